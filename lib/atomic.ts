@@ -1,0 +1,44 @@
+/**
+ * Atomic file writes: a temp file in the same directory, then a rename over the target,
+ * so a reader (or a process killed mid-write) sees the old file or the new one, never half.
+ * @module
+ */
+
+/** Prefix of every temp file this project writes; readers of the store skip these names. */
+export const TEMP_PREFIX = ".tmp-";
+
+function tempPathFor(path: string): string {
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  const dir = slash >= 0 ? path.slice(0, slash + 1) : "";
+  const base = path.slice(slash + 1);
+  const rand = Math.random().toString(36).slice(2, 10);
+  return `${dir}${TEMP_PREFIX}${base}.${Deno.pid}.${rand}`;
+}
+
+/** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const tmp = tempPathFor(path);
+  try {
+    if (typeof data === "string") Deno.writeTextFileSync(tmp, data, { createNew: true });
+    else Deno.writeFileSync(tmp, data, { createNew: true });
+    Deno.renameSync(tmp, path);
+  } catch (err) {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* the temp file may never have been created */ }
+    throw err;
+  }
+}
+
+/** Writes `data` to `path` atomically. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = tempPathFor(path);
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data, { createNew: true });
+    else await Deno.writeFile(tmp, data, { createNew: true });
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}

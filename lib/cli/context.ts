@@ -1,0 +1,41 @@
+/**
+ * What a CLI mode gets from the outside world, injected so most tests run in-process with a
+ * scratch directory, a pinned clock and captured output.
+ * @module
+ */
+
+import { findRoot, type Store, storeAt } from "../store.ts";
+
+/** Exit codes of the CLI. */
+export const EXIT = { ok: 0, notFound: 1, usage: 2, ambiguous: 3 } as const;
+
+/** A usage mistake: exits 2 with a message that names the fix, never a stack trace. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Something asked for is not there: exits 1 with a message. */
+export class NotFoundError extends Error {
+  override name = "NotFoundError";
+}
+
+/** The world a mode runs in. */
+export interface Context {
+  /** The working directory. */
+  cwd: string;
+  /** Environment lookup (denied permissions read as unset). */
+  env: (name: string) => string | undefined;
+  /** The current time (pinned in tests). */
+  now: Date;
+  /** Reads all of stdin as text. */
+  readStdin: () => Promise<string>;
+  /** Writes one line (or more) to stdout. */
+  out: (text: string) => void;
+  /** Writes one line (or more) to stderr. */
+  err: (text: string) => void;
+}
+
+/** The store for a mode: `--dir` first, then the spec's `<root>` rule. */
+export function storeFor(ctx: Context, dir?: string): Store {
+  return storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
+}

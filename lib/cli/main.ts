@@ -1,0 +1,63 @@
+/**
+ * The CLI's dispatch table: each mode lives in its own module, loaded only when it runs, so a
+ * quick mode (`list`, `park`, `drop`) pays for nothing it does not use.
+ * @module
+ */
+
+import { type Context, EXIT, NotFoundError, UsageError } from "./context.ts";
+
+/** One CLI mode: a summary for `--help` and its implementation, loaded lazily. */
+export interface Mode {
+  summary: string;
+  run: () => Promise<(args: string[], ctx: Context) => Promise<number>>;
+}
+
+/** Every mode, in the order `--help` lists them. */
+export const MODES: Record<string, Mode> = {};
+
+/** The usage text listing every mode. */
+export function usage(): string {
+  const width = Math.max(...Object.keys(MODES).map((m) => m.length));
+  const lines = Object.entries(MODES).map(([name, m]) => `  ${name.padEnd(width)}  ${m.summary}`);
+  return [
+    "Usage: session.ts <mode> [options]",
+    "",
+    "Modes:",
+    ...lines,
+    "",
+    "Every mode takes --help and --dir DIR (the project root holding .claude/state/session).",
+  ].join("\n");
+}
+
+/** Runs the CLI with `args`; returns the exit code. Usage errors never show a stack trace. */
+export async function main(args: string[], ctx: Context): Promise<number> {
+  const [mode, ...rest] = args;
+  if (mode === undefined || mode === "--help" || mode === "-h" || mode === "help") {
+    (mode === undefined ? ctx.err : ctx.out)(usage());
+    return mode === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const entry = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined;
+  if (!entry) {
+    ctx.err(`session: unknown mode "${mode}". Supported modes: ${Object.keys(MODES).join(", ")}.`);
+    ctx.err(`Run "session.ts --help" for usage.`);
+    return EXIT.usage;
+  }
+  try {
+    const run = await entry.run();
+    return await run(rest, ctx);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      ctx.err(`session ${mode}: ${err.message}`);
+      return EXIT.usage;
+    }
+    if (err instanceof NotFoundError) {
+      ctx.err(`session ${mode}: ${err.message}`);
+      return EXIT.notFound;
+    }
+    if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotFound) {
+      ctx.err(`session ${mode}: ${err.message}`);
+      return EXIT.notFound;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The handover's front matter: a fixed schema of `key: value` lines between `---` fences at the
+ * very start of the file.
+ *
+ * Why hand-written and not a YAML library: this reader sits on the SessionStart hook's hot path
+ * (every `/clear`), where importing a YAML parser costs more than the whole budget; the schema is
+ * ours (we write it), flat and scalar. The CLI uses the same reader so both always agree.
+ * @module
+ */
+
+/** A document split into its front matter and body, byte-exactly. */
+export interface Split {
+  /** The front-matter fields, in file order (later duplicates win). */
+  fields: Record<string, string>;
+  /** Everything before the body: fences and field lines, exactly as in the file. */
+  head: string;
+  /** Everything after the closing fence's line ending, exactly as in the file. */
+  body: string;
+}
+
+const FENCE = /^---[ \t]*$/;
+const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*?)[ \t]*$/;
+/** Front matter longer than this is not ours: treated as no front matter. */
+const MAX_HEAD_LINES = 64;
+
+/** Splits `text` into front matter and body; undefined when it has no well-formed front matter. */
+export function splitFrontMatter(text: string): Split | undefined {
+  let start = 0;
+  if (text.charCodeAt(0) === 0xfeff) start = 1;
+  const fields: Record<string, string> = {};
+  let pos = start;
+  let lineNo = 0;
+  while (pos <= text.length && lineNo <= MAX_HEAD_LINES) {
+    let end = text.indexOf("\n", pos);
+    const next = end === -1 ? text.length : end + 1;
+    if (end === -1) end = text.length;
+    const line = text.slice(pos, end).replace(/\r$/, "");
+    if (lineNo === 0) {
+      if (!FENCE.test(line)) return undefined;
+    } else if (FENCE.test(line)) {
+      return { fields, head: text.slice(0, next), body: text.slice(next) };
+    } else {
+      const m = FIELD.exec(line);
+      if (m) fields[m[1]] = unquote(m[2]);
+      else if (line.trim() !== "" && !line.trimStart().startsWith("#")) return undefined;
+    }
+    if (next === pos || end === text.length) break;
+    pos = next;
+    lineNo++;
+  }
+  return undefined;
+}
+
+function unquote(value: string): string {
+  if (value.length >= 2) {
+    const q = value[0];
+    if ((q === '"' || q === "'") && value.at(-1) === q) return value.slice(1, -1);
+  }
+  return value;
+}
+
+/**
+ * Flips `consumed: false` to `consumed: true` in the front matter, touching no other byte
+ * (CRLF and everything else kept); undefined when there is no such line to flip.
+ */
+export function markConsumed(text: string): string | undefined {
+  const split = splitFrontMatter(text);
+  if (!split) return undefined;
+  const m = /^(consumed:[ \t]*)false([ \t]*\r?)$/m.exec(split.head);
+  if (!m) return undefined;
+  const at = m.index + m[1].length;
+  return text.slice(0, at) + "true" + text.slice(at + "false".length);
+}
+
+/** Renders front matter from ordered fields with the given line ending. */
+export function renderFrontMatter(fields: [string, string][], eol = "\n"): string {
+  const lines = ["---", ...fields.map(([k, v]) => `${k}: ${v}`), "---"];
+  return lines.join(eol) + eol;
+}

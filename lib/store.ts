@@ -1,0 +1,217 @@
+/**
+ * The store: where it lives (the spec's `<root>` rule), its paths, and the LATEST pointer.
+ * Sync and dependency-free because the SessionStart hook uses it on every `/clear`.
+ * @module
+ */
+
+import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
+
+/** The store's place under the project root. */
+export const STORE_REL = ".claude/state/session";
+/** File names in the store that are not handover documents (and so are refused as slugs). */
+export const RESERVED = ["LATEST", "PARKED", "dropped"] as const;
+
+/** Inputs of the `<root>` rule. */
+export interface RootInputs {
+  /** `--dir DIR`, when given. */
+  dir?: string;
+  /** `CLAUDE_PROJECT_DIR`, when set. */
+  projectDir?: string;
+  /** The working directory (the hook: the payload's `cwd`). */
+  cwd: string;
+}
+
+/** The paths of one store. */
+export interface Store {
+  /** The project root the store belongs to. */
+  root: string;
+  /** `<root>/.claude/state/session`. */
+  dir: string;
+  /** The LATEST pointer. */
+  latest: string;
+  /** The parked items. */
+  parked: string;
+  /** The drop log. */
+  dropped: string;
+}
+
+/** Joins path parts with `/`, the separator Deno accepts on every platform. */
+export function join(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join("/").replace(/(?<!^)\/{2,}/g, "/");
+}
+
+/** The parent directory of an absolute path, or undefined at the filesystem root. */
+export function parentDir(path: string): string | undefined {
+  const trimmed = path.replace(/[\\/]+$/, "");
+  const i = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
+  if (i < 0) return undefined;
+  if (i === 0) return trimmed.length > 1 ? "/" : undefined;
+  const parent = trimmed.slice(0, i);
+  return /^[A-Za-z]:$/.test(parent) ? parent + "\\" : parent;
+}
+
+/** Makes `path` absolute against `base`. */
+export function absolute(path: string, base: string): string {
+  if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\")) {
+    return stripTrailing(path);
+  }
+  let out = stripTrailing(base);
+  for (const part of path.split(/[\\/]+/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out = parentDir(out) ?? out;
+    else out = join(out, part);
+  }
+  return out;
+}
+
+function stripTrailing(path: string): string {
+  return path.length > 1 ? path.replace(/(?<=.)[\\/]+$/, "") : path;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The project root by the spec's rule: `--dir`; else `CLAUDE_PROJECT_DIR`; else, walking up from
+ * `cwd` to the git top-level, the nearest directory that already has a store; else the git
+ * top-level; else `cwd`. The git top-level is found by looking for `.git` (a directory, or a file
+ * in worktrees and submodules) rather than by running git, which would cost the hook its budget.
+ */
+export function findRoot(inputs: RootInputs): string {
+  const cwd = absolute(inputs.cwd, "/");
+  if (inputs.dir) return absolute(inputs.dir, cwd);
+  if (inputs.projectDir) return absolute(inputs.projectDir, cwd);
+  let nearestStore: string | undefined;
+  for (let d: string | undefined = cwd; d !== undefined; d = parentDir(d)) {
+    if (nearestStore === undefined && isDir(join(d, STORE_REL))) nearestStore = d;
+    if (exists(join(d, ".git"))) return nearestStore ?? d;
+  }
+  return cwd;
+}
+
+/** The git top-level above `cwd` (by `.git`), or undefined outside a repository. */
+export function findGitTop(cwd: string): string | undefined {
+  for (let d: string | undefined = absolute(cwd, "/"); d !== undefined; d = parentDir(d)) {
+    if (exists(join(d, ".git"))) return d;
+  }
+  return undefined;
+}
+
+/** The store of a project root. */
+export function storeAt(root: string): Store {
+  const dir = join(root, STORE_REL);
+  return {
+    root,
+    dir,
+    latest: join(dir, "LATEST"),
+    parked: join(dir, "PARKED.md"),
+    dropped: join(dir, "dropped.jsonl"),
+  };
+}
+
+/** Whether `slug` may name a document: no separators, no `..`, not reserved, not hidden. */
+export function isSafeSlug(slug: string): boolean {
+  if (!slug || slug.length > 200) return false;
+  if (/[\/\\\0\r\n]/.test(slug) || slug.includes("..") || slug.startsWith(".")) return false;
+  return !(RESERVED as readonly string[]).includes(slug);
+}
+
+/** The path of a document in the store. The slug must already be checked by {@link isSafeSlug}. */
+export function docPath(store: Store, slug: string): string {
+  return join(store.dir, `${slug}.md`);
+}
+
+/** The slug LATEST names, or undefined when it is missing, blank or unreadable. */
+export function readLatest(store: Store): string | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(store.latest);
+  } catch {
+    return undefined;
+  }
+  const slug = text.split("\n", 1)[0].trim();
+  return slug === "" ? undefined : slug;
+}
+
+/** Points LATEST at `slug`, atomically. */
+export function writeLatest(store: Store, slug: string): void {
+  writeFileAtomicSync(store.latest, slug + "\n");
+}
+
+/**
+ * Takes LATEST away atomically by renaming it to a private claim file: of two processes racing,
+ * exactly one gets it. Returns the slug it named, or undefined when another process (or nobody)
+ * had it. When `expected` is given and LATEST named something else (a dump landed in between),
+ * the pointer is put back untouched and undefined is returned.
+ */
+export function takeLatest(store: Store, expected?: string): string | undefined {
+  const claim = join(
+    store.dir,
+    `${TEMP_PREFIX}LATEST.claim.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`,
+  );
+  try {
+    Deno.renameSync(store.latest, claim);
+  } catch {
+    return undefined;
+  }
+  let slug: string | undefined;
+  try {
+    slug = Deno.readTextFileSync(claim).split("\n", 1)[0].trim() || undefined;
+  } catch {
+    slug = undefined;
+  }
+  if (expected !== undefined && slug !== expected) {
+    // Put it back unless a newer pointer was written meanwhile (link never overwrites).
+    try {
+      Deno.linkSync(claim, store.latest);
+    } catch { /* a newer LATEST exists: it wins */ }
+    removeQuietly(claim);
+    return undefined;
+  }
+  removeQuietly(claim);
+  return slug;
+}
+
+/** Removes a file, ignoring every error. */
+export function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch { /* already gone, or not ours to remove */ }
+}
+
+/**
+ * Reads a document by slug, confined to the store: the slug must be safe, and the file (after
+ * following any symlink) must be a regular file inside the store directory.
+ */
+export function readDoc(store: Store, slug: string): string | undefined {
+  if (!isSafeSlug(slug)) return undefined;
+  const path = docPath(store, slug);
+  try {
+    const real = Deno.realPathSync(path);
+    const realDir = Deno.realPathSync(store.dir);
+    if (parentDir(real) !== realDir) return undefined;
+    if (!Deno.statSync(real).isFile) return undefined;
+    return new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(real));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ensures the store directory exists. */
+export function ensureStore(store: Store): void {
+  Deno.mkdirSync(store.dir, { recursive: true });
+}

@@ -1,0 +1,18 @@
+/**
+ * The session CLI: `deno run --allow-read --allow-write --allow-env --allow-run=git session.ts
+ * <mode> …`. Thin: it wires the process to `lib/cli/main.ts` and sets the exit code.
+ * @module
+ */
+
+import { main } from "./lib/cli/main.ts";
+import { currentTime, safeEnv } from "./lib/time.ts";
+
+const code = await main(Deno.args, {
+  cwd: Deno.cwd(),
+  env: safeEnv,
+  now: currentTime(),
+  readStdin: () => new Response(Deno.stdin.readable).text(),
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+});
+Deno.exit(code);

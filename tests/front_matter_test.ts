@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { markConsumed, renderFrontMatter, splitFrontMatter } from "../lib/front_matter.ts";
+
+const DOC =
+  "---\nslug: a\ncreated: 2026-11-30T04:02:39Z\nconsumed: false\nbranch: main\n---\n\n## Goal\n\nx\n";
+
+Deno.test("front matter", async (t) => {
+  await t.step("splits fields and body byte-exactly (LF)", () => {
+    const s = splitFrontMatter(DOC)!;
+    assert.equal(s.fields.slug, "a");
+    assert.equal(s.fields.consumed, "false");
+    assert.equal(s.head + s.body, DOC);
+    assert.equal(s.body, "\n## Goal\n\nx\n");
+  });
+  await t.step("CRLF documents parse and split byte-exactly", () => {
+    const crlf = DOC.replaceAll("\n", "\r\n");
+    const s = splitFrontMatter(crlf)!;
+    assert.equal(s.fields.branch, "main");
+    assert.equal(s.head + s.body, crlf);
+  });
+  await t.step("no front matter, unterminated, or garbage: undefined, never a throw", () => {
+    assert.equal(splitFrontMatter("## Goal\n"), undefined);
+    assert.equal(splitFrontMatter("---\nslug: a\n"), undefined);
+    assert.equal(splitFrontMatter(""), undefined);
+    assert.equal(splitFrontMatter("---\n\0\x01binary\n---\n"), undefined);
+  });
+  await t.step("markConsumed flips only the front-matter line, keeping CRLF", () => {
+    const body = "## Goal\r\n\r\nconsumed: false\r\n";
+    const crlf = DOC.replaceAll("\n", "\r\n").replace(/## Goal[\s\S]*$/, body);
+    const out = markConsumed(crlf)!;
+    assert.equal(out, crlf.replace("consumed: false\r\nbranch", "consumed: true\r\nbranch"));
+    assert.ok(out.endsWith("consumed: false\r\n"), "the body's own line is untouched");
+    assert.equal(markConsumed(out), undefined, "already consumed: nothing to flip");
+  });
+  await t.step("a body's own --- block is not front matter", () => {
+    const doc = DOC + "---\nconsumed: false\n---\n";
+    const s = splitFrontMatter(doc)!;
+    assert.equal(s.fields.consumed, "false");
+    assert.ok(s.body.includes("---\nconsumed: false\n---"));
+  });
+  await t.step("renderFrontMatter round-trips through splitFrontMatter", () => {
+    const text = renderFrontMatter([["slug", "x"], ["consumed", "false"]]);
+    assert.deepEqual(splitFrontMatter(text)!.fields, { slug: "x", consumed: "false" });
+  });
+});
