@@ -77,10 +77,12 @@ export function messageText(message: Message): string {
   }).join("\n");
 }
 
-/** The last message of a request, or undefined. */
+/**
+ * The last user-role message of a request, or undefined. (Claude Code may append a `system`
+ * message after it, e.g. the agent and skill listings and hook context.)
+ */
 export function lastMessage(r: Recorded): Message | undefined {
-  const m = r.body.messages;
-  return m && m.length > 0 ? m[m.length - 1] : undefined;
+  return r.body.messages?.findLast((m) => m.role === "user");
 }
 
 /** True when the request's last message is a tool result (the agent reporting back). */
@@ -92,7 +94,7 @@ export function isToolResult(r: Recorded): boolean {
 /** The text of the last user turn typed by the user (ignoring tool results). */
 export function lastUserText(r: Recorded): string {
   const last = lastMessage(r);
-  return last && last.role === "user" && !isToolResult(r) ? messageText(last) : "";
+  return last && !isToolResult(r) ? messageText(last) : "";
 }
 
 let ids = 0;
