@@ -8,8 +8,15 @@
  * @module
  */
 
-import { hookOutput, parseHookArgs, parsePayload, restore } from "./lib/restore.ts";
+import { gate, parseHookArgs, parsePayload } from "./lib/hook_input.ts";
+import { findRoot, readLatest, storeAt } from "./lib/store.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
+
+// Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
+// three small modules above and decides with a stat walk and one failed read; the inject code
+// (front matter, digest, atomic writes) is imported only when LATEST names something. Stack
+// traces are never printed (only messages), and capturing them costs start-up time.
+Error.stackTraceLimit = 0;
 
 /** Reads all of stdin synchronously (measurably cheaper at start-up than a stream). */
 function readStdin(): string {
@@ -36,14 +43,20 @@ try {
   if (!payload) {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
-    const outcome = restore(
-      payload,
-      parseHookArgs(Deno.args),
-      { projectDir: safeEnv("CLAUDE_PROJECT_DIR") },
-      currentTime(),
-    );
-    if (outcome.injected) console.log(hookOutput(outcome.context));
-    else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${outcome.reason}`);
+    const options = parseHookArgs(Deno.args);
+    const env = { projectDir: safeEnv("CLAUDE_PROJECT_DIR") };
+    const quiet = gate(payload, options) ??
+      (readLatest(storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }))) === undefined
+        ? "no LATEST pointer"
+        : undefined);
+    if (quiet !== undefined) {
+      if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${quiet}`);
+    } else {
+      const { hookOutput, restore } = await import("./lib/restore.ts");
+      const outcome = restore(payload, options, env, currentTime());
+      if (outcome.injected) console.log(hookOutput(outcome.context));
+      else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${outcome.reason}`);
+    }
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);
