@@ -220,7 +220,8 @@ export function measure(text: string): Size {
 /** How far `size` is over {@link CAP}, e.g. `12 lines over 75, ~340 tokens over 1,500`; undefined within. */
 export function overage(size: Size): string | undefined {
   const parts: string[] = [];
-  if (size.lines > CAP.lines) parts.push(`${size.lines - CAP.lines} lines over ${CAP.lines}`);
+  if (size.lines > CAP.lines) const n = size.lines - CAP.lines;
+    parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
   if (size.tokens > CAP.tokens) {
     parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over 1,500`);
   }
@@ -233,4 +234,10 @@ export function largestSections(sections: Section[], n = 3): (Size & { title: st
     .map((s) => ({ title: s.title || "(before the first heading)", ...measure(s.content) }))
     .sort((a, b) => b.chars - a.chars)
     .slice(0, n);
+}
+
+/** The number of top-level list items (`-`, `*`, `+`, `1.`) in a section's content. */
+export function countItems(content: string | undefined): number {
+  if (!content) return 0;
+  return content.split(/\r?\n/).filter((l) => /^ ?(?:[-*+]|\d+[.)])[ \t]+\S/.test(l)).length;
 }
