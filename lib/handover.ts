@@ -220,8 +220,8 @@ export function measure(text: string): Size {
 /** How far `size` is over {@link CAP}, e.g. `12 lines over 75, ~340 tokens over 1,500`; undefined within. */
 export function overage(size: Size): string | undefined {
   const parts: string[] = [];
-  if (size.lines > CAP.lines) const n = size.lines - CAP.lines;
-    parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
+  const n = size.lines - CAP.lines;
+  if (n > 0) parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
   if (size.tokens > CAP.tokens) {
     parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over 1,500`);
   }

@@ -21,7 +21,7 @@ import {
   type Section,
 } from "../handover.ts";
 import { chooseSlug, refusal } from "../slug.ts";
-import { docPath, ensureStore, storeAt, writeLatest } from "../store.ts";
+import { docPath, ensureStore, exists, storeAt, writeLatest } from "../store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, UsageError } from "./context.ts";
 import { gather, SINCE_FLAG } from "./evidence.ts";
@@ -137,15 +137,6 @@ export async function dump(
   await writeFileAtomic(path, text);
   writeLatest(paths, choice.slug);
   return { slug: choice.slug, path, text, sections, files };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Prints what was written; `/clear` is always the very last line. */
