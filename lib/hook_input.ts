@@ -1,7 +1,8 @@
 /**
- * The SessionStart hook's input: the payload on stdin, the hook's own flags, and the gates that
- * need nothing but those. Kept apart from lib/restore.ts (and free of imports but time.ts) so
- * the hook decides the common case — no pointer, nothing to do — without loading the rest.
+ * The SessionStart hook's input: the payload on stdin, the hook's own flags, the per-agent
+ * budgets and the gates that need nothing but those. Kept apart from lib/restore.ts (importing
+ * only time.ts) so the hook settles the common case — no pointer, nothing to do — without loading
+ * the front matter, digest and write code.
  * @module
  */
 
@@ -18,31 +19,43 @@ export interface Payload {
 
 /** Size budget of the injected context for one agent. */
 export interface Budget {
-  /** A body longer than this is replaced by a digest. */
+  /** A body longer than this (characters) is replaced by a digest. */
   digestOver: number;
-  /** The whole context never exceeds this. */
+  /** The whole context never exceeds this many characters. */
   limit: number;
+  /** When set, the whole context never exceeds this many UTF-8 bytes either. */
+  maxBytes?: number;
 }
 
-/** Per-agent budgets: Claude Code previews only ~2,000 characters of a context over 10,000. */
+/**
+ * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
+ * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
+ * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
+ * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ */
 export const BUDGETS: Record<string, Budget> = {
   claude: { digestOver: 8_000, limit: 9_500 },
   gemini: { digestOver: 8_000, limit: 9_500 },
-  codex: { digestOver: 6_000, limit: 7_500 },
+  codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
 };
 
-/** Hook options: which sources inject, the window, the agent's budget. */
+/** The agents the hook knows, by the name `--agent` takes. */
+export type Agent = "claude" | "codex" | "gemini";
+
+/** Hook options: which sources inject, the window, the agent and its budget. */
 export interface RestoreOptions {
   sources: string[];
   windowMs: number;
   budget: Budget;
+  agent: Agent;
 }
 
-/** Default options: `clear` only, 30 minutes, Claude Code's budget. */
+/** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
 export const DEFAULT_OPTIONS: RestoreOptions = {
   sources: ["clear"],
   windowMs: WINDOW_MS,
   budget: BUDGETS.claude,
+  agent: "claude",
 };
 
 /** Parses the hook payload; undefined unless it is a JSON object with a non-empty `cwd`. */
@@ -89,7 +102,11 @@ export function parseHookArgs(args: string[]): RestoreOptions {
       const n = Number(value());
       if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
     } else if (flag === "--agent") {
-      options.budget = BUDGETS[value()] ?? options.budget;
+      const agent = value();
+      if (agent === "claude" || agent === "codex" || agent === "gemini") {
+        options.agent = agent;
+        options.budget = BUDGETS[agent];
+      }
     }
   }
   return options;

@@ -14,15 +14,17 @@ import {
   isSafeSlug,
   readDoc,
   readLatest,
+  type Store,
   storeAt,
   takeLatest,
 } from "./store.ts";
 import { ageMs, formatAge } from "./time.ts";
 import { type Budget, gate, type Payload, type RestoreOptions } from "./hook_input.ts";
 
-// The hook's input (payload, flags, budgets) lives in hook_input.ts so the hook can decide the
-// common no-pointer case without loading this module; re-exported for existing callers.
+// The hook's input (payload, flags, budgets, gates) lives in lib/hook_input.ts so the hook can
+// settle the common no-pointer case without loading this module; re-exported for its callers.
 export {
+  type Agent,
   type Budget,
   BUDGETS,
   DEFAULT_OPTIONS,
@@ -54,9 +56,66 @@ export function buildContext(
     doc.branch || "none"
   }). Full document: \`${recall}\``;
   const body = doc.body.replace(/\r\n?/g, "\n").trim();
-  const room = budget.limit - banner.length - 2;
+  let room = budget.limit - banner.length - 2;
   const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
-  return `${banner}\n\n${capLines(text, room)}`;
+  let context = `${banner}\n\n${capLines(text, room)}`;
+  // A byte cap (Codex): shrink the room by the overshoot's ratio and digest until it fits.
+  for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
+    const bytes = utf8Length(context);
+    if (bytes <= budget.maxBytes) break;
+    room = Math.max(0, Math.floor((room * budget.maxBytes) / bytes) - 64);
+    context = `${banner}\n\n${capLines(buildDigest(body, recall, room), room)}`;
+  }
+  return context;
+}
+
+const encoder = new TextEncoder();
+
+/** Length of `text` in UTF-8 bytes. */
+export function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** A handover that passed every gate and may be injected now; nothing is claimed yet. */
+export interface Pending {
+  store: Store;
+  slug: string;
+  /** The document's full text. */
+  text: string;
+  created?: string;
+  branch?: string;
+  /** The body without front matter. */
+  body: string;
+}
+
+/** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
+export function findPending(
+  payload: Payload,
+  options: RestoreOptions,
+  env: { projectDir?: string },
+  now: Date,
+): Pending | { reason: string } {
+  const closed = gate(payload, options);
+  if (closed) return { reason: closed };
+  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  const slug = readLatest(store);
+  if (slug === undefined) return { reason: "no LATEST pointer" };
+  if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
+  const text = readDoc(store, slug);
+  if (text === undefined || text.includes("\0")) {
+    return { reason: `document "${slug}" is missing or unreadable` };
+  }
+  const split = splitFrontMatter(text);
+  if (!split) return { reason: `document "${slug}" has no front matter` };
+  if (split.fields.consumed !== "false") {
+    return { reason: `document "${slug}" is already consumed` };
+  }
+  const age = ageMs(split.fields.created, now);
+  if (age === undefined || age > options.windowMs || age < -FUTURE_SKEW_MS) {
+    return { reason: `document "${slug}" is outside the restore window` };
+  }
+  const { created, branch } = split.fields;
+  return { store, slug, text, created, branch, body: split.body };
 }
 
 /**
@@ -70,41 +129,24 @@ export function restore(
   env: { projectDir?: string },
   now: Date,
 ): Outcome {
-  const closed = gate(payload, options);
-  if (closed) return { injected: false, reason: closed };
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
-  const slug = readLatest(store);
-  if (slug === undefined) return { injected: false, reason: "no LATEST pointer" };
-  if (!isSafeSlug(slug)) return { injected: false, reason: "LATEST names an unsafe slug" };
-  const text = readDoc(store, slug);
-  if (text === undefined || text.includes("\0")) {
-    return { injected: false, reason: `document "${slug}" is missing or unreadable` };
-  }
-  const split = splitFrontMatter(text);
-  if (!split) return { injected: false, reason: `document "${slug}" has no front matter` };
-  if (split.fields.consumed !== "false") {
-    return { injected: false, reason: `document "${slug}" is already consumed` };
-  }
-  const age = ageMs(split.fields.created, now);
-  if (age === undefined || age > options.windowMs || age < -FUTURE_SKEW_MS) {
-    return { injected: false, reason: `document "${slug}" is outside the restore window` };
-  }
+  const found = findPending(payload, options, env, now);
+  if ("reason" in found) return { injected: false, reason: found.reason };
+  const { store, slug, text } = found;
   if (takeLatest(store, slug) !== slug) {
     return { injected: false, reason: "another hook claimed the pointer" };
   }
   const consumed = markConsumed(text);
   if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed);
-  const context = buildContext(
-    { slug, created: split.fields.created, branch: split.fields.branch, body: split.body },
-    now,
-    options.budget,
-  );
+  const context = buildContext(found, now, options.budget);
   return { injected: true, slug, context };
 }
 
-/** The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read). */
-export function hookOutput(context: string): string {
+/**
+ * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
+ * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
+ */
+export function hookOutput(context: string, event = "SessionStart"): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
+    hookSpecificOutput: { hookEventName: event, additionalContext: context },
   });
 }
