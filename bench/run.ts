@@ -106,24 +106,34 @@ async function hookRows(): Promise<void> {
     hook_event_name: "SessionStart",
     source: "clear",
   });
-  const floor: Proc = { cmd: DENO, args: ["run", ...flags, empty], stdin: payload, env: NOW_ENV };
+  const floor: Proc = {
+    cmd: DENO,
+    args: ["run", ...flags, empty],
+    cwd: p.root,
+    stdin: payload,
+    env: NOW_ENV,
+  };
+  // A hook run is ~20 ms: many more rounds cost little and steady the medians.
+  const opts = { runs: Math.max(RUNS * 4, 61), warmup: 5 };
   const hook = projectFile("session_restore.ts");
   await row("hook: no pointer", "-", "×", 1.15, () =>
     compare(floor, {
       cmd: DENO,
       args: ["run", ...flags, hook],
+      cwd: p.root,
       stdin: payload,
       env: NOW_ENV,
       check: (r) => {
         if (r.stdout !== "") throw new Error("the no-pointer path printed something");
       },
-    }, OPTS));
+    }, opts));
   const slug = "bench-inject";
   const doc = handoverDoc(slug, new Date(BENCH_NOW.getTime() - 60_000), false);
   await row("hook: inject", "-", "×", 1.15, () =>
     compare(floor, {
       cmd: DENO,
       args: ["run", ...flags, hook],
+      cwd: p.root,
       stdin: payload,
       env: NOW_ENV,
       setup: () => {
@@ -133,7 +143,7 @@ async function hookRows(): Promise<void> {
       check: (r) => {
         if (!r.stdout.includes("additionalContext")) throw new Error("the hook did not inject");
       },
-    }, OPTS));
+    }, opts));
 }
 
 // ---------------------------------------------------------------- list / park / drop / recall
