@@ -85,6 +85,14 @@ export function capLines(text: string, max: number): string {
     const note = `… ${remaining} more line${remaining === 1 ? "" : "s"} elided`;
     if (size + lines[i].length + 1 + note.length + 1 > max) {
       const isTable = lines.slice(i).every((l) => l.startsWith("|"));
+      // A long prose line is cut inside rather than lost whole; table rows stay whole.
+      const room = max - size - note.length - 2;
+      if (!isTable && room > 40) {
+        kept.push(lines[i].slice(0, room - 1) + "…");
+        const rest = remaining - 1;
+        if (rest > 0) kept.push(`… ${rest} more line${rest === 1 ? "" : "s"} elided`);
+        return kept.join("\n");
+      }
       const what = isTable ? "row" : "line";
       kept.push(`… ${remaining} more ${what}${remaining === 1 ? "" : "s"} elided`);
       return kept.join("\n");

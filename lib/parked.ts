@@ -1,0 +1,349 @@
+/**
+ * PARKED.md: the open loops, one bullet each. Pure parse/render, no IO.
+ *
+ * The file is kept as a list of parts, each holding its exact bytes (line endings included), so
+ * `renderParked(parseParked(x)) === x` for every input, well-formed or not, and an edit touches
+ * only the bullet it changes: hand-written notes, headings, garbage and CRLF survive untouched.
+ *
+ * Canonical bullet: `- **<slug>** — <summary>. Raised: <YYYY-MM-DD>. Why: <reason>. Next: <next>.`
+ * (`Why`/`Next` are left out when empty). Tolerated by the reader: `*`/`+` markers, `__slug__` or
+ * `` `slug` ``, `-`/`–`/`:` instead of `—`, fields in any order or missing, a bullet without a
+ * slug (one is derived from its summary), and continuation lines (indented, or directly
+ * following the bullet) up to the next blank line, bullet or heading.
+ * @module
+ */
+
+/** The first line of a PARKED.md this project creates. */
+export const PARKED_HEADER = "# Parked items";
+
+/** One open loop, as read from its bullet. */
+export interface ParkedItem {
+  /** Kebab-case id (normalised from the bold slug, or derived from the summary). */
+  slug: string;
+  /** What is open, without the trailing period. */
+  summary: string;
+  /** `Raised:` value, normally `YYYY-MM-DD`; undefined when the bullet has none. */
+  raised?: string;
+  /** `Why:` value, when present. */
+  why?: string;
+  /** `Next:` value, when present. */
+  next?: string;
+  /** The bullet exactly as written (all its lines, LF-joined, no trailing line ending). */
+  text: string;
+  /** 1-based line of the bullet in the file. */
+  line: number;
+}
+
+/** The fields a caller supplies to write a bullet. */
+export interface ParkedFields {
+  slug: string;
+  summary: string;
+  raised?: string;
+  why?: string;
+  next?: string;
+}
+
+/** One stretch of the file: free text, or an item's bullet (its exact bytes either way). */
+export type ParkedPart =
+  | { kind: "text"; raw: string }
+  | { kind: "item"; raw: string; item: ParkedItem };
+
+/** A parsed PARKED.md. Treat as immutable: the edit functions return a new one. */
+export interface ParkedDoc {
+  /** The open items, in file order. */
+  items: ParkedItem[];
+  /** Every part of the file in order; concatenating their `raw` gives the file back. */
+  parts: ParkedPart[];
+  /** The line ending new lines are written with (the file's first one; LF for a new file). */
+  eol: "\n" | "\r\n";
+}
+
+const BULLET = /^ ?[-*+][ \t]+(?=\S)/;
+const HEADING = /^ {0,3}#/;
+const FENCE = /^ {0,3}(```|~~~)/;
+const SLUG_MARK = /^(?:\*\*(.+?)\*\*|__(.+?)__|`([^`]+)`)[ \t]*(?:—|–|--?|:)?[ \t]*/;
+const FIELD_MARK = /(^|[\s.;,])(raised|why|next)[ \t]*:[ \t]*/gi;
+const MAX_SLUG_WORDS = 5;
+const MAX_SLUG_CHARS = 40;
+/** Words left out of derived slugs when enough others remain (keeps slugs short and telling). */
+const STOP_WORDS = new Set([
+  "a",
+  "an",
+  "and",
+  "the",
+  "to",
+  "of",
+  "for",
+  "in",
+  "on",
+  "at",
+  "is",
+  "it",
+  "be",
+  "with",
+  "that",
+  "this",
+]);
+
+/** Lowercase kebab-case: runs of anything but letters and digits become one `-`, trimmed. */
+export function kebab(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(
+    /^-+|-+$/g,
+    "",
+  );
+}
+
+/** A short kebab slug from a summary: its first few telling words, at most 40 characters. */
+export function slugFromSummary(summary: string): string {
+  const words = kebab(summary).split("-").filter((w) => w !== "");
+  const telling = words.filter((w) => !STOP_WORDS.has(w));
+  const chosen = (telling.length >= 2 ? telling : words).slice(0, MAX_SLUG_WORDS);
+  let slug = "";
+  for (const w of chosen) {
+    const next = slug === "" ? w : `${slug}-${w}`;
+    if (next.length > MAX_SLUG_CHARS) {
+      if (slug === "") slug = w.slice(0, MAX_SLUG_CHARS);
+      break;
+    }
+    slug = next;
+  }
+  return slug;
+}
+
+/** Collapses whitespace (newlines included) so a field stays on the bullet's one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** `text` ending in a sentence mark: a period is added unless it ends in `.`, `!` or `?`. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The canonical bullet for `fields` (one line, no line ending). */
+export function formatBullet(fields: ParkedFields): string {
+  let out = `- **${fields.slug}** — ${sentence(oneLine(fields.summary))}`;
+  const raised = oneLine(fields.raised ?? "");
+  const why = oneLine(fields.why ?? "");
+  const next = oneLine(fields.next ?? "");
+  if (raised) out += ` Raised: ${sentence(raised)}`;
+  if (why) out += ` Why: ${sentence(why)}`;
+  if (next) out += ` Next: ${sentence(next)}`;
+  return out;
+}
+
+function stripPeriod(text: string): string {
+  return text.trim().replace(/\.$/, "").trim();
+}
+
+/** Reads the fields of one bullet (its lines joined); never throws. */
+export function parseBullet(text: string, line = 1): ParkedItem {
+  const joined = text.split("\n").map((l) => l.replace(/\r$/, "").trim()).join(" ");
+  let body = joined.replace(BULLET, "").trim();
+  let slug = "";
+  const m = SLUG_MARK.exec(body);
+  if (m) {
+    slug = kebab(m[1] ?? m[2] ?? m[3] ?? "");
+    body = body.slice(m[0].length);
+  }
+  // The last occurrence of each marker wins, so a summary may itself say "why:" or "next:".
+  const last = new Map<string, { at: number; end: number }>();
+  for (const f of body.matchAll(FIELD_MARK)) {
+    const at = f.index + f[1].length;
+    last.set(f[2].toLowerCase(), { at, end: f.index + f[0].length });
+  }
+  const marks = [...last.entries()].sort((a, b) => a[1].at - b[1].at);
+  const summary = stripPeriod(marks.length ? body.slice(0, marks[0][1].at) : body);
+  const fields: Record<string, string> = {};
+  marks.forEach(([name, pos], i) => {
+    const stop = i + 1 < marks.length ? marks[i + 1][1].at : body.length;
+    fields[name] = stripPeriod(body.slice(pos.end, stop));
+  });
+  if (!slug) slug = slugFromSummary(summary) || `item-${line}`;
+  const lf = text.split("\n").map((l) => l.replace(/\r$/, "")).join("\n").replace(/\n$/, "");
+  const item: ParkedItem = { slug, summary, text: lf, line };
+  if (fields.raised) item.raised = fields.raised;
+  if (fields.why) item.why = fields.why;
+  if (fields.next) item.next = fields.next;
+  return item;
+}
+
+/** Splits text into lines that keep their endings (`\n` or `\r\n`); the last may have none. */
+function splitLines(text: string): string[] {
+  const out: string[] = [];
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl === -1 ? text.length : nl + 1;
+    out.push(text.slice(pos, end));
+    pos = end;
+  }
+  return out;
+}
+
+function content(line: string): string {
+  return line.replace(/\r?\n$/, "");
+}
+
+/** Parses PARKED.md. Never throws; any input renders back byte-exactly. */
+export function parseParked(text: string): ParkedDoc {
+  const str = typeof text === "string" ? text : "";
+  const lines = splitLines(str);
+  const parts: ParkedPart[] = [];
+  let textBuf = "";
+  let bullet: { raw: string; line: number } | undefined;
+  let fenced = false;
+  const closeBullet = () => {
+    if (!bullet) return;
+    parts.push({ kind: "item", raw: bullet.raw, item: parseBullet(bullet.raw, bullet.line) });
+    bullet = undefined;
+  };
+  const pushText = (raw: string) => {
+    closeBullet();
+    textBuf += raw;
+  };
+  const flushText = () => {
+    if (textBuf) parts.push({ kind: "text", raw: textBuf });
+    textBuf = "";
+  };
+  lines.forEach((raw, i) => {
+    const c = content(raw);
+    if (fenced) {
+      if (FENCE.test(c)) fenced = false;
+      pushText(raw);
+      return;
+    }
+    if (FENCE.test(c)) {
+      fenced = true;
+      pushText(raw);
+      return;
+    }
+    if (BULLET.test(c)) {
+      closeBullet();
+      flushText();
+      bullet = { raw, line: i + 1 };
+      return;
+    }
+    const blank = c.trim() === "";
+    if (bullet && !blank && !HEADING.test(c) && !c.trimStart().startsWith("<!--")) {
+      bullet.raw += raw;
+      return;
+    }
+    pushText(raw);
+  });
+  closeBullet();
+  flushText();
+  const first = lines[0] ?? "";
+  return {
+    items: parts.flatMap((p) => p.kind === "item" ? [p.item] : []),
+    parts,
+    eol: first.endsWith("\r\n") ? "\r\n" : "\n",
+  };
+}
+
+/** The file's text: the parts' exact bytes, concatenated. */
+export function renderParked(doc: ParkedDoc): string {
+  return doc.parts.map((p) => p.raw).join("");
+}
+
+/** An empty PARKED.md (what a missing file parses as). */
+export function emptyParked(): ParkedDoc {
+  return { items: [], parts: [], eol: "\n" };
+}
+
+function withParts(doc: ParkedDoc, parts: ParkedPart[]): ParkedDoc {
+  // Re-parse so line numbers and item boundaries are exactly what a reader of the file sees.
+  const text = parts.map((p) => p.raw).join("");
+  const out = parseParked(text);
+  return { ...out, eol: doc.parts.length ? doc.eol : out.eol };
+}
+
+/** The index of the first item with `slug`, or -1. */
+export function findParked(doc: ParkedDoc, slug: string): number {
+  return doc.items.findIndex((i) => i.slug === slug);
+}
+
+/** Result of {@link upsertParked}. */
+export interface Upserted {
+  doc: ParkedDoc;
+  item: ParkedItem;
+  /** True when an existing bullet with the slug was rewritten. */
+  updated: boolean;
+}
+
+/**
+ * Adds a bullet for `fields`, or rewrites the first bullet with the same slug. On update the
+ * original `Raised` date is kept, and `why`/`next` are kept unless new ones are given. A new
+ * bullet goes right after the last item (or at the end; a new file gets the header).
+ */
+export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
+  const eol = doc.eol;
+  const parts = doc.parts.slice();
+  const at = parts.findIndex((p) => p.kind === "item" && p.item.slug === fields.slug);
+  if (at >= 0) {
+    const old = (parts[at] as { item: ParkedItem }).item;
+    const merged: ParkedFields = {
+      slug: fields.slug,
+      summary: fields.summary,
+      raised: old.raised ?? fields.raised,
+      why: fields.why || old.why,
+      next: fields.next || old.next,
+    };
+    const raw = parts[at].raw;
+    const ending = raw.endsWith("\r\n") ? "\r\n" : raw.endsWith("\n") ? "\n" : "";
+    parts[at] = { kind: "text", raw: formatBullet(merged) + ending };
+    const out = withParts(doc, parts);
+    return { doc: out, item: out.items[findParked(out, fields.slug)], updated: true };
+  }
+  const bullet = formatBullet(fields) + eol;
+  let lastItem = -1;
+  parts.forEach((p, i) => {
+    if (p.kind === "item") lastItem = i;
+  });
+  if (parts.length === 0) {
+    parts.push({ kind: "text", raw: `${PARKED_HEADER}${eol}${eol}${bullet}` });
+  } else if (lastItem >= 0) {
+    const prev = parts[lastItem];
+    const sep = /\n$/.test(prev.raw) ? "" : eol;
+    parts.splice(lastItem + 1, 0, { kind: "text", raw: sep + bullet });
+  } else {
+    const tail = parts[parts.length - 1].raw;
+    const lastLine = content(splitLines(tail).pop() ?? "");
+    let sep = /\n$/.test(tail) ? "" : eol;
+    if (lastLine.trim() !== "" || sep) sep += eol;
+    parts.push({ kind: "text", raw: sep + bullet });
+  }
+  const out = withParts(doc, parts);
+  const found = out.items.filter((i) => i.slug === fields.slug);
+  return { doc: out, item: found[found.length - 1], updated: false };
+}
+
+/** Result of {@link removeParked}. */
+export interface Removed {
+  doc: ParkedDoc;
+  /** The removed item, or undefined when no bullet had the slug. */
+  removed?: ParkedItem;
+}
+
+/** Removes only the first bullet with `slug` (all its lines); everything else stays as it was. */
+export function removeParked(doc: ParkedDoc, slug: string): Removed {
+  const at = doc.parts.findIndex((p) => p.kind === "item" && p.item.slug === slug);
+  if (at < 0) return { doc };
+  const removed = (doc.parts[at] as { item: ParkedItem }).item;
+  const parts = doc.parts.slice();
+  const raw = parts[at].raw;
+  parts.splice(at, 1);
+  // A last bullet without a line ending leaves the previous line's ending dangling: drop it.
+  if (!raw.endsWith("\n") && at === parts.length && at > 0) {
+    const prev = parts[at - 1];
+    parts[at - 1] = { ...prev, raw: prev.raw.replace(/\r?\n$/, "") } as ParkedPart;
+  }
+  return { doc: withParts(doc, parts), removed };
+}
+
+/** A slug for a new item that does not collide with another item's: `-2`, `-3`, … appended. */
+export function uniqueSlug(doc: ParkedDoc, base: string): string {
+  const taken = new Set(doc.items.map((i) => i.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}

@@ -1,0 +1,262 @@
+/**
+ * The hook as Claude Code runs it: `deno run … session_restore.ts` with the payload on stdin.
+ */
+import assert from "node:assert/strict";
+import { docPath, join, readLatest } from "../lib/store.ts";
+import {
+  clearPayload,
+  contextOf,
+  makeProject,
+  NOW,
+  type Project,
+  type Ran,
+  runHook,
+  writeDoc,
+} from "./support/scratch.ts";
+
+const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
+
+/** Asserts the hook stayed silent: exit 0, nothing on stdout. */
+function assertSilent(ran: Ran, what: string) {
+  assert.equal(ran.code, 0, `${what}: exit code`);
+  assert.equal(ran.stdout, "", `${what}: stdout must be empty`);
+}
+
+/** Asserts the hook injected: exit 0, exactly one JSON object on stdout; returns the context. */
+function assertInjected(ran: Ran, what: string): string {
+  assert.equal(ran.code, 0, `${what}: exit code`);
+  assert.equal(ran.stdout.trimEnd().split("\n").length, 1, `${what}: one line of JSON`);
+  const parsed = JSON.parse(ran.stdout);
+  assert.deepEqual(Object.keys(parsed), ["hookSpecificOutput"]);
+  assert.equal(parsed.hookSpecificOutput.hookEventName, "SessionStart");
+  return contextOf(ran)!;
+}
+
+async function withProject(fn: (p: Project) => Promise<void>, options = {}) {
+  const p = await makeProject(options);
+  try {
+    await fn(p);
+  } finally {
+    await p.cleanup();
+  }
+}
+
+Deno.test("hook process: injecting", async (t) => {
+  await t.step(
+    "on /clear: one JSON object, document consumed, LATEST cleared",
+    () =>
+      withProject(async (p) => {
+        const text = await writeDoc(p.store, "fix-login", {
+          created: minutes(12),
+          branch: "feat/login",
+        });
+        const ctx = assertInjected(await runHook(clearPayload(p.root)), "inject");
+        assert.match(
+          ctx,
+          /^\[session\] Handover "fix-login" restored \(dumped 12 min ago, branch feat\/login\)/,
+        );
+        assert.match(ctx.split("\n")[0], /recall fix-login`$/);
+        assert.ok(ctx.includes("## Goal\n\nShip the restore hook."));
+        assert.ok(!ctx.includes("consumed:"), "front matter is not injected");
+        const after = await Deno.readTextFile(docPath(p.store, "fix-login"));
+        assert.equal(after, text.replace("consumed: false", "consumed: true"));
+        assert.equal(readLatest(p.store), undefined);
+        assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["fix-login.md"]);
+      }),
+  );
+  await t.step("a second /clear is silent", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      assertInjected(await runHook(clearPayload(p.root)), "first");
+      assertSilent(await runHook(clearPayload(p.root)), "second");
+    }));
+  await t.step("source absent injects", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      assertInjected(await runHook(clearPayload(p.root, { source: undefined })), "no source");
+    }));
+  await t.step("from a subdirectory, the project's store is found", () =>
+    withProject(async (p) => {
+      const sub = join(p.root, "src", "deep");
+      await Deno.mkdir(sub, { recursive: true });
+      await writeDoc(p.store, "a");
+      assertInjected(await runHook(clearPayload(sub)), "subdir");
+    }));
+  await t.step("CLAUDE_PROJECT_DIR names the project", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      const ran = await runHook(clearPayload("/"), { env: { CLAUDE_PROJECT_DIR: p.root } });
+      assertInjected(ran, "env");
+    }));
+  await t.step(
+    "opt-in sources: compact injects only with --source compact",
+    () =>
+      withProject(async (p) => {
+        await writeDoc(p.store, "a");
+        const compact = clearPayload(p.root, { source: "compact" });
+        assertSilent(await runHook(compact), "compact by default");
+        assertInjected(
+          await runHook(compact, { args: ["--source", "compact"] }),
+          "compact opted in",
+        );
+      }),
+  );
+  await t.step(
+    "29 minutes old injects; 31 minutes old is silent and untouched",
+    () =>
+      withProject(async (p) => {
+        await writeDoc(p.store, "young", { created: minutes(29) });
+        assertInjected(await runHook(clearPayload(p.root)), "29 min");
+        const old = await writeDoc(p.store, "old", { created: minutes(31) });
+        assertSilent(await runHook(clearPayload(p.root)), "31 min");
+        assert.equal(await Deno.readTextFile(docPath(p.store, "old")), old);
+        assert.equal(readLatest(p.store), "old", "a stale pointer is left for recall");
+        assertInjected(
+          await runHook(clearPayload(p.root), { args: ["--window-minutes", "60"] }),
+          "window flag",
+        );
+      }),
+  );
+  await t.step(
+    "CRLF document: injected with LF, consumed byte-exactly keeping CRLF",
+    () =>
+      withProject(async (p) => {
+        const text = await writeDoc(p.store, "win", { crlf: true });
+        const ctx = assertInjected(await runHook(clearPayload(p.root)), "crlf");
+        assert.ok(!ctx.includes("\r"));
+        assert.ok(ctx.includes("## Goal\n\nShip the restore hook."));
+        const after = await Deno.readFile(docPath(p.store, "win"));
+        assert.deepEqual(
+          after,
+          new TextEncoder().encode(text.replace("consumed: false\r\n", "consumed: true\r\n")),
+        );
+      }),
+  );
+  await t.step("unicode survives the round trip", () =>
+    withProject(async (p) => {
+      const body = "## Goal\n\nRéparer l’API — 修复登录 🚀\n\n## Next step\n\nΔοκιμή.\n";
+      await writeDoc(p.store, "unicode", { body });
+      const ctx = assertInjected(await runHook(clearPayload(p.root)), "unicode");
+      assert.ok(ctx.endsWith(body.trim()));
+    }));
+  await t.step(
+    "a large body becomes a digest within 9,500 characters",
+    () =>
+      withProject(async (p) => {
+        const rows = Array.from({ length: 400 }, (_, i) => `| src/m${i}.ts | +3/-1 | wip | |`);
+        const body = [
+          "## Goal\n\nMigrate the store.",
+          "## Decisions\n\n" + "- filler decision — why: padding\n".repeat(300),
+          "## Files touched\n\n| File | Change | State | Ref |\n|---|---|---|---|\n" +
+          rows.join("\n"),
+          "## Next step\n\nRun the migration.",
+        ].join("\n\n");
+        await writeDoc(p.store, "big", { body });
+        const ctx = assertInjected(await runHook(clearPayload(p.root)), "digest");
+        assert.ok(ctx.length <= 9_500, `${ctx.length}`);
+        assert.match(ctx, /## Goal\n\nMigrate the store\./);
+        assert.match(ctx, /## Files touched\n\n\| File/);
+        assert.match(ctx, /## Next step\n\nRun the migration\./);
+        assert.match(ctx, /more rows elided/);
+        assert.match(ctx, /recall big`\)$/);
+        assert.ok(!ctx.includes("filler decision"));
+      }),
+  );
+});
+
+Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
+  await t.step("other events and sources", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      for (const source of ["startup", "resume", "compact", "other"]) {
+        assertSilent(await runHook(clearPayload(p.root, { source })), source);
+      }
+      assertSilent(
+        await runHook(clearPayload(p.root, { hook_event_name: "UserPromptSubmit" })),
+        "event",
+      );
+      assertSilent(await runHook(clearPayload(p.root, { cwd: "" })), "empty cwd");
+      assertSilent(await runHook(clearPayload(p.root, { cwd: 7 })), "numeric cwd");
+      assert.equal(readLatest(p.store), "a", "nothing was consumed");
+    }));
+  await t.step("bad stdin: malformed, empty, binary, 2 MB", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      assertSilent(await runHook("{not json"), "malformed");
+      assertSilent(await runHook(""), "empty");
+      assertSilent(await runHook(new Uint8Array([0xff, 0x00, 0xfe, 0x80])), "binary");
+      assertSilent(await runHook("x".repeat(2 * 1024 * 1024)), "2 MB garbage");
+      assert.equal(readLatest(p.store), "a");
+      const padded = clearPayload(p.root, { padding: "y".repeat(2 * 1024 * 1024) });
+      assertInjected(await runHook(padded), "2 MB valid payload");
+    }));
+  await t.step(
+    "pointer blank, missing, or naming something unsafe",
+    () =>
+      withProject(async (p) => {
+        await writeDoc(p.store, "a", { latest: false });
+        assertSilent(await runHook(clearPayload(p.root)), "missing");
+        for (const bad of ["", "\n", "../a", "sub/a", "sub\\a", "..", "LATEST"]) {
+          await Deno.writeTextFile(p.store.latest, bad);
+          assertSilent(await runHook(clearPayload(p.root)), JSON.stringify(bad));
+        }
+      }),
+  );
+  await t.step("pointer naming a symlink out of the store", () =>
+    withProject(async (p) => {
+      const other = await makeProject();
+      try {
+        const text = await writeDoc(other.store, "secret");
+        await Deno.symlink(docPath(other.store, "secret"), docPath(p.store, "link"));
+        await Deno.writeTextFile(p.store.latest, "link\n");
+        assertSilent(await runHook(clearPayload(p.root)), "symlink out");
+        assert.equal(await Deno.readTextFile(docPath(other.store, "secret")), text);
+      } finally {
+        await other.cleanup();
+      }
+    }));
+  await t.step("binary, truncated or consumed documents", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      await Deno.writeFile(docPath(p.store, "a"), crypto.getRandomValues(new Uint8Array(4096)));
+      assertSilent(await runHook(clearPayload(p.root)), "binary");
+      await Deno.writeTextFile(
+        docPath(p.store, "a"),
+        "---\nslug: a\ncreated: 2026-11-30T11:59:00Z\ncons",
+      );
+      assertSilent(await runHook(clearPayload(p.root)), "truncated");
+      await writeDoc(p.store, "a", { consumed: true });
+      assertSilent(await runHook(clearPayload(p.root)), "consumed");
+    }));
+  await t.step("no store, no git", () =>
+    withProject(async (p) => {
+      assertSilent(await runHook(clearPayload(p.root)), "no store");
+      assertSilent(await runHook(clearPayload("/nonexistent/dir")), "cwd that does not exist");
+    }, { git: false, store: false }));
+  await t.step("permission denied by Deno's sandbox", () =>
+    withProject(async (p) => {
+      await writeDoc(p.store, "a");
+      const denied = await runHook(clearPayload(p.root), { flags: ["--allow-read=/nonexistent"] });
+      assertSilent(denied, "no read permission");
+      const readOnly = await runHook(clearPayload(p.root), { flags: [`--allow-read=${p.root}`] });
+      assertSilent(readOnly, "no write permission: cannot claim, so cannot inject");
+    }));
+});
+
+Deno.test("hook process: two hooks at once inject exactly once", async () => {
+  const trials = Number(Deno.env.get("SESSION_RACE_TRIALS") ?? 15);
+  await withProject(async (p) => {
+    for (let i = 0; i < trials; i++) {
+      await writeDoc(p.store, `race-${i}`);
+      const runs = await Promise.all([
+        runHook(clearPayload(p.root)),
+        runHook(clearPayload(p.root)),
+        runHook(clearPayload(p.root)),
+      ]);
+      const injected = runs.filter((r) => r.stdout !== "");
+      assert.equal(injected.length, 1, `trial ${i}: ${injected.length} injected`);
+      for (const r of runs) assert.equal(r.code, 0);
+      assert.equal(readLatest(p.store), undefined);
+    }
+  });
+});
