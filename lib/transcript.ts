@@ -57,9 +57,9 @@ export interface TranscriptFacts {
   /** The working directory the records carry (the first one seen). */
   cwd?: string;
   /** Physical lines read (including blank and bad ones). */
-  lines: number;
+  lines?: number;
   /** Lines that were not a JSON object (truncated, garbage); skipped. */
-  badLines: number;
+  badLines?: number;
 }
 
 /** Tools that write a file, and the input field naming it. */
@@ -686,4 +686,40 @@ export async function transcriptCwd(path: string): Promise<string | undefined> {
     return undefined;
   }
   return found;
+}
+
+/** A located and read transcript, or why there is none. */
+export interface Loaded {
+  facts?: TranscriptFacts;
+  located: Located;
+}
+
+/**
+ * Locates and reads the session's transcript; never throws. `relRoot` (default `root`) is the
+ * directory touched paths are made relative to, e.g. the git top-level.
+ */
+export async function loadTranscript(
+  inputs: LocateInputs & { relRoot?: string },
+): Promise<Loaded> {
+  const located = await locateTranscript(inputs);
+  if (!located.path) return { located };
+  try {
+    const facts = await readTranscript(located.path, { root: inputs.relRoot ?? inputs.root });
+    return { facts, located };
+  } catch (err) {
+    return {
+      located: { reason: `cannot read ${located.path}: ${(err as Error).message ?? err}` },
+    };
+  }
+}
+
+/** The locate inputs from a process environment: session id, home and config directory. */
+export function transcriptEnv(
+  env: (name: string) => string | undefined,
+): Pick<LocateInputs, "sessionId" | "home" | "configDir"> {
+  return {
+    sessionId: env("CLAUDE_CODE_SESSION_ID") || undefined,
+    home: env("HOME") || env("USERPROFILE") || undefined,
+    configDir: env("CLAUDE_CONFIG_DIR") || undefined,
+  };
 }
