@@ -1,6 +1,7 @@
 /**
  * SessionStart hook: after `/clear`, injects the newest unconsumed handover into the fresh
  * context, once. It never fails a session: every path exits 0; diagnostics go to stderr.
+ * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook.ts).
  *
  * Usage (as `session.ts install` registers it):
  *   deno run --allow-read=<root> --allow-write=<store> --allow-env --no-prompt session_restore.ts \
@@ -8,7 +9,8 @@
  * @module
  */
 
-import { hookOutput, parseHookArgs, parsePayload, restore } from "./lib/restore.ts";
+import { answer } from "./lib/hook.ts";
+import { parseHookArgs, parsePayload } from "./lib/restore.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
 /** Reads all of stdin synchronously (measurably cheaper at start-up than a stream). */
@@ -36,14 +38,14 @@ try {
   if (!payload) {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
-    const outcome = restore(
+    const result = answer(
       payload,
       parseHookArgs(Deno.args),
       { projectDir: safeEnv("CLAUDE_PROJECT_DIR") },
       currentTime(),
     );
-    if (outcome.injected) console.log(hookOutput(outcome.context));
-    else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${outcome.reason}`);
+    if (result.stdout !== undefined) console.log(result.stdout);
+    else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);

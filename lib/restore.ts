@@ -14,6 +14,7 @@ import {
   isSafeSlug,
   readDoc,
   readLatest,
+  type Store,
   storeAt,
   takeLatest,
 } from "./store.ts";
@@ -30,31 +31,43 @@ export interface Payload {
 
 /** Size budget of the injected context for one agent. */
 export interface Budget {
-  /** A body longer than this is replaced by a digest. */
+  /** A body longer than this (characters) is replaced by a digest. */
   digestOver: number;
-  /** The whole context never exceeds this. */
+  /** The whole context never exceeds this many characters. */
   limit: number;
+  /** When set, the whole context never exceeds this many UTF-8 bytes either. */
+  maxBytes?: number;
 }
 
-/** Per-agent budgets: Claude Code previews only ~2,000 characters of a context over 10,000. */
+/**
+ * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
+ * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
+ * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
+ * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ */
 export const BUDGETS: Record<string, Budget> = {
   claude: { digestOver: 8_000, limit: 9_500 },
   gemini: { digestOver: 8_000, limit: 9_500 },
-  codex: { digestOver: 6_000, limit: 7_500 },
+  codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
 };
 
-/** Hook options: which sources inject, the window, the agent's budget. */
+/** The agents the hook knows, by the name `--agent` takes. */
+export type Agent = "claude" | "codex" | "gemini";
+
+/** Hook options: which sources inject, the window, the agent and its budget. */
 export interface RestoreOptions {
   sources: string[];
   windowMs: number;
   budget: Budget;
+  agent: Agent;
 }
 
-/** Default options: `clear` only, 30 minutes, Claude Code's budget. */
+/** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
 export const DEFAULT_OPTIONS: RestoreOptions = {
   sources: ["clear"],
   windowMs: WINDOW_MS,
   budget: BUDGETS.claude,
+  agent: "claude",
 };
 
 /** A future `created` within this skew (clock differences) still counts as fresh. */
@@ -108,9 +121,66 @@ export function buildContext(
     doc.branch || "none"
   }). Full document: \`${recall}\``;
   const body = doc.body.replace(/\r\n?/g, "\n").trim();
-  const room = budget.limit - banner.length - 2;
+  let room = budget.limit - banner.length - 2;
   const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
-  return `${banner}\n\n${capLines(text, room)}`;
+  let context = `${banner}\n\n${capLines(text, room)}`;
+  // A byte cap (Codex): shrink the room by the overshoot's ratio and digest until it fits.
+  for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
+    const bytes = utf8Length(context);
+    if (bytes <= budget.maxBytes) break;
+    room = Math.max(0, Math.floor((room * budget.maxBytes) / bytes) - 64);
+    context = `${banner}\n\n${capLines(buildDigest(body, recall, room), room)}`;
+  }
+  return context;
+}
+
+const encoder = new TextEncoder();
+
+/** Length of `text` in UTF-8 bytes. */
+export function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** A handover that passed every gate and may be injected now; nothing is claimed yet. */
+export interface Pending {
+  store: Store;
+  slug: string;
+  /** The document's full text. */
+  text: string;
+  created?: string;
+  branch?: string;
+  /** The body without front matter. */
+  body: string;
+}
+
+/** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
+export function findPending(
+  payload: Payload,
+  options: RestoreOptions,
+  env: { projectDir?: string },
+  now: Date,
+): Pending | { reason: string } {
+  const closed = gate(payload, options);
+  if (closed) return { reason: closed };
+  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  const slug = readLatest(store);
+  if (slug === undefined) return { reason: "no LATEST pointer" };
+  if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
+  const text = readDoc(store, slug);
+  if (text === undefined || text.includes("\0")) {
+    return { reason: `document "${slug}" is missing or unreadable` };
+  }
+  const split = splitFrontMatter(text);
+  if (!split) return { reason: `document "${slug}" has no front matter` };
+  if (split.fields.consumed !== "false") {
+    return { reason: `document "${slug}" is already consumed` };
+  }
+  const age = ageMs(split.fields.created, now);
+  if (age === undefined || age > options.windowMs || age < -FUTURE_SKEW_MS) {
+    return { reason: `document "${slug}" is outside the restore window` };
+  }
+  const { created, branch } = split.fields;
+  return { store, slug, text, created, branch, body: split.body };
 }
 
 /**
@@ -124,42 +194,25 @@ export function restore(
   env: { projectDir?: string },
   now: Date,
 ): Outcome {
-  const closed = gate(payload, options);
-  if (closed) return { injected: false, reason: closed };
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
-  const slug = readLatest(store);
-  if (slug === undefined) return { injected: false, reason: "no LATEST pointer" };
-  if (!isSafeSlug(slug)) return { injected: false, reason: "LATEST names an unsafe slug" };
-  const text = readDoc(store, slug);
-  if (text === undefined || text.includes("\0")) {
-    return { injected: false, reason: `document "${slug}" is missing or unreadable` };
-  }
-  const split = splitFrontMatter(text);
-  if (!split) return { injected: false, reason: `document "${slug}" has no front matter` };
-  if (split.fields.consumed !== "false") {
-    return { injected: false, reason: `document "${slug}" is already consumed` };
-  }
-  const age = ageMs(split.fields.created, now);
-  if (age === undefined || age > options.windowMs || age < -FUTURE_SKEW_MS) {
-    return { injected: false, reason: `document "${slug}" is outside the restore window` };
-  }
+  const found = findPending(payload, options, env, now);
+  if ("reason" in found) return { injected: false, reason: found.reason };
+  const { store, slug, text } = found;
   if (takeLatest(store, slug) !== slug) {
     return { injected: false, reason: "another hook claimed the pointer" };
   }
   const consumed = markConsumed(text);
   if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed);
-  const context = buildContext(
-    { slug, created: split.fields.created, branch: split.fields.branch, body: split.body },
-    now,
-    options.budget,
-  );
+  const context = buildContext(found, now, options.budget);
   return { injected: true, slug, context };
 }
 
-/** The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read). */
-export function hookOutput(context: string): string {
+/**
+ * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
+ * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
+ */
+export function hookOutput(context: string, event = "SessionStart"): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
+    hookSpecificOutput: { hookEventName: event, additionalContext: context },
   });
 }
 
@@ -177,7 +230,11 @@ export function parseHookArgs(args: string[]): RestoreOptions {
       const n = Number(value());
       if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
     } else if (flag === "--agent") {
-      options.budget = BUDGETS[value()] ?? options.budget;
+      const agent = value();
+      if (agent === "claude" || agent === "codex" || agent === "gemini") {
+        options.agent = agent;
+        options.budget = BUDGETS[agent];
+      }
     }
   }
   return options;
