@@ -77,7 +77,8 @@ function exists(path: string): boolean {
   }
 }
 
-function isDir(path: string): boolean {
+/** Whether `path` is a directory (false when it is missing or unreadable). */
+export function isDir(path: string): boolean {
   try {
     return Deno.statSync(path).isDirectory;
   } catch {

@@ -15,6 +15,11 @@ export interface Mode {
 /** Every mode, in the order `--help` lists them. */
 export const MODES: Record<string, Mode> = {};
 
+MODES.evidence = {
+  summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
+  run: async () => (await import("./evidence.ts")).run,
+};
+
 /** The usage text listing every mode. */
 export function usage(): string {
   const width = Math.max(...Object.keys(MODES).map((m) => m.length));

@@ -1,0 +1,139 @@
+/**
+ * What git knows about the working tree, via `Deno.Command` (no library): the branch, per-file
+ * line counts against HEAD, untracked files, and the commits since a moment with their files.
+ * Outside a repository, or without git installed, every answer is empty and nothing throws.
+ * @module
+ */
+
+/** Per-file line counts from `git diff --numstat`; `binary` files have no counts. */
+export interface FileStat {
+  path: string;
+  added: number;
+  deleted: number;
+  binary: boolean;
+}
+
+/** One commit with the files it touched. */
+export interface Commit {
+  /** Abbreviated hash. */
+  hash: string;
+  /** Committer date, ISO 8601. */
+  date: string;
+  subject: string;
+  files: FileStat[];
+}
+
+/** The git facts of a working tree. */
+export interface GitFacts {
+  /** The repository's top-level directory; undefined outside git. */
+  top?: string;
+  /** The branch name, `detached`, or `none` outside git. */
+  branch: string;
+  /** Whether HEAD points at a commit (false in a repository with no commits yet). */
+  hasHead: boolean;
+  /** Uncommitted changes to tracked files, against HEAD (or the empty tree before any commit). */
+  changes: FileStat[];
+  /** Untracked, not-ignored files. */
+  untracked: string[];
+  /** Commits since `since`, newest first. */
+  commits: Commit[];
+}
+
+/** Output of one git invocation: undefined when git is missing or the command failed. */
+async function git(cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["-c", "core.quotePath=false", ...args],
+      cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      env: { GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
+    }).output();
+    return out.success ? new TextDecoder().decode(out.stdout) : undefined;
+  } catch {
+    return undefined; // git not installed, cwd gone, or --allow-run denied
+  }
+}
+
+/** A numstat match (added, deleted, path) as a FileStat; `-` counts mean binary. */
+function fileStat(m: RegExpExecArray): FileStat {
+  const binary = m[1] === "-" || m[2] === "-";
+  return {
+    path: m[3],
+    added: binary ? 0 : Number(m[1]),
+    deleted: binary ? 0 : Number(m[2]),
+    binary,
+  };
+}
+
+/** Parses `git diff --numstat -z --no-renames` output. */
+export function parseNumstatZ(text: string): FileStat[] {
+  const out: FileStat[] = [];
+  for (const record of text.split("\0")) {
+    const m = /^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(record);
+    if (m) out.push(fileStat(m));
+  }
+  return out;
+}
+
+const RS = "\x1e";
+const US = "\x1f";
+
+/** Parses `git log --numstat --no-renames --format=<RS>%h<US>%cI<US>%s` output. */
+export function parseLog(text: string): Commit[] {
+  const commits: Commit[] = [];
+  for (const chunk of text.split(RS)) {
+    if (!chunk.trim()) continue;
+    const [head, ...rest] = chunk.split("\n");
+    const [hash, date, ...subject] = head.split(US);
+    if (!hash || !date) continue;
+    const files: FileStat[] = [];
+    for (const line of rest) {
+      const m = /^(-|\d+)\t(-|\d+)\t(.+)$/.exec(line);
+      if (m) files.push(fileStat(m));
+    }
+    commits.push({ hash, date, subject: subject.join(US), files });
+  }
+  return commits;
+}
+
+function lines(text: string | undefined, sep = "\n"): string[] {
+  return (text ?? "").split(sep).map((l) => l.replace(/\r$/, "")).filter((l) => l !== "");
+}
+
+/** The git facts of `cwd`; paths are relative to the repository's top-level. */
+export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
+  const top = (await git(cwd, ["rev-parse", "--show-toplevel"]))?.trim();
+  if (!top) return { branch: "none", hasHead: false, changes: [], untracked: [], commits: [] };
+  const [symbolic, head] = await Promise.all([
+    git(top, ["symbolic-ref", "--short", "-q", "HEAD"]),
+    git(top, ["rev-parse", "--verify", "-q", "HEAD"]),
+  ]);
+  const hasHead = !!head?.trim();
+  // Before the first commit, diff against the empty tree so staged new files still count.
+  const base = hasHead
+    ? "HEAD"
+    : (await git(top, ["hash-object", "-t", "tree", "--stdin"]))?.trim();
+  const [numstat, others, log] = await Promise.all([
+    base ? git(top, ["diff", "--numstat", "-z", "--no-renames", base, "--"]) : undefined,
+    git(top, ["ls-files", "--others", "--exclude-standard", "-z"]),
+    hasHead
+      ? git(top, [
+        "log",
+        `--since=${since.toISOString()}`,
+        "--numstat",
+        "--no-renames",
+        `--format=${RS}%h${US}%cI${US}%s`,
+      ])
+      : undefined,
+  ]);
+  return {
+    top,
+    branch: symbolic?.trim() || "detached",
+    hasHead,
+    changes: parseNumstatZ(numstat ?? ""),
+    untracked: lines(others, "\0"),
+    commits: parseLog(log ?? ""),
+  };
+}
