@@ -1,13 +1,13 @@
 /**
  * Which parked item a `drop` query names.
  *
- * Algorithm: the query is cut into words (kebab-case, stop words ignored unless that leaves
+ * Algorithm: the query is cut into words (slugified, stop words ignored unless that leaves
  * none). An item is a match when **every** word is found, approximately, somewhere in the item's
  * slug or summary: Fuse.js's **Bitap** approximate-substring search (npm `fuse.js`, location
  * ignored, field-length norm off) with at most ⌊len/4⌋ edits per word — words of up to 3
  * characters must appear exactly. An item's **distance** is the total number of edits over all
  * words (an integer, read back from Fuse's score = edits / word length). A query equal to an
- * item's slug (after kebab-casing) is an **exact** match and beats any distance.
+ * item's slug (slugified) is an **exact** match and beats any distance.
  *
  * **Equally close** means: the same tier (both exact slug matches, or neither) and the same
  * integer distance. Exactly one best item → it is the match; two or more equally close at the
@@ -16,7 +16,7 @@
  */
 
 import type { ParkedItem } from "./parked.ts";
-import { kebab } from "./parked.ts";
+import { slugify } from "./slug.ts";
 
 /** Most edits allowed per query word: a quarter of its length, rounded down. */
 export const EDITS_PER_CHAR = 0.25;
@@ -48,7 +48,7 @@ export type MatchResult =
 
 /** The words of a query that must each be found. */
 export function queryWords(query: string): string[] {
-  const words = [...new Set(kebab(query).split("-").filter((w) => w !== ""))];
+  const words = [...new Set(slugify(query).split("-").filter((w) => w !== ""))];
   const telling = words.filter((w) => !IGNORED.has(w));
   return telling.length ? telling : words;
 }
@@ -71,12 +71,12 @@ export function decide(ranked: Ranked[]): MatchResult {
 }
 
 function haystack(item: ParkedItem): string {
-  return `${item.slug} ${kebab(item.summary)}`.replaceAll("-", " ");
+  return `${item.slug} ${slugify(item.summary)}`.replaceAll("-", " ");
 }
 
 /** Matches `query` against the parked items (see the module doc for the exact rule). */
 export async function matchParked(items: ParkedItem[], query: string): Promise<MatchResult> {
-  const slug = kebab(query);
+  const slug = slugify(query);
   const words = queryWords(query);
   if (!slug || words.length === 0) return { kind: "none" };
   const exact = items.filter((i) => i.slug === slug);

@@ -64,7 +64,9 @@ Deno.test("lock", async (t) => {
       const script = `${dir}/hold.ts`;
       await Deno.writeTextFile(
         script,
-        `import { acquireLock } from ${JSON.stringify(new URL("../lib/lock.ts", import.meta.url).href)};
+        `import { acquireLock } from ${
+          JSON.stringify(new URL("../lib/lock.ts", import.meta.url).href)
+        };
 await acquireLock(${JSON.stringify(target)}, { kind: "flock" });
 console.log("held");
 await new Promise((r) => setTimeout(r, 60_000));`,
