@@ -4,8 +4,8 @@
  * Algorithm: the query is cut into words (slugified, stop words ignored unless that leaves
  * none). An item is a match when **every** word is found, approximately, somewhere in the item's
  * slug or summary: Fuse.js's **Bitap** approximate-substring search (npm `fuse.js`, location
- * ignored, field-length norm off) with at most ⌊len/4⌋ edits per word — words of up to 3
- * characters must appear exactly. An item's **distance** is the total number of edits over all
+ * ignored, field-length norm off) with at most ⌊len/3⌋ edits per word (a swap of two letters
+ * is two edits) — words of up to 3 characters must appear exactly. An item's **distance** is the total number of edits over all
  * words (an integer, read back from Fuse's score = edits / word length). A query equal to an
  * item's slug (slugified) is an **exact** match and beats any distance.
  *
@@ -18,8 +18,10 @@
 import type { ParkedItem } from "./parked.ts";
 import { slugify } from "./slug.ts";
 
-/** Most edits allowed per query word: a quarter of its length, rounded down. */
-export const EDITS_PER_CHAR = 0.25;
+/** Most edits allowed in a query word of `length` characters. */
+export function allowedEdits(length: number): number {
+  return length < 4 ? 0 : Math.floor(length / 3);
+}
 /** How many of the closest items an ambiguous drop shows. */
 export const CLOSEST = 4;
 
@@ -88,14 +90,17 @@ export async function matchParked(items: ParkedItem[], query: string): Promise<M
     ignoreFieldNorm: true,
     includeScore: true,
     shouldSort: false,
-    threshold: EDITS_PER_CHAR,
+    // Fuse's Bitap score is edits / length: let through up to a third, then apply allowedEdits.
+    threshold: 0.34,
   });
   const distance = new Array<number>(items.length).fill(0);
   const found = new Array<number>(items.length).fill(0);
   for (const word of words) {
     for (const hit of fuse.search(word)) {
+      const edits = Math.round((hit.score ?? 0) * word.length);
+      if (edits > allowedEdits(word.length)) continue;
       found[hit.refIndex]++;
-      distance[hit.refIndex] += Math.round((hit.score ?? 0) * word.length);
+      distance[hit.refIndex] += edits;
     }
   }
   const ranked: Ranked[] = [];

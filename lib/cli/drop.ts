@@ -23,7 +23,8 @@ export const SPEC: ModeSpec = {
   notes: [
     "Every word but --dir (and a leading --help) is the query; -- ends options.",
     "An exact slug always wins. Otherwise every query word must be found in the item's slug or",
-    "summary with at most one edit per four letters; the item needing the fewest edits in total",
+    "summary with at most one edit per three letters (none in words of up to three letters);",
+    "the item needing the fewest edits in total",
     "is dropped. Two or more items equally close: nothing is dropped, exit 3 lists them.",
     "",
     "Example: session.ts drop flaky upload",

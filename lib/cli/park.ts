@@ -15,8 +15,7 @@ import {
   upsertParked,
 } from "../parked.ts";
 import { editParked } from "../parked_store.ts";
-import { isSafeSlug } from "../store.ts";
-import { slugify } from "../slug.ts";
+import { refusal, slugify } from "../slug.ts";
 import { dayStamp } from "../time.ts";
 
 /** Arguments and help of `park`. */
@@ -74,11 +73,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   const explicit = a.flags.slug as string | undefined;
-  if (explicit !== undefined && !isSafeSlug(slugify(explicit))) {
-    throw new UsageError(
-      `--slug "${explicit}" is not a usable slug; give letters or digits, e.g. --slug flaky-upload`,
-    );
-  }
+  const refused = explicit === undefined ? undefined : refusal(explicit);
+  if (refused) throw new UsageError(`--slug: ${refused}`);
   const store = storeFor(ctx, a.dir);
   const fields = (doc: ParkedDoc): ParkedFields => ({
     slug: chooseParkSlug(doc, summary, explicit),
