@@ -7,6 +7,7 @@
  */
 
 import { type Commit, type GitFacts, gitFacts } from "./git.ts";
+import { parseParked } from "./parked.ts";
 import { chooseSlug } from "./slug.ts";
 import { docPath, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
@@ -270,13 +271,24 @@ export async function recentArtifacts(root: string, now: Date): Promise<Artifact
   return out;
 }
 
-/**
- * The open parked items of a store, as `## Outstanding` bullets.
- * PARKED.md parsing belongs to lib/parked.ts (landing from the parked work); until it is on
- * main this reports none rather than parse the file a second way.
- */
-export function openParked(_store: Store): Promise<OpenItem[]> {
-  return Promise.resolve([]);
+/** The open parked items of a store as `## Outstanding` bullets (a missing PARKED.md: none). */
+export async function openParked(store: Store): Promise<OpenItem[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(store.parked);
+  } catch {
+    return [];
+  }
+  return parkedItems(text);
+}
+
+/** The items of a PARKED.md text as open items, each bullet on one line without its marker. */
+export function parkedItems(text: string): OpenItem[] {
+  return parseParked(text).items.map((item) => ({
+    slug: item.slug,
+    text: item.text.split("\n").map((l) => l.trim()).join(" ").replace(/^[-*+][ \t]+/, ""),
+    source: "parked" as const,
+  }));
 }
 
 /** Gathers the evidence for the project of `store` (IO at the edge; never throws for git). */

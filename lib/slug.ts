@@ -5,19 +5,16 @@
  * @module
  */
 
+import { kebab } from "./parked.ts";
 import { RESERVED } from "./store.ts";
 import { slugStamp } from "./time.ts";
 
 /**
  * Lowercase; every run of characters that are not letters or digits becomes one `-`; leading and
  * trailing `-` trimmed. Letters and digits of any script are kept (a Japanese name stays one).
+ * The same rule as parked slugs, so it is that one function.
  */
-export function slugify(name: string): string {
-  return name.normalize("NFC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(
-    /^-+|-+$/g,
-    "",
-  );
-}
+export const slugify: (name: string) => string = kebab;
 
 /** Why `name` cannot name a handover, or undefined when it can. */
 export function refusal(name: string): string | undefined {

@@ -68,7 +68,8 @@ function stripTrailing(path: string): string {
   return path.length > 1 ? path.replace(/(?<=.)[\\/]+$/, "") : path;
 }
 
-function exists(path: string): boolean {
+/** Whether anything exists at `path`. */
+export function exists(path: string): boolean {
   try {
     Deno.statSync(path);
     return true;

@@ -259,3 +259,41 @@ Deno.test("evidence mode", async (t) => {
     }
   });
 });
+
+Deno.test("evidence: parked items", async (t) => {
+  await t.step("each open bullet becomes one line without its marker", async () => {
+    const { parkedItems } = await import("../lib/evidence.ts");
+    const text =
+      "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +
+      "* **two** — Second\r\n  continued. Next: y.\r\n";
+    assert.deepEqual(parkedItems(text), [
+      {
+        slug: "flaky-ci",
+        text: "**flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.",
+        source: "parked",
+      },
+      { slug: "two", text: "**two** — Second continued. Next: y.", source: "parked" },
+    ]);
+    assert.deepEqual(parkedItems("\0\x01 binary"), []);
+  });
+  await t.step("evidence lists the open parked items", async () => {
+    const p = await scratchRepo({ git: false });
+    try {
+      await put(
+        p.root,
+        ".claude/state/session/PARKED.md",
+        "# Parked items\n\n- **a** — Alpha. Raised: 2026-11-29.\n",
+      );
+      const r = await cli(["evidence", "--json"], { cwd: p.root });
+      assert.deepEqual(JSON.parse(r.out).outstanding, [
+        { slug: "a", text: "**a** — Alpha. Raised: 2026-11-29.", source: "parked" },
+      ]);
+      assert.match(
+        (await cli(["evidence"], { cwd: p.root })).out,
+        /Outstanding \(1 parked\):\n {2}- \*\*a\*\* — Alpha/,
+      );
+    } finally {
+      await p.cleanup();
+    }
+  });
+});

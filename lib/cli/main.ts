@@ -15,6 +15,10 @@ export interface Mode {
 /** Every mode, in the order `--help` lists them. */
 export const MODES: Record<string, Mode> = {};
 
+MODES.dump = {
+  summary: "write a handover from the agent's sections on stdin; point LATEST at it",
+  run: async () => (await import("./dump.ts")).run,
+};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await import("./evidence.ts")).run,
