@@ -138,6 +138,13 @@ export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
   };
 }
 
+/** Which of `paths` (relative to the top-level `top`) git tracks; empty outside git. */
+export async function trackedFiles(top: string, paths: string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const out = await git(top, ["ls-files", "-z", "--", ...paths.map((p) => `:(literal)${p}`)]);
+  return new Set(lines(out, "\0"));
+}
+
 /** One `git stash` entry. */
 export interface Stash {
   /** `stash@{0}`, … */

@@ -19,6 +19,14 @@ MODES.dump = {
   summary: "write a handover from the agent's sections on stdin; point LATEST at it",
   run: async () => (await import("./dump.ts")).run,
 };
+MODES.recall = {
+  summary: "print a handover (named, or LATEST) and mark it consumed",
+  run: async () => (await import("./recall.ts")).run,
+};
+MODES.list = {
+  summary: "remove expired handovers, then list handovers and parked items",
+  run: async () => (await import("./list.ts")).run,
+};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await import("./evidence.ts")).run,
