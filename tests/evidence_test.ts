@@ -175,6 +175,7 @@ Deno.test("evidence mode", async (t) => {
         "commits",
         "artifacts",
         "outstanding",
+        "transcriptNote",
       ]);
       assert.equal(ev.root, p.root);
       assert.equal(ev.branch, "feat/login");
@@ -230,7 +231,10 @@ Deno.test("evidence mode", async (t) => {
     try {
       const flag = await cli(["evidence", "--stat"], { cwd: p.root });
       assert.equal(flag.code, 2);
-      assert.match(flag.err, /unknown flag "--stat".*--json, --since SPEC, --dir DIR, --help/);
+      assert.match(
+        flag.err,
+        /unknown flag "--stat".*--json, --since SPEC, --transcript PATH, --session ID, --dir DIR/,
+      );
       assert.equal((await cli(["evidence", "word"], { cwd: p.root })).code, 2);
       const dir = await cli(["evidence", "--dir", `${p.root}/missing`], { cwd: p.root });
       assert.equal(dir.code, 2);

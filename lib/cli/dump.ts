@@ -24,7 +24,7 @@ import { chooseSlug, refusal } from "../slug.ts";
 import { docPath, ensureStore, exists, storeAt, writeLatest } from "../store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, UsageError } from "./context.ts";
-import { gather, SINCE_FLAG } from "./evidence.ts";
+import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";
 
 /** Arguments and help of `dump`. */
 export const SPEC: ModeSpec = {
@@ -38,6 +38,8 @@ export const SPEC: ModeSpec = {
       help: "overwrite an existing handover of that name (else -2, -3, …)",
     },
     since: SINCE_FLAG,
+    transcript: TRANSCRIPT_FLAG,
+    session: SESSION_FLAG,
   },
   maxPositionals: 1,
   notes: [
@@ -105,7 +107,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
   const markdown = agentMarkdown(await ctx.readStdin());
-  const ev = await gather(ctx, { since: a.flags.since as string | undefined, dir: a.dir });
+  const ev = await gather(ctx, {
+    since: a.flags.since as string | undefined,
+    dir: a.dir,
+    transcript: a.flags.transcript as string | undefined,
+    session: a.flags.session as string | undefined,
+  });
   const dumped = await dump(markdown, ev, ctx, { name, force: a.flags.force === true });
   report(dumped, ctx);
   return EXIT.ok;
