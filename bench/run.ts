@@ -25,7 +25,7 @@ export interface Row {
   /** The measured figure, or undefined when the mode is not built. */
   value?: number;
   /** What the figure is: a ratio to the floor, or a growth exponent. */
-  unit: "×" | "exp";
+  unit: "×" | "exp" | "MB";
   goal: number;
   note?: string;
 }
@@ -330,7 +330,22 @@ async function gitRows(): Promise<void> {
 
 async function transcriptRows(): Promise<void> {
   const mb = FULL ? 100 : 10;
-  await row("transcript parse", `${mb} MB`, "×", 1.5, () => Promise.resolve(undefined));
+  if (!wanted("transcript")) return;
+  // The transcript helper's side-by-side bench (bench/transcript.ts): readTranscript against a
+  // bare line-by-line JSON.parse loop over the same generated file, plus peak RSS growth.
+  const { benchTranscript } = await import("./transcript.ts");
+  let result: Awaited<ReturnType<typeof benchTranscript>> | undefined;
+  await row("transcript parse", `${mb} MB`, "×", 1.5, async () => {
+    result = await benchTranscript({ mb, runs: Math.max(3, Math.floor(RUNS / 3)) });
+    return result.ratio;
+  });
+  await row(
+    "transcript peak RSS growth",
+    `${mb} MB`,
+    "MB",
+    32,
+    () => Promise.resolve(result?.peakRssMb),
+  );
 }
 
 // ---------------------------------------------------------------- table
@@ -350,8 +365,14 @@ function table(): string {
       ? r.note ?? ""
       : r.unit === "×"
       ? `${r.value.toFixed(2)}×`
+      : r.unit === "MB"
+      ? `${r.value.toFixed(1)} MB`
       : `n^${r.value.toFixed(2)}`;
-    const g = r.unit === "×" ? `≤ ${r.goal}×` : `≤ n^${r.goal.toFixed(1)}`;
+    const g = r.unit === "×"
+      ? `≤ ${r.goal}×`
+      : r.unit === "MB"
+      ? `≤ ${r.goal} MB`
+      : `≤ n^${r.goal.toFixed(1)}`;
     lines.push(`| ${r.name} | ${r.size} | ${v} | ${g} | ${verdict(r)} |`);
   }
   return lines.join("\n");
