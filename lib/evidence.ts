@@ -110,7 +110,7 @@ export function parseSince(value: string, now: Date): Date | undefined {
 }
 
 /** Paths under the project's own state (the store, sweep's output) are not session work. */
-function isOwnState(path: string): boolean {
+export function isOwnState(path: string): boolean {
   return path.startsWith(".claude/state/") || path.startsWith(".temp/session/");
 }
 

@@ -36,6 +36,21 @@ MODES.evidence = {
   run: async () => (await import("./evidence.ts")).run,
 };
 
+MODES.park = {
+  summary: "park an open loop in PARKED.md (the same slug updates it)",
+  run: async () => (await import("./park.ts")).run,
+};
+
+MODES.drop = {
+  summary: "drop the one parked item a query names (fuzzy), logged to dropped.jsonl",
+  run: async () => (await import("./drop.ts")).run,
+};
+
+MODES.sweep = {
+  summary: "numbered table of unlanded work, written to .temp/session/unlanded.md",
+  run: async () => (await import("./sweep.ts")).run,
+};
+
 /** The usage text listing every mode. */
 export function usage(): string {
   const width = Math.max(...Object.keys(MODES).map((m) => m.length));
