@@ -170,6 +170,10 @@ export interface Sweep {
   file: string;
   /** The candidates, numbered from 1 in table order. */
   candidates: (Candidate & { n: number })[];
+  /** The transcript the task, question and deferral candidates came from. */
+  transcript?: string;
+  /** Why no transcript was read (none found, unreadable). */
+  transcriptNote?: string;
 }
 
 /** Numbers candidates in table order. */

@@ -7,6 +7,7 @@
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
+import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
 import { ioFailure } from "./parked_io.ts";
 import { writeFileAtomic } from "../atomic.ts";
 import { isOwnState } from "../evidence.ts";
@@ -17,11 +18,13 @@ import {
   type Candidate,
   fromGit,
   fromParked,
+  fromTranscript,
   numbered,
   renderUnlanded,
   type Sweep,
 } from "../sweep.ts";
 import { isoStamp } from "../time.ts";
+import { loadTranscript } from "../transcript.ts";
 
 /** Where sweep writes its table, relative to the project root. */
 export const UNLANDED_REL = ".temp/session/unlanded.md";
@@ -29,10 +32,13 @@ export const UNLANDED_REL = ".temp/session/unlanded.md";
 /** Arguments and help of `sweep`. */
 export const SPEC: ModeSpec = {
   mode: "sweep",
-  usage: "sweep [--json] [--dir DIR]",
-  summary: "Lists unlanded work (parked items, uncommitted, untracked, stashed, unpushed).",
+  usage: "sweep [--json] [--transcript PATH | --session ID] [--dir DIR]",
+  summary: "Lists unlanded work (parked items, the session's open tasks, questions and " +
+    "deferrals, uncommitted, untracked, stashed, unpushed).",
   flags: {
     json: { type: "boolean", help: "print the sweep as one JSON object (shape: README)" },
+    transcript: TRANSCRIPT_FLAG,
+    session: SESSION_FLAG,
   },
   notes: [
     `Writes the table to <root>/${UNLANDED_REL}. Exit 1 when nothing is unlanded.`,
@@ -60,7 +66,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     return fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState);
   };
   const parkedSource: CandidateSource = async () => fromParked((await readParked(store)).items);
-  const sources = [parkedSource, gitSource];
+  let transcript: { path?: string; note?: string } = {};
+  const transcriptSource: CandidateSource = async () => {
+    const loaded = await loadTranscript({
+      ...transcriptInputs(ctx, a.flags as { transcript?: string; session?: string }),
+      root,
+      relRoot: facts.top ?? root,
+    });
+    transcript = loaded.facts ? { path: loaded.facts.path } : { note: loaded.located.reason };
+    return loaded.facts ? fromTranscript(loaded.facts) : [];
+  };
+  const sources = [parkedSource, transcriptSource, gitSource];
   const lists = await Promise.all(sources.map((source) => source()));
   const file = join(root, UNLANDED_REL);
   const sweep: Sweep = {
@@ -69,6 +85,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     git: facts.top !== undefined,
     file,
     candidates: numbered(lists.flat()),
+    ...(transcript.path ? { transcript: transcript.path } : { transcriptNote: transcript.note }),
   };
   const table = renderUnlanded(sweep);
   try {
@@ -78,6 +95,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     return ioFailure(ctx, err, `${UNLANDED_REL} was not written`);
   }
   if (a.flags.json) ctx.out(JSON.stringify(sweep, null, 2));
-  else ctx.out(`${table}\nWritten to ${file}`);
+  else {
+    const from = sweep.transcript
+      ? `Transcript: ${sweep.transcript}`
+      : `Transcript: none (${sweep.transcriptNote})`;
+    ctx.out(`${table}\n${from}\nWritten to ${file}`);
+  }
   return sweep.candidates.length ? EXIT.ok : EXIT.notFound;
 }
