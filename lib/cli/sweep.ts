@@ -1,7 +1,8 @@
 /**
- * `sweep [--json]`: the numbered "Unlanded" table — open parked items and what git holds that is
- * not landed (uncommitted and untracked files, stashes, unpushed commits) — printed and written
- * atomically to `<root>/.temp/session/unlanded.md`.
+ * `sweep [--json]`: the numbered "Unlanded" table — open parked items, the transcript's unfinished
+ * tasks, unanswered questions and deferrals, and what git holds that is not landed (uncommitted
+ * and untracked files, stashes, unpushed commits) — printed and written atomically to
+ * `<root>/.temp/session/unlanded.md`.
  * @module
  */
 
@@ -32,9 +33,9 @@ export const UNLANDED_REL = ".temp/session/unlanded.md";
 /** Arguments and help of `sweep`. */
 export const SPEC: ModeSpec = {
   mode: "sweep",
-  usage: "sweep [--json] [--transcript PATH | --session ID] [--dir DIR]",
-  summary: "Lists unlanded work (parked items, the session's open tasks, questions and " +
-    "deferrals, uncommitted, untracked, stashed, unpushed).",
+  usage: "sweep [--json] [--transcript PATH] [--session ID] [--dir DIR]",
+  summary: "Lists unlanded work: parked items, the session's unfinished tasks, unanswered " +
+    "questions and deferrals, and what git holds uncommitted, untracked, stashed or unpushed.",
   flags: {
     json: { type: "boolean", help: "print the sweep as one JSON object (shape: README)" },
     transcript: TRANSCRIPT_FLAG,
@@ -66,16 +67,16 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     return fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState);
   };
   const parkedSource: CandidateSource = async () => fromParked((await readParked(store)).items);
-  let transcript: { path?: string; note?: string } = {};
-  const transcriptSource: CandidateSource = async () => {
-    const loaded = await loadTranscript({
-      ...transcriptInputs(ctx, a.flags as { transcript?: string; session?: string }),
-      root,
-      relRoot: facts.top ?? root,
-    });
-    transcript = loaded.facts ? { path: loaded.facts.path } : { note: loaded.located.reason };
-    return loaded.facts ? fromTranscript(loaded.facts) : [];
-  };
+  const loaded = await loadTranscript({
+    ...transcriptInputs(ctx, {
+      transcript: a.flags.transcript as string | undefined,
+      session: a.flags.session as string | undefined,
+    }),
+    root,
+    relRoot: facts.top ?? root,
+  });
+  const transcriptSource: CandidateSource = () =>
+    Promise.resolve(loaded.facts ? fromTranscript(loaded.facts) : []);
   const sources = [parkedSource, transcriptSource, gitSource];
   const lists = await Promise.all(sources.map((source) => source()));
   const file = join(root, UNLANDED_REL);
@@ -83,9 +84,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     root,
     created: isoStamp(ctx.now),
     git: facts.top !== undefined,
+    transcript: loaded.facts?.path,
+    transcriptNote: loaded.facts ? undefined : loaded.located.reason,
     file,
     candidates: numbered(lists.flat()),
-    ...(transcript.path ? { transcript: transcript.path } : { transcriptNote: transcript.note }),
   };
   const table = renderUnlanded(sweep);
   try {
@@ -95,11 +97,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     return ioFailure(ctx, err, `${UNLANDED_REL} was not written`);
   }
   if (a.flags.json) ctx.out(JSON.stringify(sweep, null, 2));
-  else {
-    const from = sweep.transcript
-      ? `Transcript: ${sweep.transcript}`
-      : `Transcript: none (${sweep.transcriptNote})`;
-    ctx.out(`${table}\n${from}\nWritten to ${file}`);
-  }
+  else ctx.out(`${table}\nWritten to ${file}`);
   return sweep.candidates.length ? EXIT.ok : EXIT.notFound;
 }
