@@ -12,7 +12,12 @@ import { readParked } from "./parked_store.ts";
 import { chooseSlug } from "./slug.ts";
 import { docPath, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
-import { loadTranscript, type LocateInputs, type TranscriptFacts } from "./transcript.ts";
+import {
+  type Loaded,
+  loadTranscript,
+  type LocateInputs,
+  type TranscriptFacts,
+} from "./transcript.ts";
 
 /** A file the session changed, with the columns the files table needs. */
 export interface EvidenceFile {
@@ -345,6 +350,8 @@ export async function collectEvidence(opts: {
   parked: OpenItem[];
   /** Where to look for the session's transcript; omitted: no transcript is read. */
   transcript?: Omit<LocateInputs, "root">;
+  /** A transcript already read (paths relative to the git top-level); wins over `transcript`. */
+  loaded?: Loaded;
 }): Promise<Evidence> {
   const [facts, artifacts] = await Promise.all([
     gitFacts(opts.store.root, opts.since),
@@ -366,9 +373,9 @@ export async function collectEvidence(opts: {
       }
     },
   });
-  if (!opts.transcript) return ev;
-  const loaded = await loadTranscript({
-    ...opts.transcript,
+  if (!opts.transcript && !opts.loaded) return ev;
+  const loaded = opts.loaded ?? await loadTranscript({
+    ...opts.transcript!,
     root: opts.store.root,
     relRoot: facts.top ?? opts.store.root,
   });

@@ -9,7 +9,7 @@
 import type { Stash, Unpushed } from "./git.ts";
 import type { FileStat } from "./git.ts";
 import type { ParkedItem } from "./parked.ts";
-import type { TranscriptFacts } from "./transcript.ts";
+import { isUnfinished, type TranscriptFacts } from "./transcript.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =
@@ -111,14 +111,11 @@ export function fromGit(g: SweepGit, isOwn: (path: string) => boolean = () => fa
   return out;
 }
 
-/** Task statuses that mean finished; anything else is open. */
-const FINISHED = new Set(["completed", "done", "deleted", "cancelled", "canceled"]);
-
 /** The transcript's unfinished tasks, questions and deferrals as candidates (with their line). */
 export function fromTranscript(facts: TranscriptFacts): Candidate[] {
   const out: Candidate[] = [];
   for (const t of facts.tasks) {
-    if (FINISHED.has(t.status.toLowerCase())) continue;
+    if (!isUnfinished(t)) continue;
     out.push({
       kind: "task",
       what: `${oneLine(t.subject)} (${t.status})`,
@@ -166,6 +163,10 @@ export interface Sweep {
   created: string;
   /** Whether the root is inside a git repository. */
   git: boolean;
+  /** The transcript whose tasks, questions and deferrals were read, when one was found. */
+  transcript?: string;
+  /** Why no transcript was read, when none was. */
+  transcriptNote?: string;
   /** Where the table was written. */
   file: string;
   /** The candidates, numbered from 1 in table order. */
@@ -183,6 +184,9 @@ export function renderUnlanded(sweep: Sweep): string {
     "# Unlanded",
     "",
     `Swept ${sweep.created} in ${sweep.root}${sweep.git ? "" : " (not a git repository)"}.`,
+    sweep.transcript
+      ? `Transcript: ${sweep.transcript}.`
+      : `No transcript read${sweep.transcriptNote ? ` (${sweep.transcriptNote})` : ""}.`,
     "",
   ];
   if (sweep.candidates.length === 0) return [...head, "Nothing unlanded.", ""].join("\n");

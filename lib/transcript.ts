@@ -591,6 +591,8 @@ export interface LocateInputs {
   configDir?: string;
   /** The working directory, for a relative `--transcript`. */
   cwd: string;
+  /** A session id never picked by the newest-file fallback (the running session, for recover). */
+  exclude?: string;
 }
 
 /** Claude Code's folder of transcripts for a project root. */
@@ -634,6 +636,7 @@ export async function locateTranscript(inputs: LocateInputs): Promise<Located> {
   try {
     for (const e of Deno.readDirSync(folder)) {
       if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+      if (inputs.exclude && e.name === `${inputs.exclude}.jsonl`) continue;
       const p = `${folder}/${e.name}`;
       try {
         entries.push({ path: p, mtime: Deno.statSync(p).mtime?.getTime() ?? 0 });

@@ -149,6 +149,35 @@ Deno.test("sweep: process-level in a real repository", async (t) => {
       assert.match(r.stdout, /\| 1 \| parked \| p1 — Parked one \| PARKED.md:3 \|/);
       assert.match(r.stdout, /Written to .*unlanded\.md/);
     });
+    await t.step(
+      "--transcript: unfinished tasks, questions, deferrals with their line",
+      async () => {
+        const transcript = new URL(
+          "./fixtures/transcripts/real/interactive.jsonl",
+          import.meta.url,
+        );
+        const r = await runCli(["sweep", "--json", "--transcript", transcript.pathname], {
+          cwd: root,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        const sweep = JSON.parse(r.stdout);
+        assert.equal(sweep.transcript, transcript.pathname);
+        const kinds = sweep.candidates.map((c: Candidate) => c.kind);
+        assert.deepEqual(kinds.slice(0, 4), ["parked", "task", "task", "question"]);
+        const task = sweep.candidates[1];
+        assert.equal(task.what, "Add greet test (in_progress)");
+        assert.equal(task.where, "transcript:L10");
+        assert.equal(task.line, 10);
+        assert.ok(kinds.includes("deferral"));
+        assert.ok(kinds.indexOf("deferral") < kinds.indexOf("uncommitted"), "the session's first");
+        const plain = await runCli(["sweep", "--transcript", "/nonexistent.jsonl"], { cwd: root });
+        assert.equal(plain.code, 0);
+        assert.match(
+          plain.stdout,
+          /No transcript read \(no transcript file at \/nonexistent.jsonl\)/,
+        );
+      },
+    );
     await t.step("refusals: unknown flag, stray word; --help", async () => {
       const bad = await runCli(["sweep", "--nope"], { cwd: root });
       assert.equal(bad.code, 2);

@@ -89,6 +89,21 @@ Deno.test("evidence merges the transcript with git", async (t) => {
       assert.ok(e.files.some((f) => f.path === "x.md"));
       assert.ok(!e.files.some((f) => f.path === "README.md"));
     });
+    await t.step("dump fills the files table and Outstanding from the transcript", async () => {
+      const r = await cli(["dump", "with-transcript"], {
+        cwd: root,
+        env,
+        stdin: "## Goal\n\nShip it.\n",
+      });
+      assert.equal(r.code, 0, r.err);
+      const doc = await Deno.readTextFile(`${root}/.claude/state/session/with-transcript.md`);
+      assert.match(doc, /\| `README\.md` \| edited \| reverted \| transcript:L10 \|/);
+      assert.match(doc, /\| `debug\.log` \| edited \| wip \| transcript:L14 \|/);
+      assert.match(doc, /\| `src\/committed\.ts` \| \+1\/-0 \| done \| [0-9a-f]{7,} \|/);
+      assert.match(doc, /## Outstanding\n\n- \*\*write-the-tests\*\* — Write the tests\./);
+      assert.ok(!doc.includes("elsewhere"), "outside files stay out of the table");
+      assert.ok(!doc.includes("failed.ts"));
+    });
     await t.step("no transcript: evidence says so and still works", async () => {
       const r = await cli(["evidence", "--json"], { cwd: root, env: { HOME: `${home}/none` } });
       assert.equal(r.code, 0);

@@ -123,7 +123,7 @@ export async function dump(
   markdown: string,
   ev: Evidence,
   ctx: Context,
-  opts: { name?: string; force?: boolean },
+  opts: { name?: string; force?: boolean; recovered?: boolean },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   const paths = storeAt(ev.root);
@@ -136,7 +136,7 @@ export async function dump(
   });
   if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
   const text = renderHandover(
-    { slug: choice.slug, created: ev.created, branch: ev.branch },
+    { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
     sections,
   );
   ensureStore(paths);
@@ -147,7 +147,7 @@ export async function dump(
 }
 
 /** Prints what was written; `/clear` is always the very last line. */
-function report(d: Dumped, ctx: Context): void {
+export function report(d: Dumped, ctx: Context): void {
   const size = measure(d.text);
   const decisions = countItems(findSection(d.sections, "Decisions"));
   const outstanding = countItems(findSection(d.sections, "Outstanding"));

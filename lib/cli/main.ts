@@ -27,6 +27,10 @@ MODES.list = {
   summary: "remove expired handovers, then list handovers and parked items",
   run: async () => (await import("./list.ts")).run,
 };
+MODES.recover = {
+  summary: "draft a handover from the transcript of a session that ended without a dump",
+  run: async () => (await import("./recover.ts")).run,
+};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await import("./evidence.ts")).run,

@@ -1,12 +1,14 @@
 /**
- * `sweep [--json]`: the numbered "Unlanded" table — open parked items and what git holds that is
- * not landed (uncommitted and untracked files, stashes, unpushed commits) — printed and written
- * atomically to `<root>/.temp/session/unlanded.md`.
+ * `sweep [--json]`: the numbered "Unlanded" table — open parked items, the transcript's unfinished
+ * tasks, unanswered questions and deferrals, and what git holds that is not landed (uncommitted
+ * and untracked files, stashes, unpushed commits) — printed and written atomically to
+ * `<root>/.temp/session/unlanded.md`.
  * @module
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
+import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
 import { ioFailure } from "./parked_io.ts";
 import { writeFileAtomic } from "../atomic.ts";
 import { isOwnState } from "../evidence.ts";
@@ -17,11 +19,13 @@ import {
   type Candidate,
   fromGit,
   fromParked,
+  fromTranscript,
   numbered,
   renderUnlanded,
   type Sweep,
 } from "../sweep.ts";
 import { isoStamp } from "../time.ts";
+import { loadTranscript } from "../transcript.ts";
 
 /** Where sweep writes its table, relative to the project root. */
 export const UNLANDED_REL = ".temp/session/unlanded.md";
@@ -29,10 +33,13 @@ export const UNLANDED_REL = ".temp/session/unlanded.md";
 /** Arguments and help of `sweep`. */
 export const SPEC: ModeSpec = {
   mode: "sweep",
-  usage: "sweep [--json] [--dir DIR]",
-  summary: "Lists unlanded work (parked items, uncommitted, untracked, stashed, unpushed).",
+  usage: "sweep [--json] [--transcript PATH] [--session ID] [--dir DIR]",
+  summary: "Lists unlanded work: parked items, the session's unfinished tasks, unanswered " +
+    "questions and deferrals, and what git holds uncommitted, untracked, stashed or unpushed.",
   flags: {
     json: { type: "boolean", help: "print the sweep as one JSON object (shape: README)" },
+    transcript: TRANSCRIPT_FLAG,
+    session: SESSION_FLAG,
   },
   notes: [
     `Writes the table to <root>/${UNLANDED_REL}. Exit 1 when nothing is unlanded.`,
@@ -60,13 +67,25 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     return fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState);
   };
   const parkedSource: CandidateSource = async () => fromParked((await readParked(store)).items);
-  const sources = [parkedSource, gitSource];
+  const loaded = await loadTranscript({
+    ...transcriptInputs(ctx, {
+      transcript: a.flags.transcript as string | undefined,
+      session: a.flags.session as string | undefined,
+    }),
+    root,
+    relRoot: facts.top ?? root,
+  });
+  const transcriptSource: CandidateSource = () =>
+    Promise.resolve(loaded.facts ? fromTranscript(loaded.facts) : []);
+  const sources = [parkedSource, transcriptSource, gitSource];
   const lists = await Promise.all(sources.map((source) => source()));
   const file = join(root, UNLANDED_REL);
   const sweep: Sweep = {
     root,
     created: isoStamp(ctx.now),
     git: facts.top !== undefined,
+    transcript: loaded.facts?.path,
+    transcriptNote: loaded.facts ? undefined : loaded.located.reason,
     file,
     candidates: numbered(lists.flat()),
   };
