@@ -152,7 +152,7 @@ export function renderListing(l: Listing): string {
 
 /** Runs `list`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const l = await listing(storeFor(ctx, a.dir), ctx.now);
   ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l));
