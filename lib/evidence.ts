@@ -6,12 +6,18 @@
  * @module
  */
 
-import { type Commit, type GitFacts, gitFacts } from "./git.ts";
-import { parseParked } from "./parked.ts";
+import { type Commit, type GitFacts, gitFacts, trackedFiles } from "./git.ts";
+import type { ParkedItem } from "./parked.ts";
+import { readParked } from "./parked_store.ts";
 import { chooseSlug } from "./slug.ts";
 import { docPath, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
-import type { TranscriptFacts } from "./transcript.ts";
+import {
+  type Loaded,
+  loadTranscript,
+  type LocateInputs,
+  type TranscriptFacts,
+} from "./transcript.ts";
 
 /** A file the session changed, with the columns the files table needs. */
 export interface EvidenceFile {
@@ -19,8 +25,11 @@ export interface EvidenceFile {
   path: string;
   /** `+N/-M`, `binary`, `uncommitted-new`, or (transcript only) `edited`. */
   change: string;
-  /** `wip` for uncommitted work, `done` for work committed during the session. */
-  state: "wip" | "done";
+  /**
+   * `wip` for uncommitted work, `done` for work committed during the session, `reverted` for a
+   * file the transcript shows edited that has no diff now.
+   */
+  state: "wip" | "done" | "reverted";
   /** The newest session commit touching it, else `uncommitted`, or `transcript:L<n>`. */
   ref: string;
   /** Where the fact came from. */
@@ -73,6 +82,10 @@ export interface Evidence {
   outstanding: OpenItem[];
   /** The transcript the facts came from, when one was merged. */
   transcript?: string;
+  /** Why no transcript was merged (none found, unreadable). */
+  transcriptNote?: string;
+  /** Files the transcript shows written outside the project (absolute paths). */
+  outside?: string[];
 }
 
 /** Artifact directories the spec names. */
@@ -98,7 +111,7 @@ export function parseSince(value: string, now: Date): Date | undefined {
 }
 
 /** Paths under the project's own state (the store, sweep's output) are not session work. */
-function isOwnState(path: string): boolean {
+export function isOwnState(path: string): boolean {
   return path.startsWith(".claude/state/") || path.startsWith(".temp/session/");
 }
 
@@ -195,19 +208,30 @@ const FINISHED = new Set(["completed", "done", "deleted", "cancelled", "canceled
 
 /**
  * Merges transcript facts into evidence (pure): files the session touched that git does not
- * show are added (`edited`, `wip`, ref `transcript:L<n>`); unfinished tasks become open items
- * after the parked ones.
+ * show are added with ref `transcript:L<n>` — `reverted` when `status` says the file is clean or
+ * gone now, else `edited`/`wip` (git cannot see it: ignored, or outside git); files outside the
+ * project are listed apart; unfinished tasks become open items after the parked ones.
  */
-export function withTranscript(ev: Evidence, facts: TranscriptFacts): Evidence {
+export function withTranscript(
+  ev: Evidence,
+  facts: TranscriptFacts,
+  status: (path: string) => "reverted" | "edited" = () => "edited",
+): Evidence {
   const known = new Set(ev.files.map((f) => f.path));
   const files = [...ev.files];
+  const outside: string[] = [];
   for (const t of facts.files) {
+    if (t.outside) {
+      outside.push(t.path);
+      continue;
+    }
     if (known.has(t.path) || isOwnState(t.path)) continue;
     known.add(t.path);
+    const reverted = status(t.path) === "reverted";
     files.push({
       path: t.path,
       change: "edited",
-      state: "wip",
+      state: reverted ? "reverted" : "wip",
       ref: `transcript:L${t.line}`,
       source: "transcript",
     });
@@ -226,7 +250,35 @@ export function withTranscript(ev: Evidence, facts: TranscriptFacts): Evidence {
       source: "task",
     });
   }
-  return { ...ev, files, outstanding: [...ev.outstanding, ...tasks], transcript: facts.path };
+  return {
+    ...ev,
+    files,
+    outstanding: [...ev.outstanding, ...tasks],
+    transcript: facts.path,
+    ...(outside.length ? { outside } : {}),
+  };
+}
+
+/**
+ * How a transcript-touched file that git does not list stands now: `reverted` when git tracks it
+ * (so it has no diff) or it no longer exists; `edited` when git cannot see it (ignored, outside
+ * git).
+ */
+export async function transcriptFileStatus(
+  root: string,
+  top: string | undefined,
+  paths: string[],
+): Promise<(path: string) => "reverted" | "edited"> {
+  const tracked = top ? await trackedFiles(top, paths) : new Set<string>();
+  const gone = new Set<string>();
+  await Promise.all(paths.map(async (p) => {
+    try {
+      await Deno.lstat(join(top ?? root, p));
+    } catch {
+      gone.add(p);
+    }
+  }));
+  return (p) => (tracked.has(p) || gone.has(p) ? "reverted" : "edited");
 }
 
 function oneLine(text: string): string {
@@ -273,18 +325,16 @@ export async function recentArtifacts(root: string, now: Date): Promise<Artifact
 
 /** The open parked items of a store as `## Outstanding` bullets (a missing PARKED.md: none). */
 export async function openParked(store: Store): Promise<OpenItem[]> {
-  let text: string;
   try {
-    text = await Deno.readTextFile(store.parked);
+    return openItems((await readParked(store)).items);
   } catch {
-    return [];
+    return []; // an unreadable PARKED.md must not stop a dump
   }
-  return parkedItems(text);
 }
 
 /** The items of a PARKED.md text as open items, each bullet on one line without its marker. */
-export function parkedItems(text: string): OpenItem[] {
-  return parseParked(text).items.map((item) => ({
+export function openItems(items: ParkedItem[]): OpenItem[] {
+  return items.map((item) => ({
     slug: item.slug,
     text: item.text.split("\n").map((l) => l.trim()).join(" ").replace(/^[-*+][ \t]+/, ""),
     source: "parked" as const,
@@ -298,12 +348,16 @@ export async function collectEvidence(opts: {
   now: Date;
   since: Date;
   parked: OpenItem[];
+  /** Where to look for the session's transcript; omitted: no transcript is read. */
+  transcript?: Omit<LocateInputs, "root">;
+  /** A transcript already read (paths relative to the git top-level); wins over `transcript`. */
+  loaded?: Loaded;
 }): Promise<Evidence> {
   const [facts, artifacts] = await Promise.all([
     gitFacts(opts.store.root, opts.since),
     recentArtifacts(opts.store.root, opts.now),
   ]);
-  return buildEvidence({
+  const ev = buildEvidence({
     store: opts.store,
     now: opts.now,
     since: opts.since,
@@ -319,6 +373,21 @@ export async function collectEvidence(opts: {
       }
     },
   });
+  if (!opts.transcript && !opts.loaded) return ev;
+  const loaded = opts.loaded ?? await loadTranscript({
+    ...opts.transcript!,
+    root: opts.store.root,
+    relRoot: facts.top ?? opts.store.root,
+  });
+  if (!loaded.facts) return { ...ev, transcriptNote: loaded.located.reason };
+  const known = new Set(ev.files.map((f) => f.path));
+  const unseen = loaded.facts.files.filter((f) => !f.outside && !known.has(f.path));
+  const status = await transcriptFileStatus(
+    opts.store.root,
+    facts.top,
+    unseen.map((f) => f.path),
+  );
+  return withTranscript(ev, loaded.facts, status);
 }
 
 /** The human-readable evidence report. */
@@ -355,6 +424,11 @@ export function renderEvidence(ev: Evidence): string {
   const parked = ev.outstanding.filter((o) => o.source === "parked").length;
   out.push("", ev.outstanding.length ? `Outstanding (${parked} parked):` : "Outstanding: none");
   for (const o of ev.outstanding) out.push(`  - ${o.text}`);
+  if (ev.outside?.length) {
+    out.push("", `Written outside the project (${ev.outside.length}):`);
+    for (const p of ev.outside) out.push(`  ${p}`);
+  }
   if (ev.transcript) out.push("", `Transcript: ${ev.transcript}`);
+  else if (ev.transcriptNote) out.push("", `Transcript: none (${ev.transcriptNote})`);
   return out.join("\n");
 }

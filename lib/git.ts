@@ -137,3 +137,59 @@ export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
     commits: parseLog(log ?? ""),
   };
 }
+
+/** Which of `paths` (relative to the top-level `top`) git tracks; empty outside git. */
+export async function trackedFiles(top: string, paths: string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const out = await git(top, ["ls-files", "-z", "--", ...paths.map((p) => `:(literal)${p}`)]);
+  return new Set(lines(out, "\0"));
+}
+
+/** One `git stash` entry. */
+export interface Stash {
+  /** `stash@{0}`, … */
+  ref: string;
+  /** The stash message, e.g. `WIP on main: abc1234 subject`. */
+  subject: string;
+}
+
+/** What is committed but not pushed. */
+export interface Unpushed {
+  /** The branch's upstream, e.g. `origin/main`; undefined when it has none. */
+  upstream?: string;
+  /** Whether the repository has any remote at all. */
+  remotes: boolean;
+  /** Commits on HEAD not on the upstream, newest first (empty without an upstream). */
+  commits: { hash: string; subject: string }[];
+}
+
+/** Parses `git stash list --format=%gd<US>%s`. */
+export function parseStashes(text: string): Stash[] {
+  return lines(text).flatMap((line) => {
+    const [ref, ...subject] = line.split(US);
+    return ref && subject.length ? [{ ref, subject: subject.join(US) }] : [];
+  });
+}
+
+/** The stashes of the repository at `top`; empty outside git. */
+export async function stashes(top: string): Promise<Stash[]> {
+  return parseStashes((await git(top, ["stash", "list", `--format=%gd${US}%s`])) ?? "");
+}
+
+/** Commits of HEAD that its upstream does not have; nothing outside git or before a commit. */
+export async function unpushed(top: string): Promise<Unpushed> {
+  const [remotes, upstream] = await Promise.all([
+    git(top, ["remote"]),
+    git(top, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"]),
+  ]);
+  const name = upstream?.trim() || undefined;
+  const log = name ? await git(top, ["log", `--format=%h${US}%s`, "@{upstream}..HEAD"]) : "";
+  return {
+    upstream: name,
+    remotes: lines(remotes).length > 0,
+    commits: lines(log).map((l) => {
+      const [hash, ...subject] = l.split(US);
+      return { hash, subject: subject.join(US) };
+    }),
+  };
+}

@@ -151,6 +151,8 @@ export interface HandoverMeta {
   slug: string;
   created: string;
   branch: string;
+  /** Drafted by `recover` from a transcript rather than written by the agent. */
+  recovered?: boolean;
 }
 
 /** The canonical title of a known section `title` names (`Files` → `Files touched`), if any. */
@@ -193,7 +195,7 @@ export function orderSections(sections: Section[]): Section[] {
 export function renderHandover(meta: HandoverMeta, sections: Section[]): string {
   const head = `---\nslug: ${meta.slug}\ncreated: ${meta.created}\nconsumed: false\nbranch: ${
     meta.branch.replace(/[\r\n]/g, "")
-  }\n---\n`;
+  }\n${meta.recovered ? "recovered: true\n" : ""}---\n`;
   const body = sections
     .map((s) => (s.title ? `## ${s.title}\n\n${s.content}` : s.content))
     .join("\n\n");

@@ -13,6 +13,8 @@
  * @module
  */
 
+import { slugify } from "./slug.ts";
+
 /** The first line of a PARKED.md this project creates. */
 export const PARKED_HEADER = "# Parked items";
 
@@ -85,17 +87,9 @@ const STOP_WORDS = new Set([
   "this",
 ]);
 
-/** Lowercase kebab-case: runs of anything but letters and digits become one `-`, trimmed. */
-export function kebab(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(
-    /^-+|-+$/g,
-    "",
-  );
-}
-
 /** A short kebab slug from a summary: its first few telling words, at most 40 characters. */
 export function slugFromSummary(summary: string): string {
-  const words = kebab(summary).split("-").filter((w) => w !== "");
+  const words = slugify(summary).split("-").filter((w) => w !== "");
   const telling = words.filter((w) => !STOP_WORDS.has(w));
   const chosen = (telling.length >= 2 ? telling : words).slice(0, MAX_SLUG_WORDS);
   let slug = "";
@@ -143,7 +137,7 @@ export function parseBullet(text: string, line = 1): ParkedItem {
   let slug = "";
   const m = SLUG_MARK.exec(body);
   if (m) {
-    slug = kebab(m[1] ?? m[2] ?? m[3] ?? "");
+    slug = slugify(m[1] ?? m[2] ?? m[3] ?? "");
     body = body.slice(m[0].length);
   }
   // The last occurrence of each marker wins, so a summary may itself say "why:" or "next:".
@@ -325,9 +319,14 @@ export interface Removed {
   removed?: ParkedItem;
 }
 
-/** Removes only the first bullet with `slug` (all its lines); everything else stays as it was. */
-export function removeParked(doc: ParkedDoc, slug: string): Removed {
-  const at = doc.parts.findIndex((p) => p.kind === "item" && p.item.slug === slug);
+/**
+ * Removes one bullet (all its lines): the given item of this doc, or the first with the given
+ * slug. Everything else stays exactly as it was.
+ */
+export function removeParked(doc: ParkedDoc, which: string | ParkedItem): Removed {
+  const at = doc.parts.findIndex((p) =>
+    p.kind === "item" && (typeof which === "string" ? p.item.slug === which : p.item === which)
+  );
   if (at < 0) return { doc };
   const removed = (doc.parts[at] as { item: ParkedItem }).item;
   const parts = doc.parts.slice();

@@ -5,16 +5,20 @@
  * @module
  */
 
-import { kebab } from "./parked.ts";
 import { RESERVED } from "./store.ts";
 import { slugStamp } from "./time.ts";
 
 /**
  * Lowercase; every run of characters that are not letters or digits becomes one `-`; leading and
  * trailing `-` trimmed. Letters and digits of any script are kept (a Japanese name stays one).
- * The same rule as parked slugs, so it is that one function.
+ * Handover names and parked items share this one rule (lib/parked.ts imports it from here).
  */
-export const slugify: (name: string) => string = kebab;
+export function slugify(name: string): string {
+  return name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(
+    /^-+|-+$/g,
+    "",
+  );
+}
 
 /** Why `name` cannot name a handover, or undefined when it can. */
 export function refusal(name: string): string | undefined {

@@ -175,6 +175,7 @@ Deno.test("evidence mode", async (t) => {
         "commits",
         "artifacts",
         "outstanding",
+        "transcriptNote",
       ]);
       assert.equal(ev.root, p.root);
       assert.equal(ev.branch, "feat/login");
@@ -230,7 +231,10 @@ Deno.test("evidence mode", async (t) => {
     try {
       const flag = await cli(["evidence", "--stat"], { cwd: p.root });
       assert.equal(flag.code, 2);
-      assert.match(flag.err, /unknown flag "--stat".*--json, --since SPEC, --dir DIR, --help/);
+      assert.match(
+        flag.err,
+        /unknown flag "--stat".*--json, --since SPEC, --transcript PATH, --session ID, --dir DIR/,
+      );
       assert.equal((await cli(["evidence", "word"], { cwd: p.root })).code, 2);
       const dir = await cli(["evidence", "--dir", `${p.root}/missing`], { cwd: p.root });
       assert.equal(dir.code, 2);
@@ -262,7 +266,9 @@ Deno.test("evidence mode", async (t) => {
 
 Deno.test("evidence: parked items", async (t) => {
   await t.step("each open bullet becomes one line without its marker", async () => {
-    const { parkedItems } = await import("../lib/evidence.ts");
+    const { openItems } = await import("../lib/evidence.ts");
+    const { parseParked } = await import("../lib/parked.ts");
+    const parkedItems = (text: string) => openItems(parseParked(text).items);
     const text =
       "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +
       "* **two** — Second\r\n  continued. Next: y.\r\n";

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import {
   emptyParked,
   formatBullet,
-  kebab,
   parseBullet,
   parseParked,
   removeParked,
@@ -150,11 +149,6 @@ Deno.test("parked: parse", async (t) => {
 });
 
 Deno.test("parked: slugs", async (t) => {
-  await t.step("kebab: lowercase, runs of non-alphanumerics become one -, trimmed", () => {
-    assert.equal(kebab("  Fix the Login_bug!! "), "fix-the-login-bug");
-    assert.equal(kebab("Ünïcode ök"), "ünïcode-ök");
-    assert.equal(kebab("--"), "");
-  });
   await t.step("slugFromSummary: short, stop words dropped, capped", () => {
     assert.equal(
       slugFromSummary("Fix the flaky parser test in CI today"),

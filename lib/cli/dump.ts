@@ -24,7 +24,7 @@ import { chooseSlug, refusal } from "../slug.ts";
 import { docPath, ensureStore, exists, storeAt, writeLatest } from "../store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, UsageError } from "./context.ts";
-import { gather, SINCE_FLAG } from "./evidence.ts";
+import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";
 
 /** Arguments and help of `dump`. */
 export const SPEC: ModeSpec = {
@@ -38,6 +38,8 @@ export const SPEC: ModeSpec = {
       help: "overwrite an existing handover of that name (else -2, -3, …)",
     },
     since: SINCE_FLAG,
+    transcript: TRANSCRIPT_FLAG,
+    session: SESSION_FLAG,
   },
   maxPositionals: 1,
   notes: [
@@ -99,13 +101,18 @@ export function agentMarkdown(stdin: string): string {
 
 /** Runs `dump`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
   const markdown = agentMarkdown(await ctx.readStdin());
-  const ev = await gather(ctx, { since: a.flags.since as string | undefined, dir: a.dir });
+  const ev = await gather(ctx, {
+    since: a.flags.since as string | undefined,
+    dir: a.dir,
+    transcript: a.flags.transcript as string | undefined,
+    session: a.flags.session as string | undefined,
+  });
   const dumped = await dump(markdown, ev, ctx, { name, force: a.flags.force === true });
   report(dumped, ctx);
   return EXIT.ok;
@@ -116,7 +123,7 @@ export async function dump(
   markdown: string,
   ev: Evidence,
   ctx: Context,
-  opts: { name?: string; force?: boolean },
+  opts: { name?: string; force?: boolean; recovered?: boolean },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   const paths = storeAt(ev.root);
@@ -129,7 +136,7 @@ export async function dump(
   });
   if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
   const text = renderHandover(
-    { slug: choice.slug, created: ev.created, branch: ev.branch },
+    { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
     sections,
   );
   ensureStore(paths);
@@ -140,7 +147,7 @@ export async function dump(
 }
 
 /** Prints what was written; `/clear` is always the very last line. */
-function report(d: Dumped, ctx: Context): void {
+export function report(d: Dumped, ctx: Context): void {
   const size = measure(d.text);
   const decisions = countItems(findSection(d.sections, "Decisions"));
   const outstanding = countItems(findSection(d.sections, "Outstanding"));
