@@ -7,7 +7,8 @@
  */
 
 import { type Commit, type GitFacts, gitFacts, trackedFiles } from "./git.ts";
-import { parseParked } from "./parked.ts";
+import type { ParkedItem } from "./parked.ts";
+import { readParked } from "./parked_store.ts";
 import { chooseSlug } from "./slug.ts";
 import { docPath, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
@@ -324,18 +325,16 @@ export async function recentArtifacts(root: string, now: Date): Promise<Artifact
 
 /** The open parked items of a store as `## Outstanding` bullets (a missing PARKED.md: none). */
 export async function openParked(store: Store): Promise<OpenItem[]> {
-  let text: string;
   try {
-    text = await Deno.readTextFile(store.parked);
+    return openItems((await readParked(store)).items);
   } catch {
-    return [];
+    return []; // an unreadable PARKED.md must not stop a dump
   }
-  return parkedItems(text);
 }
 
 /** The items of a PARKED.md text as open items, each bullet on one line without its marker. */
-export function parkedItems(text: string): OpenItem[] {
-  return parseParked(text).items.map((item) => ({
+export function openItems(items: ParkedItem[]): OpenItem[] {
+  return items.map((item) => ({
     slug: item.slug,
     text: item.text.split("\n").map((l) => l.trim()).join(" ").replace(/^[-*+][ \t]+/, ""),
     source: "parked" as const,

@@ -266,7 +266,9 @@ Deno.test("evidence mode", async (t) => {
 
 Deno.test("evidence: parked items", async (t) => {
   await t.step("each open bullet becomes one line without its marker", async () => {
-    const { parkedItems } = await import("../lib/evidence.ts");
+    const { openItems } = await import("../lib/evidence.ts");
+    const { parseParked } = await import("../lib/parked.ts");
+    const parkedItems = (text: string) => openItems(parseParked(text).items);
     const text =
       "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +
       "* **two** — Second\r\n  continued. Next: y.\r\n";
