@@ -55,6 +55,12 @@ function readStdin(): string {
   return new TextDecoder().decode(all);
 }
 
+/** Writes to stdout directly: console.log's formatting machinery costs start-up time. */
+function writeOut(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += Deno.stdout.writeSync(bytes.subarray(at));
+}
+
 try {
   const payload = parsePayload(readStdin());
   if (!payload) {
@@ -66,7 +72,7 @@ try {
     const result = silence !== undefined
       ? { stdout: undefined, reason: silence }
       : (await import("./lib/hook.ts")).answer(payload, options, env, currentTime());
-    if (result.stdout !== undefined) console.log(result.stdout);
+    if (result.stdout !== undefined) writeOut(result.stdout + "\n");
     else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {

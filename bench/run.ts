@@ -11,7 +11,7 @@
  * @module
  */
 
-import { compare, growthExponent, type Proc, timeFn } from "./harness.ts";
+import { compare, growthExponent, type Proc, timeFn, timeOnce } from "./harness.ts";
 import { BENCH_NOW, handoverDoc, makeProject } from "./fixtures.ts";
 import { MODES } from "../lib/cli/main.ts";
 import type { Context } from "../lib/cli/context.ts";
@@ -25,7 +25,7 @@ export interface Row {
   /** The measured figure, or undefined when the mode is not built. */
   value?: number;
   /** What the figure is: a ratio to the floor, or a growth exponent. */
-  unit: "×" | "exp";
+  unit: "×" | "exp" | "MB";
   goal: number;
   note?: string;
 }
@@ -106,24 +106,34 @@ async function hookRows(): Promise<void> {
     hook_event_name: "SessionStart",
     source: "clear",
   });
-  const floor: Proc = { cmd: DENO, args: ["run", ...flags, empty], stdin: payload, env: NOW_ENV };
+  const floor: Proc = {
+    cmd: DENO,
+    args: ["run", ...flags, empty],
+    cwd: p.root,
+    stdin: payload,
+    env: NOW_ENV,
+  };
+  // A hook run is ~20 ms: many more rounds cost little and steady the medians.
+  const opts = { runs: Math.max(RUNS * 4, 61), warmup: 5 };
   const hook = projectFile("session_restore.ts");
   await row("hook: no pointer", "-", "×", 1.15, () =>
     compare(floor, {
       cmd: DENO,
       args: ["run", ...flags, hook],
+      cwd: p.root,
       stdin: payload,
       env: NOW_ENV,
       check: (r) => {
         if (r.stdout !== "") throw new Error("the no-pointer path printed something");
       },
-    }, OPTS));
+    }, opts));
   const slug = "bench-inject";
   const doc = handoverDoc(slug, new Date(BENCH_NOW.getTime() - 60_000), false);
   await row("hook: inject", "-", "×", 1.15, () =>
     compare(floor, {
       cmd: DENO,
       args: ["run", ...flags, hook],
+      cwd: p.root,
       stdin: payload,
       env: NOW_ENV,
       setup: () => {
@@ -133,7 +143,7 @@ async function hookRows(): Promise<void> {
       check: (r) => {
         if (!r.stdout.includes("additionalContext")) throw new Error("the hook did not inject");
       },
-    }, OPTS));
+    }, opts));
 }
 
 // ---------------------------------------------------------------- list / park / drop / recall
@@ -201,16 +211,142 @@ async function cliRows(): Promise<void> {
 
 // ---------------------------------------------------------------- evidence / dump, transcript
 
+/** Runs git in `cwd` with a pinned identity and dates; throws on failure. */
+async function git(cwd: string, args: string[], stdin?: string): Promise<string> {
+  const stamp = isoStamp(new Date(BENCH_NOW.getTime() - 3_600_000));
+  const child = new Deno.Command("git", {
+    args: ["-c", "user.name=Bench", "-c", "user.email=bench@example.com", ...args],
+    cwd,
+    env: { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp },
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A repository with `files` tracked files (in 100 directories), a tenth of them changed. */
+async function makeRepo(files: number): Promise<string> {
+  const root = `${base}/repo-${files}`;
+  Deno.mkdirSync(root);
+  await git(root, ["init", "-q", "-b", "main"]);
+  for (let i = 0; i < files; i++) {
+    const dir = `${root}/src/d${i % 100}`;
+    if (i < 100) Deno.mkdirSync(dir, { recursive: true });
+    Deno.writeTextFileSync(`${dir}/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(20));
+  }
+  await git(root, ["add", "-A"]);
+  await git(root, ["commit", "-q", "-m", "initial"]);
+  for (let i = 0; i < files; i += 10) {
+    Deno.writeTextFileSync(`${root}/src/d${i % 100}/f${i}.ts`, `export const v${i} = -1;\n`);
+  }
+  return root;
+}
+
+/**
+ * A PATH directory whose `git` records every call to `log` (NUL-separated: argument count, cwd,
+ * arguments), then runs the real git.
+ */
+function gitRecorder(log: string): string {
+  const bin = `${base}/bin`;
+  Deno.mkdirSync(bin, { recursive: true });
+  const real = new TextDecoder().decode(
+    new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).outputSync()
+      .stdout,
+  ).trim();
+  Deno.writeTextFileSync(
+    `${bin}/git`,
+    `#!/bin/sh\nprintf '%s\\0' "$#" "$PWD" "$@" >> '${log}'\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+const DUMP_INPUT = [
+  "## Goal",
+  "",
+  "Measure dump against the git commands it needs.",
+  "",
+  "## Next step",
+  "",
+  "Read the table.",
+  "",
+].join("\n");
+
 async function gitRows(): Promise<void> {
   const files = FULL ? 20_000 : 2_000;
   const size = `${files} files, ${files / 10} changed`;
-  await row("evidence", size, "×", 1.2, () => Promise.resolve(undefined));
-  await row("dump", size, "×", 1.2, () => Promise.resolve(undefined));
+  if (!wanted("evidence") && !wanted("dump")) return;
+  const root = await makeRepo(files);
+  const cli = projectFile("session.ts");
+  const env = { ...NOW_ENV, HOME: `${base}/home` };
+  for (const mode of ["evidence", "dump"]) {
+    await row(mode, size, "×", 1.2, async () => {
+      if (!built(mode)) return undefined;
+      const args = [
+        "run",
+        ...CLI_FLAGS,
+        cli,
+        mode,
+        ...(mode === "dump" ? ["bench", "--force"] : []),
+      ];
+      const stdin = mode === "dump" ? DUMP_INPUT : undefined;
+      // Record the git calls of one run, then time the mode against replaying just those.
+      const log = `${base}/git-${mode}.log`;
+      const bin = gitRecorder(log);
+      await timeOnce({
+        cmd: DENO,
+        args,
+        cwd: root,
+        stdin,
+        env: { ...env, PATH: `${bin}:${Deno.env.get("PATH")}` },
+        check: expectExit(0),
+      });
+      const floor: Proc = {
+        cmd: DENO,
+        args: ["run", ...CLI_FLAGS, projectFile("bench/git_floor.ts"), log],
+        cwd: root,
+        env,
+        check: expectExit(0),
+      };
+      return await compare(
+        floor,
+        { cmd: DENO, args, cwd: root, stdin, env, check: expectExit(0) },
+        {
+          runs: Math.max(5, Math.floor(RUNS / 2)),
+          warmup: 2,
+        },
+      );
+    });
+  }
 }
 
 async function transcriptRows(): Promise<void> {
   const mb = FULL ? 100 : 10;
-  await row("transcript parse", `${mb} MB`, "×", 1.5, () => Promise.resolve(undefined));
+  if (!wanted("transcript")) return;
+  // The transcript helper's side-by-side bench (bench/transcript.ts): readTranscript against a
+  // bare line-by-line JSON.parse loop over the same generated file, plus peak RSS growth.
+  const { benchTranscript } = await import("./transcript.ts");
+  let result: Awaited<ReturnType<typeof benchTranscript>> | undefined;
+  await row("transcript parse", `${mb} MB`, "×", 1.5, async () => {
+    result = await benchTranscript({ mb, runs: Math.max(3, Math.floor(RUNS / 3)) });
+    return result.ratio;
+  });
+  // Measured in a fresh process with a 32 MB V8 heap cap: a parser whose memory grew with the
+  // file would run out (NaN, shown as an error). RSS plateaus near 62 MB from 100 MB up (10 MB:
+  // ~28, 300 MB: ~62), the runtime and the capped heap, so the goal is 64 MB at any size.
+  await row("transcript peak RSS growth", `${mb} MB`, "MB", 64, () => {
+    const v = result?.peakRssMb;
+    if (v !== undefined && Number.isNaN(v)) throw new Error("ran out of a 32 MB heap");
+    return Promise.resolve(v);
+  });
 }
 
 // ---------------------------------------------------------------- table
@@ -230,8 +366,14 @@ function table(): string {
       ? r.note ?? ""
       : r.unit === "×"
       ? `${r.value.toFixed(2)}×`
+      : r.unit === "MB"
+      ? `${r.value.toFixed(1)} MB`
       : `n^${r.value.toFixed(2)}`;
-    const g = r.unit === "×" ? `≤ ${r.goal}×` : `≤ n^${r.goal.toFixed(1)}`;
+    const g = r.unit === "×"
+      ? `≤ ${r.goal}×`
+      : r.unit === "MB"
+      ? `≤ ${r.goal} MB`
+      : `≤ n^${r.goal.toFixed(1)}`;
     lines.push(`| ${r.name} | ${r.size} | ${v} | ${g} | ${verdict(r)} |`);
   }
   return lines.join("\n");
@@ -244,7 +386,7 @@ try {
   await gitRows();
   await transcriptRows();
 } finally {
-  Deno.removeSync(base, { recursive: true });
+  if (!Deno.env.get("SESSION_BENCH_KEEP")) Deno.removeSync(base, { recursive: true });
 }
 console.log(table());
 console.log(

@@ -7,7 +7,8 @@
  */
 
 import { type Commit, type GitFacts, gitFacts, trackedFiles } from "./git.ts";
-import { parseParked } from "./parked.ts";
+import type { ParkedItem } from "./parked.ts";
+import { readParked } from "./parked_store.ts";
 import { chooseSlug } from "./slug.ts";
 import { docPath, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
@@ -111,7 +112,8 @@ export function parseSince(value: string, now: Date): Date | undefined {
 
 /** Paths under the project's own state (the store, sweep's output) are not session work. */
 export function isOwnState(path: string): boolean {
-  return path.startsWith(".claude/state/") || path.startsWith(".temp/session/");
+  // Also below a subdirectory: the project root (the store's) may sit inside the git top-level.
+  return /(^|\/)(\.claude\/state|\.temp\/session)\//.test(path);
 }
 
 function countChange(added: number, deleted: number, binary: boolean): string {
@@ -324,18 +326,16 @@ export async function recentArtifacts(root: string, now: Date): Promise<Artifact
 
 /** The open parked items of a store as `## Outstanding` bullets (a missing PARKED.md: none). */
 export async function openParked(store: Store): Promise<OpenItem[]> {
-  let text: string;
   try {
-    text = await Deno.readTextFile(store.parked);
+    return openItems((await readParked(store)).items);
   } catch {
-    return [];
+    return []; // an unreadable PARKED.md must not stop a dump
   }
-  return parkedItems(text);
 }
 
 /** The items of a PARKED.md text as open items, each bullet on one line without its marker. */
-export function parkedItems(text: string): OpenItem[] {
-  return parseParked(text).items.map((item) => ({
+export function openItems(items: ParkedItem[]): OpenItem[] {
+  return items.map((item) => ({
     slug: item.slug,
     text: item.text.split("\n").map((l) => l.trim()).join(" ").replace(/^[-*+][ \t]+/, ""),
     source: "parked" as const,

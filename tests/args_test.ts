@@ -24,9 +24,9 @@ const PAYLOAD: ModeSpec = {
   payload: true,
 };
 
-function usageMessage(fn: () => unknown): string {
+async function usageMessage(fn: () => Promise<unknown>): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     assert.ok(err instanceof UsageError, `expected a UsageError, got ${err}`);
     return err.message;
@@ -35,40 +35,55 @@ function usageMessage(fn: () => unknown): string {
 }
 
 Deno.test("args: strict modes", async (t) => {
-  await t.step("flags, a positional and --dir parse", () => {
-    assert.deepEqual(parseMode(SPEC, ["x", "--json", "--since", "3h", "--dir", "/p"]), {
+  await t.step("flags, a positional and --dir parse", async () => {
+    assert.deepEqual(await parseMode(SPEC, ["x", "--json", "--since", "3h", "--dir", "/p"]), {
       flags: { json: true, since: "3h" },
       positionals: ["x"],
       dir: "/p",
     });
-    assert.deepEqual(parseMode(SPEC, ["--since=2h"]), {
+    assert.deepEqual(await parseMode(SPEC, ["--since=2h"]), {
       flags: { since: "2h" },
       positionals: [],
       dir: undefined,
     });
   });
-  await t.step("--help and -h anywhere ask for help", () => {
-    assert.equal(parseMode(SPEC, ["--help"]), "help");
-    assert.equal(parseMode(SPEC, ["x", "-h"]), "help");
+  await t.step("--help and -h anywhere ask for help", async () => {
+    assert.equal(await parseMode(SPEC, ["--help"]), "help");
+    assert.equal(await parseMode(SPEC, ["x", "-h"]), "help");
   });
-  await t.step("an unknown flag is a usage error naming the mode's flags", () => {
-    const msg = usageMessage(() => parseMode(SPEC, ["--bogus"]));
+  await t.step("an unknown flag is a usage error naming the mode's flags", async () => {
+    const msg = await usageMessage(() => parseMode(SPEC, ["--bogus"]));
     assert.match(msg, /unknown flag "--bogus"/);
     assert.match(msg, /Supported flags of demo: --json, --since SPEC, --dir DIR, --help/);
-    assert.match(usageMessage(() => parseMode(SPEC, ["-q"])), /unknown flag "-q"/);
+    assert.match(await usageMessage(() => parseMode(SPEC, ["-q"])), /unknown flag "-q"/);
   });
-  await t.step("missing and unexpected values are usage errors", () => {
-    assert.match(usageMessage(() => parseMode(SPEC, ["--since"])), /--since needs a value/);
-    assert.match(usageMessage(() => parseMode(SPEC, ["--json=1"])), /--json takes no value/);
-    assert.match(usageMessage(() => parseMode(SPEC, ["--dir", " "])), /--dir needs a directory/);
+  await t.step("missing and unexpected values are usage errors", async () => {
+    assert.match(await usageMessage(() => parseMode(SPEC, ["--since"])), /--since needs a value/);
+    assert.match(await usageMessage(() => parseMode(SPEC, ["--json=1"])), /--json takes no value/);
+    assert.match(
+      await usageMessage(() => parseMode(SPEC, ["--dir", " "])),
+      /--dir needs a directory/,
+    );
   });
-  await t.step("too many words is a usage error; a mode without words takes none", () => {
-    assert.match(usageMessage(() => parseMode(SPEC, ["a", "b"])), /at most 1 word.*"b"/);
+  await t.step("too many words is a usage error; a mode without words takes none", async () => {
+    assert.match(await usageMessage(() => parseMode(SPEC, ["a", "b"])), /at most 1 word.*"b"/);
     const none = { ...SPEC, maxPositionals: 0 };
-    assert.match(usageMessage(() => parseMode(none, ["a"])), /takes no words, got "a"/);
+    assert.match(await usageMessage(() => parseMode(none, ["a"])), /takes no words, got "a"/);
   });
-  await t.step("after --, words that look like flags are positionals", () => {
-    assert.deepEqual(parseMode(SPEC, ["--", "--json"]), {
+  await t.step("the no-parseArgs fast path agrees: no words, known boolean flags", async () => {
+    assert.deepEqual(await parseMode(SPEC, []), { flags: {}, positionals: [], dir: undefined });
+    assert.deepEqual(await parseMode(SPEC, ["--json", "--json"]), {
+      flags: { json: true },
+      positionals: [],
+      dir: undefined,
+    });
+    assert.equal(await parseMode(SPEC, ["--json", "--help"]), "help");
+    // Anything else goes to parseArgs: a string flag without its value is still refused.
+    assert.match(await usageMessage(() => parseMode(SPEC, ["--since"])), /needs a value/);
+    assert.match(await usageMessage(() => parseMode(SPEC, ["--constructor"])), /unknown flag/);
+  });
+  await t.step("after --, words that look like flags are positionals", async () => {
+    assert.deepEqual(await parseMode(SPEC, ["--", "--json"]), {
       flags: {},
       positionals: ["--json"],
       dir: undefined,
@@ -77,9 +92,17 @@ Deno.test("args: strict modes", async (t) => {
 });
 
 Deno.test("args: payload modes", async (t) => {
-  await t.step("unknown --words are payload, in order; own flags are taken", () => {
+  await t.step("unknown --words are payload, in order; own flags are taken", async () => {
     assert.deepEqual(
-      parseMode(PAYLOAD, ["fix", "--no-verify", "use", "--why", "CI red", "--next=rerun", "-x"]),
+      await parseMode(PAYLOAD, [
+        "fix",
+        "--no-verify",
+        "use",
+        "--why",
+        "CI red",
+        "--next=rerun",
+        "-x",
+      ]),
       {
         flags: { why: "CI red", next: "rerun" },
         positionals: ["fix", "--no-verify", "use", "-x"],
@@ -87,21 +110,27 @@ Deno.test("args: payload modes", async (t) => {
       },
     );
   });
-  await t.step("--help only as the first word; -- ends flags", () => {
-    assert.equal(parseMode(PAYLOAD, ["--help"]), "help");
-    const p = parseMode(PAYLOAD, ["explain", "--help", "--", "--why", "x"]);
+  await t.step("--help only as the first word; -- ends flags", async () => {
+    assert.equal(await parseMode(PAYLOAD, ["--help"]), "help");
+    const p = await parseMode(PAYLOAD, ["explain", "--help", "--", "--why", "x"]);
     assert.deepEqual(p, {
       flags: {},
       positionals: ["explain", "--help", "--why", "x"],
       dir: undefined,
     });
   });
-  await t.step("own flags still need their values", () => {
-    assert.match(usageMessage(() => parseMode(PAYLOAD, ["a", "--why"])), /--why needs a value/);
-    assert.match(usageMessage(() => parseMode(PAYLOAD, ["a", "--force=1"])), /takes no value/);
+  await t.step("own flags still need their values", async () => {
+    assert.match(
+      await usageMessage(() => parseMode(PAYLOAD, ["a", "--why"])),
+      /--why needs a value/,
+    );
+    assert.match(
+      await usageMessage(() => parseMode(PAYLOAD, ["a", "--force=1"])),
+      /takes no value/,
+    );
   });
-  await t.step("--dir works in payload modes too", () => {
-    const p = parseMode(PAYLOAD, ["a", "--dir", "/x"]);
+  await t.step("--dir works in payload modes too", async () => {
+    const p = await parseMode(PAYLOAD, ["a", "--dir", "/x"]);
     assert.notEqual(p, "help");
     assert.equal((p as { dir?: string }).dir, "/x");
   });
@@ -116,7 +145,7 @@ Deno.test("args: help", async (t) => {
     }
     assert.ok(text.endsWith("Example: session.ts demo x"));
   });
-  await t.step("parseOrHelp prints help to stdout and returns undefined", () => {
+  await t.step("parseOrHelp prints help to stdout and returns undefined", async () => {
     const out: string[] = [];
     const ctx = {
       cwd: "/",
@@ -126,9 +155,9 @@ Deno.test("args: help", async (t) => {
       out: (s: string) => out.push(s),
       err: () => {},
     };
-    assert.equal(parseOrHelp(SPEC, ["--help"], ctx), undefined);
+    assert.equal(await parseOrHelp(SPEC, ["--help"], ctx), undefined);
     assert.equal(out.length, 1);
     assert.match(out[0], /Usage: session.ts demo/);
-    assert.deepEqual(parseOrHelp(SPEC, ["--json"], ctx)?.flags, { json: true });
+    assert.deepEqual((await parseOrHelp(SPEC, ["--json"], ctx))?.flags, { json: true });
   });
 });

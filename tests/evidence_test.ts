@@ -266,7 +266,9 @@ Deno.test("evidence mode", async (t) => {
 
 Deno.test("evidence: parked items", async (t) => {
   await t.step("each open bullet becomes one line without its marker", async () => {
-    const { parkedItems } = await import("../lib/evidence.ts");
+    const { openItems } = await import("../lib/evidence.ts");
+    const { parseParked } = await import("../lib/parked.ts");
+    const parkedItems = (text: string) => openItems(parseParked(text).items);
     const text =
       "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +
       "* **two** — Second\r\n  continued. Next: y.\r\n";
@@ -298,6 +300,22 @@ Deno.test("evidence: parked items", async (t) => {
       );
     } finally {
       await p.cleanup();
+    }
+  });
+});
+
+Deno.test("evidence: the tool's own state is never session work", async (t) => {
+  await t.step("store and sweep output paths, also below a subdirectory", async () => {
+    const { isOwnState } = await import("../lib/evidence.ts");
+    for (
+      const p of [".claude/state/session/a.md", "pkg/.claude/state/x", ".temp/session/unlanded.md"]
+    ) {
+      assert.ok(isOwnState(p), p);
+    }
+    for (
+      const p of [".claude/settings.json", "src/state/x.ts", ".temp/other.md", "my.claude/state/x"]
+    ) {
+      assert.ok(!isOwnState(p), p);
     }
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { byNewest, catalog, entryOf, listSlugs, readHead } from "../lib/catalog.ts";
 import { parkedRows } from "../lib/cli/list.ts";
+import { parseParked } from "../lib/parked.ts";
 import { join, readLatest } from "../lib/store.ts";
 import { makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
 import { cli } from "./support/cli.ts";
@@ -162,10 +163,19 @@ Deno.test("list", async (t) => {
     }
   });
   await t.step("parked rows: stale from Raised, never throws on hostile text", () => {
-    assert.equal(parkedRows("- **a** — x. Raised: 2026-11-15.", NOW)[0].stale, true);
-    assert.equal(parkedRows("- **a** — x. Raised: 2026-11-17.", NOW)[0].stale, false);
-    assert.equal(parkedRows("- **a** — x. Raised: someday.", NOW)[0].stale, false);
-    parkedRows("\0\xff- **", NOW);
+    assert.equal(
+      parkedRows(parseParked("- **a** — x. Raised: 2026-11-15.").items, NOW)[0].stale,
+      true,
+    );
+    assert.equal(
+      parkedRows(parseParked("- **a** — x. Raised: 2026-11-17.").items, NOW)[0].stale,
+      false,
+    );
+    assert.equal(
+      parkedRows(parseParked("- **a** — x. Raised: someday.").items, NOW)[0].stale,
+      false,
+    );
+    parkedRows(parseParked("\0\xff- **").items, NOW);
   });
   await t.step("1,000 documents: all listed, in one run", async () => {
     const p = await makeProject();

@@ -39,7 +39,7 @@ type Outcome =
 
 /** Runs `drop`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const query = a.positionals.join(" ").trim();
   if (query === "") {

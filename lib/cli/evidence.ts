@@ -89,7 +89,7 @@ export function transcriptInputs(
 
 /** Runs `evidence`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const ev = await gather(ctx, {
     since: a.flags.since as string | undefined,

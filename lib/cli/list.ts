@@ -5,7 +5,8 @@
  */
 
 import { catalog, type DocEntry } from "../catalog.ts";
-import { parseParked } from "../parked.ts";
+import type { ParkedItem } from "../parked.ts";
+import { readParked } from "../parked_store.ts";
 import { docPath, readLatest, removeQuietly, type Store, takeLatest } from "../store.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -49,8 +50,8 @@ export interface Listing {
 }
 
 /** The parked items of a PARKED.md text at `now`; stale from `Raised:` (pure). */
-export function parkedRows(text: string, now: Date): ParkedRow[] {
-  return parseParked(text).items.map((item) => {
+export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
+  return items.map((item) => {
     const day = item.raised?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
     const age = day ? ageMs(`${day}T00:00:00Z`, now) : undefined;
     return {
@@ -77,14 +78,11 @@ export function expire(store: Store, entries: DocEntry[]): string[] {
 }
 
 /** Gathers the listing (removing expired documents on the way). */
-export function listing(store: Store, now: Date): Listing {
+export async function listing(store: Store, now: Date): Promise<Listing> {
   const entries = catalog(store, now);
   const removed = expire(store, entries);
   const latest = readLatest(store) ?? null;
-  let parkedText = "";
-  try {
-    parkedText = Deno.readTextFileSync(store.parked);
-  } catch { /* no parked items yet */ }
+  const parked = (await readParked(store)).items;
   return {
     store: store.dir,
     latest,
@@ -99,7 +97,7 @@ export function listing(store: Store, now: Date): Listing {
       stale: e.stale,
       latest: e.slug === latest,
     })),
-    parked: parkedRows(parkedText, now),
+    parked: parkedRows(parked, now),
   };
 }
 
@@ -153,10 +151,10 @@ export function renderListing(l: Listing): string {
 }
 
 /** Runs `list`. */
-export function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
-  if (!a) return Promise.resolve(EXIT.ok);
-  const l = listing(storeFor(ctx, a.dir), ctx.now);
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const l = await listing(storeFor(ctx, a.dir), ctx.now);
   ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l));
-  return Promise.resolve(EXIT.ok);
+  return EXIT.ok;
 }

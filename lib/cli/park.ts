@@ -63,7 +63,7 @@ export function chooseParkSlug(doc: ParkedDoc, summary: string, explicit?: strin
 
 /** Runs `park`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const summary = a.positionals.join(" ").replace(/\s+/g, " ").trim();
   if (summary === "") {

@@ -60,7 +60,7 @@ export function banner(slug: string, fields: Record<string, string>, now: Date):
 
 /** Runs `recall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const name = a.positionals[0];

@@ -56,7 +56,7 @@ const NO_COMMITS = new Date(8.64e15);
 
 /** Runs `sweep`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = parseOrHelp(SPEC, args, ctx);
+  const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const root = store.root;
