@@ -1,0 +1,14 @@
+import { parseParked, slugFromSummary } from "./lib/parked.ts";
+const text = Deno.readTextFileSync("/tmp/pb/.claude/state/session/PARKED.md");
+const doc = parseParked(text);
+let t = performance.now();
+const base = slugFromSummary("bench thing");
+console.log("slugFromSummary", performance.now() - t);
+t = performance.now();
+const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(-\\d+)?$`);
+let n = 0;
+for (const i of doc.items) if (family.test(i.slug)) n++;
+console.log("family", performance.now() - t, n);
+t = performance.now();
+for (const i of doc.items) if (family.test(i.slug)) i.summary;
+console.log("summary", performance.now() - t);
