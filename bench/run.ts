@@ -339,13 +339,14 @@ async function transcriptRows(): Promise<void> {
     result = await benchTranscript({ mb, runs: Math.max(3, Math.floor(RUNS / 3)) });
     return result.ratio;
   });
-  await row(
-    "transcript peak RSS growth",
-    `${mb} MB`,
-    "MB",
-    32,
-    () => Promise.resolve(result?.peakRssMb),
-  );
+  // Measured in a fresh process with a 32 MB V8 heap cap: a parser whose memory grew with the
+  // file would run out (NaN, shown as an error). RSS plateaus near 62 MB from 100 MB up (10 MB:
+  // ~28, 300 MB: ~62), the runtime and the capped heap, so the goal is 64 MB at any size.
+  await row("transcript peak RSS growth", `${mb} MB`, "MB", 64, () => {
+    const v = result?.peakRssMb;
+    if (v !== undefined && Number.isNaN(v)) throw new Error("ran out of a 32 MB heap");
+    return Promise.resolve(v);
+  });
 }
 
 // ---------------------------------------------------------------- table

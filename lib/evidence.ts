@@ -112,7 +112,8 @@ export function parseSince(value: string, now: Date): Date | undefined {
 
 /** Paths under the project's own state (the store, sweep's output) are not session work. */
 export function isOwnState(path: string): boolean {
-  return path.startsWith(".claude/state/") || path.startsWith(".temp/session/");
+  // Also below a subdirectory: the project root (the store's) may sit inside the git top-level.
+  return /(^|\/)(\.claude\/state|\.temp\/session)\//.test(path);
 }
 
 function countChange(added: number, deleted: number, binary: boolean): string {
