@@ -162,6 +162,55 @@ export function parseBullet(text: string, line = 1): ParkedItem {
   return item;
 }
 
+const SIMPLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The slug of a canonical bullet (`- **slug** …`) without parsing the rest; else undefined. */
+function quickSlug(raw: string): string | undefined {
+  if (!raw.startsWith("- **")) return undefined;
+  const end = raw.indexOf("**", 4);
+  if (end < 0) return undefined;
+  const inner = raw.slice(4, end);
+  return SIMPLE_SLUG.test(inner) ? inner : undefined;
+}
+
+/**
+ * An item whose fields are read from its bullet only when first asked for: `park` and `drop`
+ * on a 10,000-item file need every slug but the fields of one or two bullets.
+ */
+class LazyItem implements ParkedItem {
+  readonly line: number;
+  readonly slug: string;
+  #raw: string;
+  #full?: ParkedItem;
+  constructor(raw: string, line: number) {
+    this.#raw = raw;
+    this.line = line;
+    this.slug = quickSlug(raw) ?? this.#parsed().slug;
+  }
+  #parsed(): ParkedItem {
+    return this.#full ??= parseBullet(this.#raw, this.line);
+  }
+  get summary(): string {
+    return this.#parsed().summary;
+  }
+  get raised(): string | undefined {
+    return this.#parsed().raised;
+  }
+  get why(): string | undefined {
+    return this.#parsed().why;
+  }
+  get next(): string | undefined {
+    return this.#parsed().next;
+  }
+  get text(): string {
+    return this.#parsed().text;
+  }
+  /** All fields as a plain object (what JSON.stringify and spreading callers expect). */
+  toJSON(): ParkedItem {
+    return { ...this.#parsed(), slug: this.slug };
+  }
+}
+
 /** Splits text into lines that keep their endings (`\n` or `\r\n`); the last may have none. */
 function splitLines(text: string): string[] {
   const out: string[] = [];
@@ -176,63 +225,74 @@ function splitLines(text: string): string[] {
 }
 
 function content(line: string): string {
-  return line.replace(/\r?\n$/, "");
+  if (!line.endsWith("\n")) return line;
+  return line.endsWith("\r\n") ? line.slice(0, -2) : line.slice(0, -1);
+}
+
+/** What a line is, by its first characters (regexes only where those allow a match). */
+function lineKind(c: string): "fence" | "bullet" | "heading" | "comment" | "blank" | "other" {
+  const ch = c.charCodeAt(0);
+  // space, backtick, tilde
+  if ((ch === 32 || ch === 96 || ch === 126) && FENCE.test(c)) return "fence";
+  // -, *, +, space
+  if ((ch === 45 || ch === 42 || ch === 43 || ch === 32) && BULLET.test(c)) return "bullet";
+  if (!/\S/.test(c)) return "blank";
+  if ((ch === 35 || ch === 32) && HEADING.test(c)) return "heading";
+  if (c.trimStart().startsWith("<!--")) return "comment";
+  return "other";
 }
 
 /** Parses PARKED.md. Never throws; any input renders back byte-exactly. */
 export function parseParked(text: string): ParkedDoc {
   const str = typeof text === "string" ? text : "";
-  const lines = splitLines(str);
   const parts: ParkedPart[] = [];
+  const items: ParkedItem[] = [];
   let textBuf = "";
-  let bullet: { raw: string; line: number } | undefined;
+  let bulletRaw = "";
+  let bulletLine = 0;
   let fenced = false;
-  const closeBullet = () => {
-    if (!bullet) return;
-    parts.push({ kind: "item", raw: bullet.raw, item: parseBullet(bullet.raw, bullet.line) });
-    bullet = undefined;
-  };
-  const pushText = (raw: string) => {
-    closeBullet();
+  let lineNo = 0;
+  let eol: ParkedDoc["eol"] = "\n";
+  for (let pos = 0; pos < str.length;) {
+    const nl = str.indexOf("\n", pos);
+    const end = nl === -1 ? str.length : nl + 1;
+    const raw = str.slice(pos, end);
+    pos = end;
+    lineNo++;
+    if (lineNo === 1 && raw.endsWith("\r\n")) eol = "\r\n";
+    const kind = lineKind(content(raw));
+    if (!fenced && kind === "bullet") {
+      if (bulletLine) {
+        const item = new LazyItem(bulletRaw, bulletLine);
+        parts.push({ kind: "item", raw: bulletRaw, item });
+        items.push(item);
+      } else if (textBuf) {
+        parts.push({ kind: "text", raw: textBuf });
+        textBuf = "";
+      }
+      bulletRaw = raw;
+      bulletLine = lineNo;
+      continue;
+    }
+    if (!fenced && bulletLine && kind === "other") {
+      bulletRaw += raw; // a continuation line of the open bullet
+      continue;
+    }
+    if (kind === "fence") fenced = !fenced;
+    if (bulletLine) {
+      const item = new LazyItem(bulletRaw, bulletLine);
+      parts.push({ kind: "item", raw: bulletRaw, item });
+      items.push(item);
+      bulletLine = 0;
+    }
     textBuf += raw;
-  };
-  const flushText = () => {
-    if (textBuf) parts.push({ kind: "text", raw: textBuf });
-    textBuf = "";
-  };
-  lines.forEach((raw, i) => {
-    const c = content(raw);
-    if (fenced) {
-      if (FENCE.test(c)) fenced = false;
-      pushText(raw);
-      return;
-    }
-    if (FENCE.test(c)) {
-      fenced = true;
-      pushText(raw);
-      return;
-    }
-    if (BULLET.test(c)) {
-      closeBullet();
-      flushText();
-      bullet = { raw, line: i + 1 };
-      return;
-    }
-    const blank = c.trim() === "";
-    if (bullet && !blank && !HEADING.test(c) && !c.trimStart().startsWith("<!--")) {
-      bullet.raw += raw;
-      return;
-    }
-    pushText(raw);
-  });
-  closeBullet();
-  flushText();
-  const first = lines[0] ?? "";
-  return {
-    items: parts.flatMap((p) => p.kind === "item" ? [p.item] : []),
-    parts,
-    eol: first.endsWith("\r\n") ? "\r\n" : "\n",
-  };
+  }
+  if (bulletLine) {
+    const item = new LazyItem(bulletRaw, bulletLine);
+    parts.push({ kind: "item", raw: bulletRaw, item });
+    items.push(item);
+  } else if (textBuf) parts.push({ kind: "text", raw: textBuf });
+  return { items, parts, eol };
 }
 
 /** The file's text: the parts' exact bytes, concatenated. */
@@ -245,11 +305,37 @@ export function emptyParked(): ParkedDoc {
   return { items: [], parts: [], eol: "\n" };
 }
 
-function withParts(doc: ParkedDoc, parts: ParkedPart[]): ParkedDoc {
-  // Re-parse so line numbers and item boundaries are exactly what a reader of the file sees.
-  const text = parts.map((p) => p.raw).join("");
-  const out = parseParked(text);
-  return { ...out, eol: doc.parts.length ? doc.eol : out.eol };
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** A bullet part (its item's line is set by {@link assemble}). */
+function itemPart(raw: string): ParkedPart {
+  return { kind: "item", raw, item: new LazyItem(raw, 0) };
+}
+
+/**
+ * A document from edited parts, without re-parsing: the edits only ever insert, replace or remove
+ * whole bullets next to lines that end a bullet anyway, so the parts stay what a parse would find;
+ * only line numbers move, and items whose line moved are renumbered.
+ */
+function assemble(parts: ParkedPart[], eol: ParkedDoc["eol"]): ParkedDoc {
+  let line = 1;
+  const items: ParkedItem[] = [];
+  const out = parts.map((p) => {
+    let part = p;
+    if (p.kind === "item") {
+      if (p.item.line !== line) {
+        part = { kind: "item", raw: p.raw, item: new LazyItem(p.raw, line) };
+      }
+      items.push((part as { item: ParkedItem }).item);
+    }
+    line += countNewlines(p.raw);
+    return part;
+  });
+  return { items, parts: out, eol };
 }
 
 /** The index of the first item with `slug`, or -1. */
@@ -285,8 +371,8 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
     };
     const raw = parts[at].raw;
     const ending = raw.endsWith("\r\n") ? "\r\n" : raw.endsWith("\n") ? "\n" : "";
-    parts[at] = { kind: "text", raw: formatBullet(merged) + ending };
-    const out = withParts(doc, parts);
+    parts[at] = itemPart(formatBullet(merged) + ending);
+    const out = assemble(parts, doc.eol);
     return { doc: out, item: out.items[findParked(out, fields.slug)], updated: true };
   }
   const bullet = formatBullet(fields) + eol;
@@ -295,19 +381,23 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
     if (p.kind === "item") lastItem = i;
   });
   if (parts.length === 0) {
-    parts.push({ kind: "text", raw: `${PARKED_HEADER}${eol}${eol}${bullet}` });
+    parts.push({ kind: "text", raw: `${PARKED_HEADER}${eol}${eol}` }, itemPart(bullet));
   } else if (lastItem >= 0) {
     const prev = parts[lastItem];
-    const sep = /\n$/.test(prev.raw) ? "" : eol;
-    parts.splice(lastItem + 1, 0, { kind: "text", raw: sep + bullet });
+    if (!prev.raw.endsWith("\n")) parts[lastItem] = itemPart(prev.raw + eol);
+    parts.splice(lastItem + 1, 0, itemPart(bullet));
   } else {
-    const tail = parts[parts.length - 1].raw;
-    const lastLine = content(splitLines(tail).pop() ?? "");
-    let sep = /\n$/.test(tail) ? "" : eol;
+    // No items yet: append at the end, re-parsing to be sure the bullet is not swallowed by a
+    // fence the file leaves open (then the fence is closed first).
+    const text = renderParked(doc);
+    const lastLine = content(splitLines(text).pop() ?? "");
+    let sep = text.endsWith("\n") ? "" : eol;
     if (lastLine.trim() !== "" || sep) sep += eol;
-    parts.push({ kind: "text", raw: sep + bullet });
+    let out = parseParked(text + sep + bullet);
+    if (out.items.length === 0) out = parseParked(`${text}${sep}\`\`\`${eol}${eol}${bullet}`);
+    return { doc: { ...out, eol }, item: out.items[out.items.length - 1], updated: false };
   }
-  const out = withParts(doc, parts);
+  const out = assemble(parts, eol);
   const found = out.items.filter((i) => i.slug === fields.slug);
   return { doc: out, item: found[found.length - 1], updated: false };
 }
@@ -335,9 +425,10 @@ export function removeParked(doc: ParkedDoc, which: string | ParkedItem): Remove
   // A last bullet without a line ending leaves the previous line's ending dangling: drop it.
   if (!raw.endsWith("\n") && at === parts.length && at > 0) {
     const prev = parts[at - 1];
-    parts[at - 1] = { ...prev, raw: prev.raw.replace(/\r?\n$/, "") } as ParkedPart;
+    const trimmed = prev.raw.replace(/\r?\n$/, "");
+    parts[at - 1] = prev.kind === "item" ? itemPart(trimmed) : { kind: "text", raw: trimmed };
   }
-  return { doc: withParts(doc, parts), removed };
+  return { doc: assemble(parts, doc.eol), removed };
 }
 
 /** A slug for a new item that does not collide with another item's: `-2`, `-3`, … appended. */

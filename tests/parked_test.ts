@@ -148,6 +148,43 @@ Deno.test("parked: parse", async (t) => {
   });
 });
 
+Deno.test("parked: edits agree with a fresh parse of their output", () => {
+  const rand = rng(7);
+  const pieces = [
+    "# Parked items\n",
+    "\n",
+    "- **a** — A. Raised: 2026-01-01.\n",
+    "- **b** — B\n",
+    "  more b\n",
+    "lazy line\n",
+    "* hand bullet\n",
+    "## Heading\n",
+    "```\n",
+    "- **fenced** — x\n",
+    "<!-- note -->\n",
+    "prose\n",
+    "- **c** — C.\r\n",
+    "- **tail** — no newline",
+  ];
+  const ops = ["x", "a", "b", "c", "new-one", "hand-bullet"];
+  for (let n = 0; n < 400; n++) {
+    let text = "";
+    const len = Math.floor(rand() * 10);
+    for (let i = 0; i < len; i++) text += pieces[Math.floor(rand() * (pieces.length - 1))];
+    if (rand() < 0.3) text += pieces[pieces.length - 1];
+    let doc = parseParked(text);
+    for (let k = 0; k < 3; k++) {
+      const slug = ops[Math.floor(rand() * ops.length)];
+      doc = rand() < 0.5
+        ? upsertParked(doc, { slug, summary: `s ${k}`, raised: "2026-11-30" }).doc
+        : removeParked(doc, slug).doc;
+      const fresh = parseParked(renderParked(doc));
+      const view = (d: typeof doc) => d.items.map((i) => [i.slug, i.line, i.text, i.summary]);
+      assert.deepEqual(view(doc), view(fresh), JSON.stringify(renderParked(doc)));
+    }
+  }
+});
+
 Deno.test("parked: slugs", async (t) => {
   await t.step("slugFromSummary: short, stop words dropped, capped", () => {
     assert.equal(
@@ -199,6 +236,11 @@ Deno.test("parked: edits", async (t) => {
   await t.step("append to a file with no items separates from prose with a blank line", () => {
     const out = renderParked(upsertParked(parseParked("hello"), { slug: "b", summary: "B" }).doc);
     assert.equal(out, "hello\n\n- **b** — B.\n");
+  });
+  await t.step("a file ending inside an open fence: the fence is closed, the item counts", () => {
+    const r = upsertParked(parseParked("```\ncode\n"), { slug: "b", summary: "B" });
+    assert.equal(r.doc.items.length, 1);
+    assert.equal(renderParked(r.doc), "```\ncode\n\n```\n\n- **b** — B.\n");
   });
   await t.step(
     "same slug updates that bullet only; Raised kept; why/next kept unless given",

@@ -56,8 +56,9 @@ function sameText(a: string, b: string): boolean {
 export function chooseParkSlug(doc: ParkedDoc, summary: string, explicit?: string): string {
   if (explicit !== undefined) return slugify(explicit);
   const base = slugFromSummary(summary) || "item";
-  const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(-\\d+)?$`);
-  const same = doc.items.find((i) => family.test(i.slug) && sameText(i.summary, summary));
+  const inFamily = (slug: string) =>
+    slug === base || (slug.startsWith(`${base}-`) && /^\d+$/.test(slug.slice(base.length + 1)));
+  const same = doc.items.find((i) => inFamily(i.slug) && sameText(i.summary, summary));
   return same ? same.slug : uniqueSlug(doc, base);
 }
 
