@@ -177,6 +177,22 @@ Deno.test("list", async (t) => {
     );
     parkedRows(parseParked("\0\xff- **").items, NOW);
   });
+  await t.step("table cells escape pipes; items sharing a date share its staleness", async () => {
+    const p = await makeProject();
+    try {
+      await Deno.writeTextFile(
+        p.store.parked,
+        "- **a** — Use a | b. Raised: 2026-11-01.\n- **b** — Other. Raised: 2026-11-01.\n" +
+          "- **c** — New. Raised: 2026-11-29.\n",
+      );
+      const r = await cli(["list"], { cwd: p.root });
+      assert.ok(r.out.includes("| ⚠ stale a | 2026-11-01 | Use a \\| b |"), r.out);
+      assert.ok(r.out.includes("| ⚠ stale b | 2026-11-01 | Other |"));
+      assert.ok(r.out.includes("| c | 2026-11-29 | New |"));
+    } finally {
+      await p.cleanup();
+    }
+  });
   await t.step("1,000 documents: all listed, in one run", async () => {
     const p = await makeProject();
     try {

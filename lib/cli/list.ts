@@ -51,16 +51,28 @@ export interface Listing {
 
 /** The parked items of a PARKED.md text at `now`; stale from `Raised:` (pure). */
 export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
+  // Thousands of items share a few dozen dates: parse each date once.
+  const staleByDay = new Map<string, boolean>();
+  const isStale = (raised: string | undefined) => {
+    const day = raised?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+    if (!day) return false;
+    let stale = staleByDay.get(day);
+    if (stale === undefined) {
+      const age = ageMs(`${day}T00:00:00Z`, now);
+      stale = age !== undefined && age > STALE_MS;
+      staleByDay.set(day, stale);
+    }
+    return stale;
+  };
   return items.map((item) => {
-    const day = item.raised?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
-    const age = day ? ageMs(`${day}T00:00:00Z`, now) : undefined;
+    const raised = item.raised;
     return {
       slug: item.slug,
       summary: item.summary,
-      raised: item.raised ?? null,
+      raised: raised ?? null,
       why: item.why ?? null,
       next: item.next ?? null,
-      stale: age !== undefined && age > STALE_MS,
+      stale: isStale(raised),
     };
   });
 }
@@ -102,7 +114,7 @@ export async function listing(store: Store, now: Date): Promise<Listing> {
 }
 
 function cell(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|");
+  return /[\r\n|]/.test(text) ? text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|") : text;
 }
 
 function table(header: string[], rows: string[][]): string[] {
