@@ -625,24 +625,41 @@ export async function locateTranscript(inputs: LocateInputs): Promise<Located> {
   }
   const folder = projectFolder(inputs);
   if (!folder) return { reason: "no home directory to find ~/.claude/projects in" };
+  const projects = folder.slice(0, folder.lastIndexOf("/"));
+  const own = folder.slice(projects.length + 1);
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(projects)].filter((e) => e.isDirectory).map((e) => e.name);
+  } catch {
+    return { reason: `no Claude Code transcripts (no ${projects})` };
+  }
   if (inputs.sessionId) {
     if (!/^[A-Za-z0-9_-]+$/.test(inputs.sessionId)) {
       return { reason: `not a session id: ${inputs.sessionId}` };
     }
-    const p = `${folder}/${inputs.sessionId}.jsonl`;
-    if (isFile(p)) return { path: p, how: "session" };
-  }
-  let entries: { path: string; mtime: number }[] = [];
-  try {
-    for (const e of Deno.readDirSync(folder)) {
-      if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
-      if (inputs.exclude && e.name === `${inputs.exclude}.jsonl`) continue;
-      const p = `${folder}/${e.name}`;
-      try {
-        entries.push({ path: p, mtime: Deno.statSync(p).mtime?.getTime() ?? 0 });
-      } catch { /* vanished */ }
+    // The project's own folder first; Claude Code may have been started in another directory
+    // (a subdirectory of the repository), so then every folder: session ids are unique.
+    for (const name of [own, ...names.filter((n) => n !== own)]) {
+      const p = `${projects}/${name}/${inputs.sessionId}.jsonl`;
+      if (isFile(p)) return { path: p, how: "session" };
     }
-  } catch {
+  }
+  // Folders of the root and of directories below it (Claude Code started in a subdirectory).
+  const mine = names.filter((n) => n === own || n.startsWith(own + "-"));
+  let entries: { path: string; mtime: number }[] = [];
+  for (const name of mine) {
+    try {
+      for (const e of Deno.readDirSync(`${projects}/${name}`)) {
+        if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+        if (inputs.exclude && e.name === `${inputs.exclude}.jsonl`) continue;
+        const p = `${projects}/${name}/${e.name}`;
+        try {
+          entries.push({ path: p, mtime: Deno.statSync(p).mtime?.getTime() ?? 0 });
+        } catch { /* vanished */ }
+      }
+    } catch { /* unreadable folder */ }
+  }
+  if (entries.length === 0 && !inputs.sessionId) {
     return { reason: `no Claude Code transcripts for this project (${folder})` };
   }
   entries = entries.sort((a, b) => b.mtime - a.mtime);
@@ -655,7 +672,7 @@ export async function locateTranscript(inputs: LocateInputs): Promise<Located> {
   }
   return {
     reason: inputs.sessionId
-      ? `no transcript for session ${inputs.sessionId} in ${folder}`
+      ? `no transcript for session ${inputs.sessionId} under ${projects}, none of this project`
       : `no transcript of this project in ${folder}`,
   };
 }

@@ -324,6 +324,25 @@ Deno.test("locateTranscript: flag, session id, newest of this project, none", as
       const bad = await locateTranscript({ sessionId: "../x", root, home, cwd: "/" });
       assert.match(bad.reason!, /not a session id/);
     });
+    await t.step("Claude Code started in a subdirectory: its folder is found too", async () => {
+      const subFolder = `${home}/.claude/projects/-work-my-project-pkg-a`;
+      await Deno.mkdir(subFolder, { recursive: true });
+      await Deno.writeTextFile(`${subFolder}/ccc.jsonl`, line(`${root}/pkg/a`) + "\n");
+      await Deno.utime(`${subFolder}/ccc.jsonl`, 3000, 3000);
+      const byId = await locateTranscript({ sessionId: "ccc", root, home, cwd: root });
+      assert.deepEqual(byId, { path: `${subFolder}/ccc.jsonl`, how: "session" });
+      const newest = await locateTranscript({ root, home, cwd: root });
+      assert.deepEqual(newest, { path: `${subFolder}/ccc.jsonl`, how: "newest" });
+      const excluded = await locateTranscript({ root, home, cwd: root, exclude: "ccc" });
+      assert.equal(excluded.path, `${folder}/aaa.jsonl`);
+      // A session id from another project entirely is still found by id.
+      const other = `${home}/.claude/projects/-elsewhere`;
+      await Deno.mkdir(other, { recursive: true });
+      await Deno.writeTextFile(`${other}/ddd.jsonl`, line("/elsewhere") + "\n");
+      const far = await locateTranscript({ sessionId: "ddd", root, home, cwd: root });
+      assert.equal(far.path, `${other}/ddd.jsonl`);
+      await Deno.remove(subFolder, { recursive: true });
+    });
     await t.step("transcriptCwd reads the first cwd", async () => {
       assert.equal(await transcriptCwd(`${folder}/aaa.jsonl`), root);
       assert.equal(await transcriptCwd(`${folder}/missing.jsonl`), undefined);
