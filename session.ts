@@ -11,7 +11,9 @@ const code = await main(Deno.args, {
   cwd: Deno.cwd(),
   env: safeEnv,
   now: currentTime(),
-  readStdin: () => new Response(Deno.stdin.readable).text(),
+  // A terminal on stdin means nothing was piped: read nothing rather than wait for typing.
+  readStdin: () =>
+    Deno.stdin.isTerminal() ? Promise.resolve("") : new Response(Deno.stdin.readable).text(),
   out: (text) => console.log(text),
   err: (text) => console.error(text),
 });

@@ -1,6 +1,7 @@
 /**
  * SessionStart hook: after `/clear`, injects the newest unconsumed handover into the fresh
  * context, once. It never fails a session: every path exits 0; diagnostics go to stderr.
+ * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook.ts).
  *
  * Usage (as `session.ts install` registers it):
  *   deno run --allow-read=<root> --allow-write=<store> --allow-env --no-prompt session_restore.ts \
@@ -8,8 +9,31 @@
  * @module
  */
 
-import { hookOutput, parseHookArgs, parsePayload, restore } from "./lib/restore.ts";
+import {
+  gate,
+  parseHookArgs,
+  parsePayload,
+  type Payload,
+  type RestoreOptions,
+} from "./lib/hook_input.ts";
+import { findRoot, readLatest, storeAt } from "./lib/store.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
+
+// Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
+// three small modules above and settles it with a stat walk and one failed read; the answer code
+// (front matter, digest, atomic writes) is imported only when there may be something to inject.
+// Only messages are ever printed, and capturing stack traces costs start-up time.
+Error.stackTraceLimit = 0;
+
+/** Why the hook can stay silent without loading the answer code, or undefined when it cannot. */
+function quickSilence(payload: Payload, options: RestoreOptions, projectDir?: string) {
+  // Gemini's deferred restore answers BeforeAgent from its own arm file: always the full path.
+  if (options.agent === "gemini") return undefined;
+  const closed = gate(payload, options);
+  if (closed) return closed;
+  const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));
+  return readLatest(store) === undefined ? "no LATEST pointer" : undefined;
+}
 
 /** Reads all of stdin synchronously (measurably cheaper at start-up than a stream). */
 function readStdin(): string {
@@ -31,19 +55,25 @@ function readStdin(): string {
   return new TextDecoder().decode(all);
 }
 
+/** Writes to stdout directly: console.log's formatting machinery costs start-up time. */
+function writeOut(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += Deno.stdout.writeSync(bytes.subarray(at));
+}
+
 try {
   const payload = parsePayload(readStdin());
   if (!payload) {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
-    const outcome = restore(
-      payload,
-      parseHookArgs(Deno.args),
-      { projectDir: safeEnv("CLAUDE_PROJECT_DIR") },
-      currentTime(),
-    );
-    if (outcome.injected) console.log(hookOutput(outcome.context));
-    else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${outcome.reason}`);
+    const options = parseHookArgs(Deno.args);
+    const env = { projectDir: safeEnv("CLAUDE_PROJECT_DIR") };
+    const silence = quickSilence(payload, options, env.projectDir);
+    const result = silence !== undefined
+      ? { stdout: undefined, reason: silence }
+      : (await import("./lib/hook.ts")).answer(payload, options, env, currentTime());
+    if (result.stdout !== undefined) writeOut(result.stdout + "\n");
+    else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);

@@ -142,3 +142,104 @@ export function buildDigest(body: string, recallCommand: string, budget: number)
   }
   return (out.join("\n\n") + footer).trimStart();
 }
+
+/** The size cap of a handover: over it the document is still written, and `dump` says so. */
+export const CAP = { lines: 75, tokens: 1_500 } as const;
+
+/** Front-matter facts of a new handover. */
+export interface HandoverMeta {
+  slug: string;
+  created: string;
+  branch: string;
+  /** Drafted by `recover` from a transcript rather than written by the agent. */
+  recovered?: boolean;
+}
+
+/** The canonical title of a known section `title` names (`Files` → `Files touched`), if any. */
+export function knownTitle(title: string): (typeof SECTIONS)[number] | undefined {
+  // Plurals fold to singular word by word, so `Next steps` and `Goals` find their sections.
+  const fold = (t: string) => sectionKey(t).replace(/s\b/g, "");
+  const key = fold(title);
+  if (key === "") return undefined;
+  return SECTIONS.find((s) => fold(s) === key) ??
+    SECTIONS.find((s) => fold(s).split(" ")[0] === key);
+}
+
+/**
+ * Puts sections in the document's order: the known ones in the spec's order under their
+ * canonical titles (repeats merged), then the agent's unknown ones in its order; empty sections
+ * are dropped. Text before the first heading stays first.
+ */
+export function orderSections(sections: Section[]): Section[] {
+  const known = new Map<string, string[]>();
+  const preamble: Section[] = [];
+  const unknown: Section[] = [];
+  for (const s of sections) {
+    if (s.content.trim() === "") continue;
+    if (s.title === "") {
+      preamble.push(s);
+      continue;
+    }
+    const title = knownTitle(s.title);
+    if (title) known.set(title, [...(known.get(title) ?? []), s.content]);
+    else unknown.push(s);
+  }
+  const ordered = SECTIONS.filter((t) => known.has(t)).map((title) => ({
+    title,
+    content: known.get(title)!.join("\n\n"),
+  }));
+  return [...preamble, ...ordered, ...unknown];
+}
+
+/** The handover document: front matter, then the sections (already ordered) under `##`. */
+export function renderHandover(meta: HandoverMeta, sections: Section[]): string {
+  const head = `---\nslug: ${meta.slug}\ncreated: ${meta.created}\nconsumed: false\nbranch: ${
+    meta.branch.replace(/[\r\n]/g, "")
+  }\n${meta.recovered ? "recovered: true\n" : ""}---\n`;
+  const body = sections
+    .map((s) => (s.title ? `## ${s.title}\n\n${s.content}` : s.content))
+    .join("\n\n");
+  return `${head}\n${body}\n`;
+}
+
+/** The size of a text: lines, characters, and tokens estimated as characters / 4. */
+export interface Size {
+  lines: number;
+  chars: number;
+  tokens: number;
+}
+
+/** Measures `text` (a trailing newline does not count as a line). */
+export function measure(text: string): Size {
+  const trimmed = text.replace(/\r\n?/g, "\n").replace(/\n$/, "");
+  return {
+    lines: trimmed === "" ? 0 : trimmed.split("\n").length,
+    chars: trimmed.length,
+    tokens: Math.ceil(trimmed.length / 4),
+  };
+}
+
+/** How far `size` is over {@link CAP}, e.g. `12 lines over 75, ~340 tokens over 1,500`; undefined within. */
+export function overage(size: Size): string | undefined {
+  const parts: string[] = [];
+  const n = size.lines - CAP.lines;
+  if (n > 0) parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
+  if (size.tokens > CAP.tokens) {
+    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over 1,500`);
+  }
+  return parts.length ? parts.join(", ") : undefined;
+}
+
+/** The `n` largest sections by size, largest first. */
+export function largestSections(sections: Section[], n = 3): (Size & { title: string })[] {
+  return sections
+    .map((s) => ({ title: s.title || "(before the first heading)", ...measure(s.content) }))
+    .sort((a, b) => b.chars - a.chars)
+    .slice(0, n);
+}
+
+/** The number of top-level list items (`-`, `*`, `+`, `1.`) in a section's content. */
+export function countItems(content: string | undefined): number {
+  if (!content) return 0;
+  return content.split(/\r?\n/).filter((l) => /^ ?(?:[-*+]|\d+[.)])[ \t]+\S/.test(l)).length;
+}

@@ -68,7 +68,8 @@ function stripTrailing(path: string): string {
   return path.length > 1 ? path.replace(/(?<=.)[\\/]+$/, "") : path;
 }
 
-function exists(path: string): boolean {
+/** Whether anything exists at `path`. */
+export function exists(path: string): boolean {
   try {
     Deno.statSync(path);
     return true;
@@ -77,7 +78,8 @@ function exists(path: string): boolean {
   }
 }
 
-function isDir(path: string): boolean {
+/** Whether `path` is a directory (false when it is missing or unreadable). */
+export function isDir(path: string): boolean {
   try {
     return Deno.statSync(path).isDirectory;
   } catch {

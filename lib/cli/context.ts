@@ -4,7 +4,7 @@
  * @module
  */
 
-import { findRoot, type Store, storeAt } from "../store.ts";
+import { findRoot, isDir, type Store, storeAt } from "../store.ts";
 
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, notFound: 1, usage: 2, ambiguous: 3 } as const;
@@ -37,5 +37,9 @@ export interface Context {
 
 /** The store for a mode: `--dir` first, then the spec's `<root>` rule. */
 export function storeFor(ctx: Context, dir?: string): Store {
-  return storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
+  const store = storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
+  if (dir !== undefined && !isDir(store.root)) {
+    throw new UsageError(`--dir "${dir}" is not a directory; give the project's root directory`);
+  }
+  return store;
 }

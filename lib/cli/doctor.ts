@@ -9,14 +9,20 @@ import { readIfExists, stateIgnored } from "../registration.ts";
 import { findHooks, SettingsError } from "../settings.ts";
 import { readLatest, type Store } from "../store.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
-import { parseScopeArgs } from "./install.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
 
-/** Help text of `doctor`. */
-export const HELP = `Usage: session.ts doctor [--dir DIR]
-
-Checks Deno's version, the SessionStart hook in .claude/settings.json, .claude/settings.local.json
-and ~/.claude/settings.json (and that the script it runs exists), the store, and that
-.claude/state/ is git-ignored. Prints what to fix; exits 1 when something needs fixing.`;
+/** Arguments and help of `doctor`. */
+export const SPEC: ModeSpec = {
+  mode: "doctor",
+  usage: "doctor [--dir DIR]",
+  summary: "Checks Deno, the SessionStart hook (and that its script exists), the store and the " +
+    "gitignore; prints what to fix.",
+  flags: {},
+  notes: [
+    "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
+    "Exits 1 when something needs fixing.",
+  ],
+};
 
 /** One finding: ok, a problem with its fix, or plain information. */
 export interface Finding {
@@ -113,12 +119,9 @@ async function storeFinding(store: Store): Promise<Finding> {
 
 /** Runs `doctor`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const opts = parseScopeArgs(args, false);
-  if (opts.help) {
-    ctx.out(HELP);
-    return EXIT.ok;
-  }
-  const store = storeFor(ctx, opts.dir);
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const store = storeFor(ctx, a.dir);
   const findings: Finding[] = [
     denoFinding(Deno.version.deno),
     ...(await registrationFindings(ctx, store.root)),

@@ -7,63 +7,47 @@
 import { CLAUDE, type Scope } from "../hook_target.ts";
 import { commandFor, ignoreState, register } from "../registration.ts";
 import { SettingsError } from "../settings.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
 
-/** Parsed options of install / uninstall. */
-export interface ScopeArgs {
-  scope: Scope;
-  dir?: string;
-  help: boolean;
-}
+/** The flags install and uninstall share: which settings file. */
+export const SCOPE_FLAGS: ModeSpec["flags"] = {
+  user: { type: "boolean", help: "~/.claude/settings.json (every project)" },
+  local: { type: "boolean", help: ".claude/settings.local.json (this checkout, not committed)" },
+};
 
-/** Parses `--user`, `--local`, `--dir DIR`, `--help`; anything else is a usage error. */
-export function parseScopeArgs(args: string[], allowScope = true): ScopeArgs {
-  const out: ScopeArgs = { scope: "project", help: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--help" || a === "-h") out.help = true;
-    else if (allowScope && (a === "--user" || a === "--local")) {
-      const scope = a.slice(2) as Scope;
-      if (out.scope !== "project" && out.scope !== scope) {
-        throw new UsageError("--user and --local exclude each other: pick one.");
-      }
-      out.scope = scope;
-    } else if (a === "--dir" || a.startsWith("--dir=")) {
-      const value = a === "--dir" ? args[++i] : a.slice(6);
-      if (!value) throw new UsageError("--dir needs a directory: --dir DIR.");
-      out.dir = value;
-    } else {
-      throw new UsageError(
-        `unknown ${a.startsWith("-") ? "option" : "argument"} "${a}". ` +
-          `Options: ${allowScope ? "--user | --local, " : ""}--dir DIR, --help.`,
-      );
-    }
+/** Arguments and help of `install`. */
+export const SPEC: ModeSpec = {
+  mode: "install",
+  usage: "install [--user | --local] [--dir DIR]",
+  summary: 'Registers session_restore.ts as the SessionStart hook (matcher "clear") in ' +
+    "<root>/.claude/settings.json.",
+  flags: SCOPE_FLAGS,
+  notes: [
+    "Keeps the file's other keys and comments; running it again changes nothing.",
+    "--user: the hook finds the project from $CLAUDE_PROJECT_DIR when it runs.",
+    "Adds .claude/state/ to the project's .gitignore.",
+  ],
+};
+
+/** The scope the flags name; both at once is a usage error. */
+export function scopeOf(flags: Record<string, unknown>): Scope {
+  if (flags.user && flags.local) {
+    throw new UsageError("--user and --local exclude each other: pick one.");
   }
-  return out;
+  return flags.user ? "user" : flags.local ? "local" : "project";
 }
-
-/** Help text of `install`. */
-export const HELP = `Usage: session.ts install [--user | --local] [--dir DIR]
-
-Registers session_restore.ts as Claude Code's SessionStart hook (matcher "clear"):
-  (default)  <root>/.claude/settings.json
-  --local    <root>/.claude/settings.local.json
-  --user     ~/.claude/settings.json (every project; root = $CLAUDE_PROJECT_DIR at run time)
-Keeps the file's other keys and comments; running it again changes nothing.
-Adds .claude/state/ to the project's .gitignore.`;
 
 /** Runs `install`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const opts = parseScopeArgs(args);
-  if (opts.help) {
-    ctx.out(HELP);
-    return EXIT.ok;
-  }
-  const root = storeFor(ctx, opts.dir).root;
-  const path = CLAUDE.settingsPath(opts.scope, { root, env: ctx.env });
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const scope = scopeOf(a.flags);
+  const root = storeFor(ctx, a.dir).root;
+  const path = CLAUDE.settingsPath(scope, { root, env: ctx.env });
   let change;
   try {
-    change = await register(path, CLAUDE, commandFor(opts.scope, root));
+    change = await register(path, CLAUDE, commandFor(scope, root));
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     ctx.err(

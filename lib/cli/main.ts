@@ -15,6 +15,42 @@ export interface Mode {
 /** Every mode, in the order `--help` lists them. */
 export const MODES: Record<string, Mode> = {};
 
+MODES.dump = {
+  summary: "write a handover from the agent's sections on stdin; point LATEST at it",
+  run: async () => (await import("./dump.ts")).run,
+};
+MODES.recall = {
+  summary: "print a handover (named, or LATEST) and mark it consumed",
+  run: async () => (await import("./recall.ts")).run,
+};
+MODES.list = {
+  summary: "remove expired handovers, then list handovers and parked items",
+  run: async () => (await import("./list.ts")).run,
+};
+MODES.recover = {
+  summary: "draft a handover from the transcript of a session that ended without a dump",
+  run: async () => (await import("./recover.ts")).run,
+};
+MODES.evidence = {
+  summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
+  run: async () => (await import("./evidence.ts")).run,
+};
+
+MODES.park = {
+  summary: "park an open loop in PARKED.md (the same slug updates it)",
+  run: async () => (await import("./park.ts")).run,
+};
+
+MODES.drop = {
+  summary: "drop the one parked item a query names (fuzzy), logged to dropped.jsonl",
+  run: async () => (await import("./drop.ts")).run,
+};
+
+MODES.sweep = {
+  summary: "numbered table of unlanded work, written to .temp/session/unlanded.md",
+  run: async () => (await import("./sweep.ts")).run,
+};
+
 MODES.install = {
   summary: "register the restore hook for /clear (--user, --local)",
   run: async () => (await import("./install.ts")).run,

@@ -7,24 +7,26 @@ import { CLAUDE } from "../hook_target.ts";
 import { unregister } from "../registration.ts";
 import { SettingsError } from "../settings.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
-import { parseScopeArgs } from "./install.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { SCOPE_FLAGS, scopeOf } from "./install.ts";
 
-/** Help text of `uninstall`. */
-export const HELP = `Usage: session.ts uninstall [--user | --local] [--dir DIR]
-
-Removes the SessionStart hook that install added (and nothing else) from the same file as
-install: .claude/settings.json, --local .claude/settings.local.json, --user ~/.claude/settings.json.
-A settings file left empty ({}) is deleted. The .gitignore line and the store are kept.`;
+/** Arguments and help of `uninstall`. */
+export const SPEC: ModeSpec = {
+  mode: "uninstall",
+  usage: "uninstall [--user | --local] [--dir DIR]",
+  summary: "Removes the SessionStart hook install added, and nothing else, from the same file.",
+  flags: SCOPE_FLAGS,
+  notes: [
+    "A settings file left empty ({}) is deleted. The .gitignore line and the store are kept.",
+  ],
+};
 
 /** Runs `uninstall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const opts = parseScopeArgs(args);
-  if (opts.help) {
-    ctx.out(HELP);
-    return EXIT.ok;
-  }
-  const root = storeFor(ctx, opts.dir).root;
-  const path = CLAUDE.settingsPath(opts.scope, { root, env: ctx.env });
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const root = storeFor(ctx, a.dir).root;
+  const path = CLAUDE.settingsPath(scopeOf(a.flags), { root, env: ctx.env });
   try {
     if (!(await unregister(path, CLAUDE))) {
       ctx.err(`session uninstall: no session hook in ${path}; nothing to remove.`);

@@ -1,0 +1,399 @@
+/**
+ * `deno task bench`: one table of ratios, each measured side by side in the same run against its
+ * floor (see bench/harness.ts). Never an absolute time as a result.
+ *
+ *   deno task bench            CI sizes (finishes in a few minutes on a 2-core machine)
+ *   deno task bench --full     the issue's full sizes (also: SESSION_BENCH_FULL=1)
+ *   deno task bench --runs N   rounds per row (default 15 CI, 31 full)
+ *   deno task bench --only hook,list   only rows whose name starts with one of these
+ *
+ * A missed goal is reported (✗), not fatal: the exit code is non-zero only when a row errors.
+ * @module
+ */
+
+import { compare, growthExponent, type Proc, timeFn, timeOnce } from "./harness.ts";
+import { BENCH_NOW, handoverDoc, makeProject } from "./fixtures.ts";
+import { MODES } from "../lib/cli/main.ts";
+import type { Context } from "../lib/cli/context.ts";
+import { CLI_FLAGS, projectFile } from "../lib/command.ts";
+import { isoStamp } from "../lib/time.ts";
+
+/** One line of the table. */
+export interface Row {
+  name: string;
+  size: string;
+  /** The measured figure, or undefined when the mode is not built. */
+  value?: number;
+  /** What the figure is: a ratio to the floor, or a growth exponent. */
+  unit: "×" | "exp" | "MB";
+  goal: number;
+  note?: string;
+}
+
+const args = new Set(Deno.args);
+const argValue = (flag: string) => {
+  const i = Deno.args.indexOf(flag);
+  return i >= 0 ? Deno.args[i + 1] : undefined;
+};
+const FULL = args.has("--full") || Deno.env.get("SESSION_BENCH_FULL") === "1";
+const RUNS = Number(argValue("--runs") ?? (FULL ? 31 : 15));
+const ONLY = argValue("--only")?.split(",");
+const OPTS = { runs: RUNS, warmup: 3 };
+const DENO = Deno.execPath();
+const NOW_ENV = { SESSION_NOW: isoStamp(BENCH_NOW), NO_COLOR: "1" };
+
+const base = Deno.makeTempDirSync({ prefix: "session-bench-" });
+const empty = `${base}/empty.ts`;
+Deno.writeTextFileSync(empty, "");
+
+const rows: Row[] = [];
+let errors = 0;
+
+function wanted(name: string): boolean {
+  return !ONLY || ONLY.some((o) => name.startsWith(o));
+}
+
+async function row(
+  name: string,
+  size: string,
+  unit: Row["unit"],
+  goal: number,
+  measure: () => Promise<number | undefined>,
+): Promise<void> {
+  if (!wanted(name)) return;
+  const r: Row = { name, size, unit, goal };
+  try {
+    r.value = await measure();
+    if (r.value === undefined) r.note = "n/a (not built)";
+  } catch (err) {
+    errors++;
+    r.note = `error: ${err instanceof Error ? err.message : err}`.slice(0, 160);
+  }
+  rows.push(r);
+  console.error(`  ${name} ${size}: ${r.value?.toFixed(2) ?? r.note}`);
+}
+
+function expectExit(code: number) {
+  return (r: { code: number; stderr: string }) => {
+    if (r.code !== code) throw new Error(`exit ${r.code} (wanted ${code}): ${r.stderr.trim()}`);
+  };
+}
+
+// ---------------------------------------------------------------- the hook
+
+/**
+ * The hook's flags as `install` writes them: least privilege, no prompt, and `--no-config` (the
+ * hook needs no import map; without it Deno reads the project's deno.json, lock file and .npmrc
+ * on every start, about 5 % of the floor).
+ */
+function hookFlags(root: string, store: string): string[] {
+  return [
+    "--no-config",
+    "--no-prompt",
+    `--allow-read=${root}`,
+    `--allow-write=${store}`,
+    "--allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG",
+  ];
+}
+
+async function hookRows(): Promise<void> {
+  const p = makeProject(base, 0, 0);
+  const flags = hookFlags(p.root, p.store);
+  const payload = JSON.stringify({
+    session_id: "bench",
+    transcript_path: `${p.root}/t.jsonl`,
+    cwd: p.root,
+    hook_event_name: "SessionStart",
+    source: "clear",
+  });
+  const floor: Proc = {
+    cmd: DENO,
+    args: ["run", ...flags, empty],
+    cwd: p.root,
+    stdin: payload,
+    env: NOW_ENV,
+  };
+  // A hook run is ~20 ms: many more rounds cost little and steady the medians.
+  const opts = { runs: Math.max(RUNS * 4, 61), warmup: 5 };
+  const hook = projectFile("session_restore.ts");
+  await row("hook: no pointer", "-", "×", 1.15, () =>
+    compare(floor, {
+      cmd: DENO,
+      args: ["run", ...flags, hook],
+      cwd: p.root,
+      stdin: payload,
+      env: NOW_ENV,
+      check: (r) => {
+        if (r.stdout !== "") throw new Error("the no-pointer path printed something");
+      },
+    }, opts));
+  const slug = "bench-inject";
+  const doc = handoverDoc(slug, new Date(BENCH_NOW.getTime() - 60_000), false);
+  await row("hook: inject", "-", "×", 1.15, () =>
+    compare(floor, {
+      cmd: DENO,
+      args: ["run", ...flags, hook],
+      cwd: p.root,
+      stdin: payload,
+      env: NOW_ENV,
+      setup: () => {
+        Deno.writeTextFileSync(`${p.store}/${slug}.md`, doc);
+        Deno.writeTextFileSync(`${p.store}/LATEST`, slug + "\n");
+      },
+      check: (r) => {
+        if (!r.stdout.includes("additionalContext")) throw new Error("the hook did not inject");
+      },
+    }, opts));
+}
+
+// ---------------------------------------------------------------- list / park / drop / recall
+
+const QUICK_MODES: { mode: string; args: (i: number) => string[]; code: number }[] = [
+  { mode: "list", args: () => ["list"], code: 0 },
+  { mode: "park", args: (i) => ["park", `bench parked thing ${i}`, "--why", "bench"], code: 0 },
+  // Each round drops a different, exactly named item, so every run does a real drop.
+  { mode: "drop", args: (i) => ["drop", `item-${String(i).padStart(5, "0")}`], code: 0 },
+  { mode: "recall", args: () => ["recall", "handover-00007"], code: 0 },
+];
+
+function built(mode: string): boolean {
+  return Object.hasOwn(MODES, mode);
+}
+
+async function cliRows(): Promise<void> {
+  const docs = 1_000;
+  const items = 10_000;
+  const p = makeProject(base, docs, items);
+  const cli = projectFile("session.ts");
+  const floor: Proc = { cmd: DENO, args: ["run", ...CLI_FLAGS, empty], cwd: p.root, env: NOW_ENV };
+  for (const q of QUICK_MODES) {
+    let i = 0;
+    await row(q.mode, `${docs} docs, ${items} parked`, "×", 1.5, async () => {
+      if (!built(q.mode)) return undefined;
+      return await compare(floor, {
+        cmd: DENO,
+        get args() {
+          return ["run", ...CLI_FLAGS, cli, ...q.args(i++)];
+        },
+        cwd: p.root,
+        env: NOW_ENV,
+        check: expectExit(q.code),
+      }, OPTS);
+    });
+  }
+  // Growth: the mode's own work in-process (no runtime start to drown it), 100 → 10,000 items.
+  for (const q of QUICK_MODES) {
+    await row(`${q.mode} growth`, "100 → 10,000 items", "exp", 1.1, async () => {
+      if (!built(q.mode)) return undefined;
+      const run = await MODES[q.mode].run();
+      const cost = async (n: number) => {
+        const proj = makeProject(base, Math.max(10, n / 10), n);
+        let i = 0;
+        const ctx: Context = {
+          cwd: proj.root,
+          env: (k) => k === "CLAUDE_PROJECT_DIR" ? undefined : Deno.env.get(k),
+          now: BENCH_NOW,
+          readStdin: () => Promise.resolve(""),
+          out: () => {},
+          err: () => {},
+        };
+        return await timeFn(async () => {
+          const code = await run(q.args(i++).slice(1), ctx);
+          if (code !== q.code) throw new Error(`${q.mode} exited ${code}`);
+        }, { runs: Math.max(5, Math.floor(RUNS / 2)), warmup: 2 });
+      };
+      const small = await cost(100);
+      const large = await cost(10_000);
+      return growthExponent({ n: 100, ms: small }, { n: 10_000, ms: large });
+    });
+  }
+}
+
+// ---------------------------------------------------------------- evidence / dump, transcript
+
+/** Runs git in `cwd` with a pinned identity and dates; throws on failure. */
+async function git(cwd: string, args: string[], stdin?: string): Promise<string> {
+  const stamp = isoStamp(new Date(BENCH_NOW.getTime() - 3_600_000));
+  const child = new Deno.Command("git", {
+    args: ["-c", "user.name=Bench", "-c", "user.email=bench@example.com", ...args],
+    cwd,
+    env: { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp },
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A repository with `files` tracked files (in 100 directories), a tenth of them changed. */
+async function makeRepo(files: number): Promise<string> {
+  const root = `${base}/repo-${files}`;
+  Deno.mkdirSync(root);
+  await git(root, ["init", "-q", "-b", "main"]);
+  for (let i = 0; i < files; i++) {
+    const dir = `${root}/src/d${i % 100}`;
+    if (i < 100) Deno.mkdirSync(dir, { recursive: true });
+    Deno.writeTextFileSync(`${dir}/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(20));
+  }
+  await git(root, ["add", "-A"]);
+  await git(root, ["commit", "-q", "-m", "initial"]);
+  for (let i = 0; i < files; i += 10) {
+    Deno.writeTextFileSync(`${root}/src/d${i % 100}/f${i}.ts`, `export const v${i} = -1;\n`);
+  }
+  return root;
+}
+
+/**
+ * A PATH directory whose `git` records every call to `log` (NUL-separated: argument count, cwd,
+ * arguments), then runs the real git.
+ */
+function gitRecorder(log: string): string {
+  const bin = `${base}/bin`;
+  Deno.mkdirSync(bin, { recursive: true });
+  const real = new TextDecoder().decode(
+    new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).outputSync()
+      .stdout,
+  ).trim();
+  Deno.writeTextFileSync(
+    `${bin}/git`,
+    `#!/bin/sh\nprintf '%s\\0' "$#" "$PWD" "$@" >> '${log}'\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+const DUMP_INPUT = [
+  "## Goal",
+  "",
+  "Measure dump against the git commands it needs.",
+  "",
+  "## Next step",
+  "",
+  "Read the table.",
+  "",
+].join("\n");
+
+async function gitRows(): Promise<void> {
+  const files = FULL ? 20_000 : 2_000;
+  const size = `${files} files, ${files / 10} changed`;
+  if (!wanted("evidence") && !wanted("dump")) return;
+  const root = await makeRepo(files);
+  const cli = projectFile("session.ts");
+  const env = { ...NOW_ENV, HOME: `${base}/home` };
+  for (const mode of ["evidence", "dump"]) {
+    await row(mode, size, "×", 1.2, async () => {
+      if (!built(mode)) return undefined;
+      const args = [
+        "run",
+        ...CLI_FLAGS,
+        cli,
+        mode,
+        ...(mode === "dump" ? ["bench", "--force"] : []),
+      ];
+      const stdin = mode === "dump" ? DUMP_INPUT : undefined;
+      // Record the git calls of one run, then time the mode against replaying just those.
+      const log = `${base}/git-${mode}.log`;
+      const bin = gitRecorder(log);
+      await timeOnce({
+        cmd: DENO,
+        args,
+        cwd: root,
+        stdin,
+        env: { ...env, PATH: `${bin}:${Deno.env.get("PATH")}` },
+        check: expectExit(0),
+      });
+      const floor: Proc = {
+        cmd: DENO,
+        args: ["run", ...CLI_FLAGS, projectFile("bench/git_floor.ts"), log],
+        cwd: root,
+        env,
+        check: expectExit(0),
+      };
+      return await compare(
+        floor,
+        { cmd: DENO, args, cwd: root, stdin, env, check: expectExit(0) },
+        {
+          runs: Math.max(5, Math.floor(RUNS / 2)),
+          warmup: 2,
+        },
+      );
+    });
+  }
+}
+
+async function transcriptRows(): Promise<void> {
+  const mb = FULL ? 100 : 10;
+  if (!wanted("transcript")) return;
+  // The transcript helper's side-by-side bench (bench/transcript.ts): readTranscript against a
+  // bare line-by-line JSON.parse loop over the same generated file, plus peak RSS growth.
+  const { benchTranscript } = await import("./transcript.ts");
+  let result: Awaited<ReturnType<typeof benchTranscript>> | undefined;
+  await row("transcript parse", `${mb} MB`, "×", 1.5, async () => {
+    result = await benchTranscript({ mb, runs: Math.max(3, Math.floor(RUNS / 3)) });
+    return result.ratio;
+  });
+  // Measured in a fresh process with a 32 MB V8 heap cap: a parser whose memory grew with the
+  // file would run out (NaN, shown as an error). RSS plateaus near 62 MB from 100 MB up (10 MB:
+  // ~28, 300 MB: ~62), the runtime and the capped heap, so the goal is 64 MB at any size.
+  await row("transcript peak RSS growth", `${mb} MB`, "MB", 64, () => {
+    const v = result?.peakRssMb;
+    if (v !== undefined && Number.isNaN(v)) throw new Error("ran out of a 32 MB heap");
+    return Promise.resolve(v);
+  });
+}
+
+// ---------------------------------------------------------------- table
+
+function verdict(r: Row): string {
+  if (r.value === undefined) return "";
+  return r.value <= r.goal ? "✓" : "✗";
+}
+
+function table(): string {
+  const lines = [
+    "| row | size | measured | goal | |",
+    "| --- | --- | ---: | ---: | --- |",
+  ];
+  for (const r of rows) {
+    const v = r.value === undefined
+      ? r.note ?? ""
+      : r.unit === "×"
+      ? `${r.value.toFixed(2)}×`
+      : r.unit === "MB"
+      ? `${r.value.toFixed(1)} MB`
+      : `n^${r.value.toFixed(2)}`;
+    const g = r.unit === "×"
+      ? `≤ ${r.goal}×`
+      : r.unit === "MB"
+      ? `≤ ${r.goal} MB`
+      : `≤ n^${r.goal.toFixed(1)}`;
+    lines.push(`| ${r.name} | ${r.size} | ${v} | ${g} | ${verdict(r)} |`);
+  }
+  return lines.join("\n");
+}
+
+try {
+  console.error(`session bench: ${FULL ? "full" : "CI"} sizes, ${RUNS} rounds per row`);
+  await hookRows();
+  await cliRows();
+  await gitRows();
+  await transcriptRows();
+} finally {
+  if (!Deno.env.get("SESSION_BENCH_KEEP")) Deno.removeSync(base, { recursive: true });
+}
+console.log(table());
+console.log(
+  `\n${FULL ? "full" : "CI"} sizes, ${RUNS} interleaved rounds per row, medians; ` +
+    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cpus.`,
+);
+if (errors) {
+  console.error(`session bench: ${errors} row(s) failed to run`);
+  Deno.exit(1);
+}

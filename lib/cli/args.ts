@@ -1,0 +1,238 @@
+/**
+ * Argument handling shared by every CLI mode: `node:util` parseArgs in strict mode, the flags
+ * every mode takes (`--help`, `--dir DIR`), per-mode help text, and usage errors that name the
+ * supported flags. Modes whose words are payload (`park`, `drop`) parse only their own flags and
+ * keep every other word, `--no-verify` included, as payload.
+ *
+ * `node:util` is imported only when the arguments need it: loading it costs a quick mode
+ * (`list`, `park`, `drop`) a measurable share of its start-up budget, and arguments that are
+ * empty or only known boolean flags parse the same without it.
+ * @module
+ */
+
+import { type Context, UsageError } from "./context.ts";
+
+/** One flag of a mode. */
+export interface FlagDef {
+  /** `boolean` flags take no value; `string` flags take exactly one. */
+  type: "boolean" | "string";
+  /** A one-letter alias, e.g. `h`. */
+  short?: string;
+  /** The placeholder shown in help for a string flag's value, e.g. `DIR`. */
+  value?: string;
+  /** One line for `--help`. */
+  help: string;
+}
+
+/** What a mode accepts, and how its help reads. */
+export interface ModeSpec {
+  /** The mode's name, e.g. `evidence`. */
+  mode: string;
+  /** The synopsis after `session.ts`, e.g. `evidence [--json] [--since 8h]`. */
+  usage: string;
+  /** One line saying what the mode does. */
+  summary: string;
+  /** The mode's own flags (`--help` and `--dir` are added to every mode). */
+  flags: Record<string, FlagDef>;
+  /** How many positional words the mode accepts (default 0); ignored for payload modes. */
+  maxPositionals?: number;
+  /** Words are payload: only exact known flags are parsed, everything else is kept in order. */
+  payload?: boolean;
+  /** Extra help lines (examples, notes). */
+  notes?: string[];
+}
+
+/** The parsed arguments of one mode. */
+export interface ParsedArgs {
+  /** Values of the mode's flags; absent flags are undefined. */
+  flags: Record<string, string | boolean | undefined>;
+  /** Positional words (payload words for payload modes). */
+  positionals: string[];
+  /** `--dir DIR`, when given. */
+  dir?: string;
+}
+
+/** The flags every mode takes. */
+export const COMMON_FLAGS: Record<string, FlagDef> = {
+  dir: {
+    type: "string",
+    value: "DIR",
+    help: "the project root holding .claude/state/session (default: found from the cwd)",
+  },
+  help: { type: "boolean", short: "h", help: "show this help and exit" },
+};
+
+function allFlags(spec: ModeSpec): Record<string, FlagDef> {
+  return { ...spec.flags, ...COMMON_FLAGS };
+}
+
+function flagLabel(name: string, def: FlagDef): string {
+  const short = def.short ? `-${def.short}, ` : "";
+  return `${short}--${name}${def.type === "string" ? ` ${def.value ?? "VALUE"}` : ""}`;
+}
+
+/** The supported flags of a mode, for error messages: `--json, --since SPEC, --dir DIR, --help`. */
+export function supportedFlags(spec: ModeSpec): string {
+  return Object.entries(allFlags(spec))
+    .map(([name, def]) => `--${name}${def.type === "string" ? ` ${def.value ?? "VALUE"}` : ""}`)
+    .join(", ");
+}
+
+/** The `--help` text of a mode. */
+export function helpText(spec: ModeSpec): string {
+  const flags = Object.entries(allFlags(spec));
+  const labels = flags.map(([name, def]) => flagLabel(name, def));
+  const width = Math.max(...labels.map((l) => l.length));
+  return [
+    `Usage: session.ts ${spec.usage}`,
+    "",
+    spec.summary,
+    "",
+    "Options:",
+    ...flags.map(([, def], i) => `  ${labels[i].padEnd(width)}  ${def.help}`),
+    ...(spec.notes?.length ? ["", ...spec.notes] : []),
+  ].join("\n");
+}
+
+function usageError(spec: ModeSpec, message: string): UsageError {
+  return new UsageError(
+    `${message}. Supported flags of ${spec.mode}: ${supportedFlags(spec)}. ` +
+      `Run "session.ts ${spec.mode} --help" for details.`,
+  );
+}
+
+/**
+ * Parses `args` for a mode; "help" when `--help` was asked for. Throws {@link UsageError} for an
+ * unknown flag, a missing or unexpected flag value, or too many positional words.
+ */
+export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedArgs | "help"> {
+  if (spec.payload) return parsePayload(spec, args);
+  const flags = allFlags(spec);
+  const simple = simpleFlags(flags, args);
+  if (simple) return simple.help ? "help" : finish(spec, simple, []);
+  const { parseArgs } = await import("node:util");
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: Object.fromEntries(
+        Object.entries(flags).map(([name, def]) => [
+          name,
+          def.short ? { type: def.type, short: def.short } : { type: def.type },
+        ]),
+      ),
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (err) {
+    throw usageError(spec, describeParseError(err));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return "help";
+  const max = spec.maxPositionals ?? 0;
+  if (parsed.positionals.length > max) {
+    const extra = parsed.positionals.slice(max).map((w) => `"${w}"`).join(" ");
+    throw usageError(
+      spec,
+      max === 0 ? `takes no words, got ${extra}` : `takes at most ${max} word(s); extra: ${extra}`,
+    );
+  }
+  return finish(spec, values, parsed.positionals);
+}
+
+/**
+ * The values when every argument is `--name` of a known boolean flag (or there are none): what
+ * parseArgs would return, without loading it. Undefined for anything else.
+ */
+function simpleFlags(
+  flags: Record<string, FlagDef>,
+  args: string[],
+): Record<string, boolean> | undefined {
+  const values: Record<string, boolean> = {};
+  for (const arg of args) {
+    const name = /^--([a-z][a-z0-9-]*)$/.exec(arg)?.[1];
+    if (!name || !Object.hasOwn(flags, name) || flags[name].type !== "boolean") return undefined;
+    values[name] = true;
+  }
+  return values;
+}
+
+function describeParseError(err: unknown): string {
+  const code = (err as { code?: string })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const m = /Unknown option '([^']+)'/.exec(message);
+    return `unknown flag "${m ? m[1] : "?"}"`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const m = /Option '(--?[A-Za-z0-9-]+)/.exec(message);
+    return message.includes("argument missing")
+      ? `flag ${m ? m[1] : ""} needs a value`
+      : `flag ${m ? m[1] : ""} takes no value`;
+  }
+  return message.split("\n", 1)[0];
+}
+
+/**
+ * Payload modes: `--name VALUE`, `--name=VALUE` and boolean `--name` are taken only for the
+ * mode's own flags; `--help`/`-h` only as the first word; `--` ends flags; every other word,
+ * whatever it looks like, is payload, in order.
+ */
+function parsePayload(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
+  if (args[0] === "--help" || args[0] === "-h") return "help";
+  const flags = allFlags(spec);
+  const values: Record<string, string | boolean | undefined> = {};
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      words.push(...args.slice(i + 1));
+      break;
+    }
+    const m = /^--([A-Za-z][A-Za-z0-9-]*)(?:=([\s\S]*))?$/.exec(arg);
+    const def = m && m[1] !== "help" ? flags[m[1]] : undefined;
+    if (!m || !def) {
+      words.push(arg);
+      continue;
+    }
+    if (def.type === "boolean") {
+      if (m[2] !== undefined) throw usageError(spec, `flag --${m[1]} takes no value`);
+      values[m[1]] = true;
+    } else {
+      const value = m[2] ?? args[++i];
+      if (value === undefined) throw usageError(spec, `flag --${m[1]} needs a value`);
+      values[m[1]] = value;
+    }
+  }
+  return finish(spec, values, words);
+}
+
+function finish(
+  spec: ModeSpec,
+  values: Record<string, string | boolean | undefined>,
+  positionals: string[],
+): ParsedArgs {
+  const dir = values.dir as string | undefined;
+  if (dir !== undefined && dir.trim() === "") {
+    throw usageError(spec, "flag --dir needs a directory");
+  }
+  const { dir: _dir, help: _help, ...flags } = values;
+  return { flags, positionals, dir };
+}
+
+/**
+ * Parses a mode's arguments in a mode's `run`: prints the help and returns undefined when
+ * `--help` was asked for (the mode then exits 0); usage mistakes throw {@link UsageError}.
+ */
+export async function parseOrHelp(
+  spec: ModeSpec,
+  args: string[],
+  ctx: Context,
+): Promise<ParsedArgs | undefined> {
+  const parsed = await parseMode(spec, args);
+  if (parsed === "help") {
+    ctx.out(helpText(spec));
+    return undefined;
+  }
+  return parsed;
+}

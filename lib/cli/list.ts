@@ -1,0 +1,186 @@
+/**
+ * `list [--json]`: removes expired handovers (over 30 days by `created`), then shows the stored
+ * handovers and the parked items, stale ones flagged.
+ * @module
+ */
+
+import { catalog, type DocEntry } from "../catalog.ts";
+import type { ParkedItem } from "../parked.ts";
+import { readParked } from "../parked_store.ts";
+import {
+  docPath,
+  exists,
+  isSafeSlug,
+  readLatest,
+  removeQuietly,
+  type Store,
+  takeLatest,
+} from "../store.ts";
+import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../time.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { type Context, EXIT, storeFor } from "./context.ts";
+
+/** Arguments and help of `list`. */
+export const SPEC: ModeSpec = {
+  mode: "list",
+  usage: "list [--json] [--dir DIR]",
+  summary: "Removes expired handovers (over 30 days), then lists handovers and parked items.",
+  flags: { json: { type: "boolean", help: "print one JSON object (shape: README)" } },
+  notes: [`Stale (over 14 days) handovers and parked items are marked "${STALE_MARK}".`],
+};
+
+/** A parked item as `list` shows it. */
+export interface ParkedRow {
+  slug: string;
+  summary: string;
+  raised: string | null;
+  why: string | null;
+  next: string | null;
+  stale: boolean;
+}
+
+/** What `list --json` prints. */
+export interface Listing {
+  store: string;
+  latest: string | null;
+  removed: string[];
+  handovers: {
+    slug: string;
+    created: string | null;
+    age: string;
+    ageMs: number | null;
+    branch: string | null;
+    consumed: boolean | null;
+    stale: boolean;
+    latest: boolean;
+  }[];
+  parked: ParkedRow[];
+}
+
+/** The parked items of a PARKED.md text at `now`; stale from `Raised:` (pure). */
+export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
+  // Thousands of items share a few dozen dates: parse each date once.
+  const staleByDay = new Map<string, boolean>();
+  const isStale = (raised: string | undefined) => {
+    const day = raised?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+    if (!day) return false;
+    let stale = staleByDay.get(day);
+    if (stale === undefined) {
+      const age = ageMs(`${day}T00:00:00Z`, now);
+      stale = age !== undefined && age > STALE_MS;
+      staleByDay.set(day, stale);
+    }
+    return stale;
+  };
+  return items.map((item) => {
+    const raised = item.raised;
+    return {
+      slug: item.slug,
+      summary: item.summary,
+      raised: raised ?? null,
+      why: item.why ?? null,
+      next: item.next ?? null,
+      stale: isStale(raised),
+    };
+  });
+}
+
+/** Removes expired documents (LATEST cleared first when it names one); returns their slugs. */
+export function expire(store: Store, entries: DocEntry[]): string[] {
+  const removed: string[] = [];
+  for (const e of entries) {
+    if (!e.expired) continue;
+    if (readLatest(store) === e.slug) takeLatest(store, e.slug);
+    removeQuietly(docPath(store, e.slug));
+    removed.push(e.slug);
+  }
+  return removed;
+}
+
+/** Gathers the listing (removing expired documents on the way). */
+export async function listing(store: Store, now: Date): Promise<Listing> {
+  const entries = catalog(store, now);
+  const removed = expire(store, entries);
+  let latest = readLatest(store) ?? null;
+  // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
+  // Checked on disk, not in the snapshot: a dump may have landed since (document first, then LATEST).
+  if (latest !== null && !(isSafeSlug(latest) && exists(docPath(store, latest)))) {
+    takeLatest(store, latest);
+    latest = null;
+  }
+  const parked = (await readParked(store)).items;
+  return {
+    store: store.dir,
+    latest,
+    removed,
+    handovers: entries.filter((e) => !e.expired).map((e) => ({
+      slug: e.slug,
+      created: e.created ?? null,
+      age: formatAge(e.ageMs),
+      ageMs: e.ageMs ?? null,
+      branch: e.branch ?? null,
+      consumed: e.consumed ?? null,
+      stale: e.stale,
+      latest: e.slug === latest,
+    })),
+    parked: parkedRows(parked, now),
+  };
+}
+
+function cell(text: string): string {
+  return /[\r\n|]/.test(text) ? text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|") : text;
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  return [
+    `| ${header.join(" | ")} |`,
+    `| ${header.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ];
+}
+
+/** The human-readable listing. */
+export function renderListing(l: Listing): string {
+  const out: string[] = [];
+  if (l.removed.length) {
+    out.push(
+      `Removed ${l.removed.length} expired handover(s) (over 30 days): ${l.removed.join(", ")}`,
+      "",
+    );
+  }
+  if (!l.handovers.length && !l.parked.length) {
+    out.push("No stored handovers, no parked items.");
+    return out.join("\n");
+  }
+  const stale = (s: boolean, text: string) => (s ? `${STALE_MARK} ${text}` : text);
+  if (l.handovers.length) {
+    out.push(`Handovers (${l.handovers.length}):`, "");
+    out.push(...table(
+      ["Slug", "Age", "Branch", "Consumed"],
+      l.handovers.map((h) => [
+        stale(h.stale, h.latest ? `${h.slug} (LATEST)` : h.slug),
+        h.age,
+        h.branch ?? "?",
+        h.consumed === null ? "?" : h.consumed ? "yes" : "no",
+      ]),
+    ));
+  } else out.push("No stored handovers.");
+  out.push("");
+  if (l.parked.length) {
+    out.push(`Parked items (${l.parked.length} open):`, "");
+    out.push(...table(
+      ["Slug", "Raised", "Summary"],
+      l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
+    ));
+  } else out.push("No parked items.");
+  return out.join("\n");
+}
+
+/** Runs `list`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const l = await listing(storeFor(ctx, a.dir), ctx.now);
+  ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l));
+  return EXIT.ok;
+}

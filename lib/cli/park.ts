@@ -1,0 +1,99 @@
+/**
+ * `park <summary…> [--why T] [--next T] [--slug S]`: adds an open loop to PARKED.md, or updates
+ * the bullet that already has its slug. Every word is payload except the named options.
+ * @module
+ */
+
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
+import { ioFailure } from "./parked_io.ts";
+import {
+  type ParkedDoc,
+  type ParkedFields,
+  slugFromSummary,
+  uniqueSlug,
+  upsertParked,
+} from "../parked.ts";
+import { editParked } from "../parked_store.ts";
+import { refusal, slugify } from "../slug.ts";
+import { dayStamp } from "../time.ts";
+
+/** Arguments and help of `park`. */
+export const SPEC: ModeSpec = {
+  mode: "park",
+  usage: "park <summary…> [--why T] [--next T] [--slug S] [--dir DIR]",
+  summary: "Parks an open loop in PARKED.md (the same slug updates that bullet).",
+  flags: {
+    why: { type: "string", value: "T", help: "why it is open (the bullet's Why:)" },
+    next: { type: "string", value: "T", help: "the next action (the bullet's Next:)" },
+    slug: {
+      type: "string",
+      value: "S",
+      help: "the item's slug (default: from the summary); an existing slug is updated",
+    },
+  },
+  payload: true,
+  notes: [
+    "Every word is part of the summary except --why, --next, --slug, --dir and a leading",
+    "--help; other words that look like flags (--no-verify) stay in the summary. Put words",
+    "after -- to keep even those literally: park -- explain --why in the docs",
+    "",
+    'Example: session.ts park retry the flaky upload test --why "fails 1 in 20" --next "add seed"',
+  ],
+};
+
+/** Normalised for "is this the same summary": case, spacing and the final period ignored. */
+function sameText(a: string, b: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim().replace(/[.]$/, "");
+  return norm(a) === norm(b);
+}
+
+/**
+ * The slug to write: `--slug` as given (updating that bullet if present); else one derived from
+ * the summary, reusing the bullet that already has this summary, and taking `-2`, `-3`, … when
+ * a different item already holds the derived slug (parking never overwrites another loop).
+ */
+export function chooseParkSlug(doc: ParkedDoc, summary: string, explicit?: string): string {
+  if (explicit !== undefined) return slugify(explicit);
+  const base = slugFromSummary(summary) || "item";
+  const inFamily = (slug: string) =>
+    slug === base || (slug.startsWith(`${base}-`) && /^\d+$/.test(slug.slice(base.length + 1)));
+  const same = doc.items.find((i) => inFamily(i.slug) && sameText(i.summary, summary));
+  return same ? same.slug : uniqueSlug(doc, base);
+}
+
+/** Runs `park`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const summary = a.positionals.join(" ").replace(/\s+/g, " ").trim();
+  if (summary === "") {
+    throw new UsageError(
+      `nothing to park: give a summary, e.g. "session.ts park retry the flaky upload test ` +
+        `--why 'fails 1 in 20'". To find open loops worth parking, run "session.ts sweep"`,
+    );
+  }
+  const explicit = a.flags.slug as string | undefined;
+  const refused = explicit === undefined ? undefined : refusal(explicit);
+  if (refused) throw new UsageError(`--slug: ${refused}`);
+  const store = storeFor(ctx, a.dir);
+  const fields = (doc: ParkedDoc): ParkedFields => ({
+    slug: chooseParkSlug(doc, summary, explicit),
+    summary,
+    raised: dayStamp(ctx.now),
+    why: a.flags.why as string | undefined,
+    next: a.flags.next as string | undefined,
+  });
+  let outcome;
+  try {
+    outcome = await editParked(store, (doc) => {
+      const r = upsertParked(doc, fields(doc));
+      return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.items.length, ...r } };
+    });
+  } catch (err) {
+    return ioFailure(ctx, err);
+  }
+  ctx.out(`Parked: ${outcome.slug} (${outcome.open} open)`);
+  if (outcome.updated) ctx.out(`Updated the existing bullet "${outcome.slug}" in ${store.parked}.`);
+  return EXIT.ok;
+}

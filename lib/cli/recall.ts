@@ -1,0 +1,101 @@
+/**
+ * `recall [name]`: prints a handover (named, or LATEST's) without front matter under a banner,
+ * marks it consumed, and clears LATEST only when LATEST named this one. A miss says so, lists
+ * what exists, and exits 1.
+ * @module
+ */
+
+import { writeFileAtomic } from "../atomic.ts";
+import { catalog } from "../catalog.ts";
+import { markConsumed, splitFrontMatter } from "../front_matter.ts";
+import { slugify } from "../slug.ts";
+import {
+  docPath,
+  exists,
+  isSafeSlug,
+  readDoc,
+  readLatest,
+  type Store,
+  takeLatest,
+} from "../store.ts";
+import { ageMs, formatAge } from "../time.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
+
+/** Arguments and help of `recall`. */
+export const SPEC: ModeSpec = {
+  mode: "recall",
+  usage: "recall [name] [--dir DIR]",
+  summary: "Prints a handover (named, or the one LATEST points to) and marks it consumed.",
+  flags: {},
+  maxPositionals: 1,
+  notes: ["Example: session.ts recall auth-refactor"],
+};
+
+/** The slug a recall name means: the name itself when stored, else its slugified form. */
+export function resolveSlug(store: Store, name: string): string {
+  if (isSafeSlug(name) && exists(docPath(store, name))) return name;
+  return slugify(name);
+}
+
+/** What the store holds, for a miss: one line per document, newest first. */
+export function whatExists(store: Store, now: Date): string {
+  const docs = catalog(store, now);
+  if (!docs.length) return `The store (${store.dir}) holds no handovers.`;
+  return [
+    `Stored handovers (${docs.length}), newest first:`,
+    ...docs.map((d) => `  ${d.slug}  (${formatAge(d.ageMs)}${d.consumed ? ", consumed" : ""})`),
+  ].join("\n");
+}
+
+/** The banner above a recalled document. */
+export function banner(slug: string, fields: Record<string, string>, now: Date): string {
+  const age = formatAge(ageMs(fields.created, now));
+  const when = age === "just now" || age === "unknown age" || age === "in the future"
+    ? age
+    : `${age} ago`;
+  const was = fields.consumed === "true" ? "; recalled before" : "";
+  return `[session] Handover "${slug}" (dumped ${when}, branch ${fields.branch || "none"}${was})`;
+}
+
+/** Why nothing could be recalled: LATEST empty or dangling, no such name, or unreadable. */
+function missMessage(store: Store, name: string | undefined, slug: string | undefined): string {
+  if (slug === undefined) {
+    return "No pending handover: LATEST is empty. Name one: session.ts recall <slug>";
+  }
+  const path = docPath(store, slug);
+  if (isSafeSlug(slug) && exists(path)) {
+    return `Handover "${slug}" exists but cannot be read (not UTF-8 text, or not a regular file ` +
+      `inside the store): ${path}`;
+  }
+  return name === undefined
+    ? `LATEST names "${slug}", but the store has no such document (looked for ${path}).`
+    : `No handover "${name}" (looked for ${path}).`;
+}
+
+/** Runs `recall`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const store = storeFor(ctx, a.dir);
+  const name = a.positionals[0];
+  if (name !== undefined && (/[\/\\]/.test(name) || name.includes(".."))) {
+    throw new UsageError(
+      `"${name}" is not a handover name (no "/", "\\" or ".."); see "session.ts list"`,
+    );
+  }
+  const slug = name === undefined ? readLatest(store) : resolveSlug(store, name);
+  const text = slug === undefined ? undefined : readDoc(store, slug);
+  if (slug === undefined || text === undefined) {
+    ctx.err(missMessage(store, name, slug));
+    ctx.err(whatExists(store, ctx.now));
+    return EXIT.notFound;
+  }
+  const split = splitFrontMatter(text);
+  const body = (split?.body ?? text).replace(/\r\n?/g, "\n").trim();
+  ctx.out(`${banner(slug, split?.fields ?? {}, ctx.now)}\n\n${body}`);
+  const consumed = markConsumed(text);
+  if (consumed !== undefined) await writeFileAtomic(docPath(store, slug), consumed);
+  if (readLatest(store) === slug) takeLatest(store, slug);
+  return EXIT.ok;
+}

@@ -1,0 +1,91 @@
+/**
+ * `recover [name] [--transcript PATH | --session ID] [--force] [--since SPEC]`: drafts a handover
+ * from the transcript of a session that ended without a dump, writes it like `dump` does (with
+ * `recovered: true` in the front matter) and prints it.
+ * @module
+ */
+
+import { collectEvidence, DEFAULT_SINCE, openParked, parseSince } from "../evidence.ts";
+import { recoverMarkdown } from "../recover.ts";
+import { findGitTop } from "../store.ts";
+import { loadTranscript } from "../transcript.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { type Context, EXIT, NotFoundError, storeFor, UsageError } from "./context.ts";
+import { dump } from "./dump.ts";
+import { SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
+import { refusal } from "../slug.ts";
+
+/** Arguments and help of `recover`. */
+export const SPEC: ModeSpec = {
+  mode: "recover",
+  usage: "recover [name] [--transcript PATH | --session ID] [--force] [--since SPEC] [--dir DIR]",
+  summary: "Drafts a handover from the transcript of a session that ended without a dump.",
+  flags: {
+    transcript: TRANSCRIPT_FLAG,
+    session: { ...SESSION_FLAG, help: "recover this Claude Code session id" },
+    force: { type: "boolean", help: "overwrite an existing handover of that name" },
+    since: SINCE_FLAG,
+  },
+  maxPositionals: 1,
+  notes: [
+    "Without --transcript or --session: the newest transcript of this project that is not the",
+    "running session's (CLAUDE_CODE_SESSION_ID). The draft holds the first and last requests,",
+    "files touched, unfinished tasks, deferrals, unanswered questions and the last assistant",
+    "text; its front matter says recovered: true.",
+    "Example: session.ts recover --session 5f0c2d1e-…",
+  ],
+};
+
+/** Runs `recover`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const flags = a.flags as { transcript?: string; session?: string; since?: string };
+  if (flags.transcript && flags.session) {
+    throw new UsageError("give --transcript PATH or --session ID, not both");
+  }
+  const name = a.positionals[0];
+  const why = name === undefined ? undefined : refusal(name);
+  if (why) throw new UsageError(`${why}. Nothing was written`);
+  const since = parseSince(flags.since ?? DEFAULT_SINCE, ctx.now);
+  if (!since) {
+    throw new UsageError(
+      `--since "${flags.since}" is neither a duration (90m, 8h, 2d) nor an ISO date`,
+    );
+  }
+  const store = storeFor(ctx, a.dir);
+  const where = transcriptInputs(ctx, {});
+  const loaded = await loadTranscript({
+    ...where,
+    transcript: flags.transcript,
+    // The running session is not the one to recover: only an explicit --session names one.
+    sessionId: flags.session,
+    exclude: flags.session ? undefined : where.sessionId,
+    root: store.root,
+    relRoot: findGitTop(store.root) ?? store.root,
+  });
+  if (!loaded.facts) {
+    throw new NotFoundError(
+      `nothing to recover: ${loaded.located.reason}. Name one with --transcript PATH or --session ID`,
+    );
+  }
+  const ev = await collectEvidence({
+    store,
+    cwd: ctx.cwd,
+    now: ctx.now,
+    since,
+    parked: await openParked(store),
+    loaded,
+  });
+  const draft = recoverMarkdown(loaded.facts);
+  const d = await dump(draft, ev, ctx, { name, force: a.flags.force === true, recovered: true });
+  ctx.out(d.text.trimEnd());
+  ctx.out(
+    [
+      "",
+      `Wrote ${d.path} (recovered from ${loaded.facts.path})`,
+      `LATEST → ${d.slug}`,
+    ].join("\n"),
+  );
+  return EXIT.ok;
+}

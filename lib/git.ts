@@ -1,0 +1,195 @@
+/**
+ * What git knows about the working tree, via `Deno.Command` (no library): the branch, per-file
+ * line counts against HEAD, untracked files, and the commits since a moment with their files.
+ * Outside a repository, or without git installed, every answer is empty and nothing throws.
+ * @module
+ */
+
+/** Per-file line counts from `git diff --numstat`; `binary` files have no counts. */
+export interface FileStat {
+  path: string;
+  added: number;
+  deleted: number;
+  binary: boolean;
+}
+
+/** One commit with the files it touched. */
+export interface Commit {
+  /** Abbreviated hash. */
+  hash: string;
+  /** Committer date, ISO 8601. */
+  date: string;
+  subject: string;
+  files: FileStat[];
+}
+
+/** The git facts of a working tree. */
+export interface GitFacts {
+  /** The repository's top-level directory; undefined outside git. */
+  top?: string;
+  /** The branch name, `detached`, or `none` outside git. */
+  branch: string;
+  /** Whether HEAD points at a commit (false in a repository with no commits yet). */
+  hasHead: boolean;
+  /** Uncommitted changes to tracked files, against HEAD (or the empty tree before any commit). */
+  changes: FileStat[];
+  /** Untracked, not-ignored files. */
+  untracked: string[];
+  /** Commits since `since`, newest first. */
+  commits: Commit[];
+}
+
+/** Output of one git invocation: undefined when git is missing or the command failed. */
+async function git(cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["-c", "core.quotePath=false", ...args],
+      cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      env: { GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
+    }).output();
+    return out.success ? new TextDecoder().decode(out.stdout) : undefined;
+  } catch {
+    return undefined; // git not installed, cwd gone, or --allow-run denied
+  }
+}
+
+/** A numstat match (added, deleted, path) as a FileStat; `-` counts mean binary. */
+function fileStat(m: RegExpExecArray): FileStat {
+  const binary = m[1] === "-" || m[2] === "-";
+  return {
+    path: m[3],
+    added: binary ? 0 : Number(m[1]),
+    deleted: binary ? 0 : Number(m[2]),
+    binary,
+  };
+}
+
+/** Parses `git diff --numstat -z --no-renames` output. */
+export function parseNumstatZ(text: string): FileStat[] {
+  const out: FileStat[] = [];
+  for (const record of text.split("\0")) {
+    const m = /^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(record);
+    if (m) out.push(fileStat(m));
+  }
+  return out;
+}
+
+const RS = "\x1e";
+const US = "\x1f";
+
+/** Parses `git log --numstat --no-renames --format=<RS>%h<US>%cI<US>%s` output. */
+export function parseLog(text: string): Commit[] {
+  const commits: Commit[] = [];
+  for (const chunk of text.split(RS)) {
+    if (!chunk.trim()) continue;
+    const [head, ...rest] = chunk.split("\n");
+    const [hash, date, ...subject] = head.split(US);
+    if (!hash || !date) continue;
+    const files: FileStat[] = [];
+    for (const line of rest) {
+      const m = /^(-|\d+)\t(-|\d+)\t(.+)$/.exec(line);
+      if (m) files.push(fileStat(m));
+    }
+    commits.push({ hash, date, subject: subject.join(US), files });
+  }
+  return commits;
+}
+
+function lines(text: string | undefined, sep = "\n"): string[] {
+  return (text ?? "").split(sep).map((l) => l.replace(/\r$/, "")).filter((l) => l !== "");
+}
+
+/** The git facts of `cwd`; paths are relative to the repository's top-level. */
+export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
+  const top = (await git(cwd, ["rev-parse", "--show-toplevel"]))?.trim();
+  if (!top) return { branch: "none", hasHead: false, changes: [], untracked: [], commits: [] };
+  const [symbolic, head] = await Promise.all([
+    git(top, ["symbolic-ref", "--short", "-q", "HEAD"]),
+    git(top, ["rev-parse", "--verify", "-q", "HEAD"]),
+  ]);
+  const hasHead = !!head?.trim();
+  // Before the first commit, diff against the empty tree so staged new files still count.
+  const base = hasHead
+    ? "HEAD"
+    : (await git(top, ["hash-object", "-t", "tree", "--stdin"]))?.trim();
+  const [numstat, others, log] = await Promise.all([
+    base ? git(top, ["diff", "--numstat", "-z", "--no-renames", base, "--"]) : undefined,
+    git(top, ["ls-files", "--others", "--exclude-standard", "-z"]),
+    hasHead
+      ? git(top, [
+        "log",
+        `--since=${since.toISOString()}`,
+        "--numstat",
+        "--no-renames",
+        `--format=${RS}%h${US}%cI${US}%s`,
+      ])
+      : undefined,
+  ]);
+  return {
+    top,
+    branch: symbolic?.trim() || "detached",
+    hasHead,
+    changes: parseNumstatZ(numstat ?? ""),
+    untracked: lines(others, "\0"),
+    commits: parseLog(log ?? ""),
+  };
+}
+
+/** Which of `paths` (relative to the top-level `top`) git tracks; empty outside git. */
+export async function trackedFiles(top: string, paths: string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const out = await git(top, ["ls-files", "-z", "--", ...paths.map((p) => `:(literal)${p}`)]);
+  return new Set(lines(out, "\0"));
+}
+
+/** One `git stash` entry. */
+export interface Stash {
+  /** `stash@{0}`, … */
+  ref: string;
+  /** The stash message, e.g. `WIP on main: abc1234 subject`. */
+  subject: string;
+}
+
+/** What is committed but not pushed. */
+export interface Unpushed {
+  /** The branch's upstream, e.g. `origin/main`; undefined when it has none. */
+  upstream?: string;
+  /** Whether the repository has any remote at all. */
+  remotes: boolean;
+  /** Commits on HEAD not on the upstream, newest first (empty without an upstream). */
+  commits: { hash: string; subject: string }[];
+}
+
+/** Parses `git stash list --format=%gd<US>%s`. */
+export function parseStashes(text: string): Stash[] {
+  return lines(text).flatMap((line) => {
+    const [ref, ...subject] = line.split(US);
+    return ref && subject.length ? [{ ref, subject: subject.join(US) }] : [];
+  });
+}
+
+/** The stashes of the repository at `top`; empty outside git. */
+export async function stashes(top: string): Promise<Stash[]> {
+  return parseStashes((await git(top, ["stash", "list", `--format=%gd${US}%s`])) ?? "");
+}
+
+/** Commits of HEAD that its upstream does not have; nothing outside git or before a commit. */
+export async function unpushed(top: string): Promise<Unpushed> {
+  const [remotes, upstream] = await Promise.all([
+    git(top, ["remote"]),
+    git(top, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"]),
+  ]);
+  const name = upstream?.trim() || undefined;
+  const log = name ? await git(top, ["log", `--format=%h${US}%s`, "@{upstream}..HEAD"]) : "";
+  return {
+    upstream: name,
+    remotes: lines(remotes).length > 0,
+    commits: lines(log).map((l) => {
+      const [hash, ...subject] = l.split(US);
+      return { hash, subject: subject.join(US) };
+    }),
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * Codex CLI and Gemini CLI for the end-to-end tests: installed pinned from npm into a private
+ * prefix, run offline in tmux against their loopback stand-ins, with a scratch HOME whose config
+ * points them at the stand-in and trusts the project (so no login, update or trust dialog blocks).
+ * @module
+ */
+
+import { CLI_FLAGS, projectFile } from "../../../lib/command.ts";
+import { sleep, startTmux, type Tmux } from "./tmux.ts";
+
+/** The Codex CLI version the end-to-end tests run (and that the README names). */
+export const CODEX_VERSION = "0.171.0";
+/** The Gemini CLI version the end-to-end tests run (and that the README names). */
+export const GEMINI_VERSION = "0.61.0";
+
+async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
+  return text;
+}
+
+/** Installs `pkg@version` (once) into `.temp/e2e/` and returns the path of its `bin`. */
+async function ensureClient(pkg: string, version: string, bin: string): Promise<string> {
+  const prefix = projectFile(
+    `.temp/e2e/${pkg.replace(/[@/]+/g, "-").replace(/^-/, "")}-${version}`,
+  );
+  const path = `${prefix}/node_modules/.bin/${bin}`;
+  const ok = async () => (await run(path, ["--version"]).catch(() => "")).includes(version);
+  if (await ok()) return path;
+  await Deno.mkdir(prefix, { recursive: true });
+  await run("npm", [
+    "install",
+    "--prefix",
+    prefix,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `${pkg}@${version}`,
+  ]);
+  if (!(await ok())) throw new Error(`${path} --version does not say ${version}`);
+  return path;
+}
+
+/** Installs the pinned Codex CLI (once); returns its `codex` binary. */
+export function ensureCodex(): Promise<string> {
+  return ensureClient("@openai/codex", CODEX_VERSION, "codex");
+}
+
+/** Installs the pinned Gemini CLI (once); returns its `gemini` binary. */
+export function ensureGemini(): Promise<string> {
+  return ensureClient("@google/gemini-cli", GEMINI_VERSION, "gemini");
+}
+
+/** A scratch world: HOME and a git project directory with one commit. */
+export interface World {
+  home: string;
+  project: string;
+  cleanup: () => Promise<void>;
+}
+
+/** Creates a scratch HOME and a git project (branch `main`, one commit). */
+export async function makeWorld(): Promise<World> {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-e2e-" }));
+  const home = `${base}/home`;
+  const project = `${base}/project`;
+  await Deno.mkdir(home, { recursive: true });
+  await Deno.mkdir(project, { recursive: true });
+  await run("git", ["init", "-q", "-b", "main"], project);
+  await run("git", [
+    "-c",
+    "user.name=e2e",
+    "-c",
+    "user.email=e2e@example.invalid",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    "init",
+  ], project);
+  return { home, project, cleanup: () => Deno.remove(base, { recursive: true }).catch(() => {}) };
+}
+
+/** The environment both clients share: scratch HOME, Deno on PATH with the real module cache. */
+function baseEnv(world: World, extra: Record<string, string>): Record<string, string> {
+  const realHome = Deno.env.get("HOME") ?? "/root";
+  return {
+    HOME: world.home,
+    PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+    TERM: "xterm-256color",
+    // The scratch HOME has no Deno cache: reuse the runner's so `deno run` needs no download.
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
+    ...extra,
+  };
+}
+
+/** Codex's config: the stand-in as a Responses API provider, the project trusted. */
+export async function configureCodex(world: World, baseUrl: string): Promise<void> {
+  await Deno.mkdir(`${world.home}/.codex`, { recursive: true });
+  await Deno.writeTextFile(
+    `${world.home}/.codex/config.toml`,
+    [
+      `model = "gpt-e2e"`,
+      `model_provider = "standin"`,
+      `check_for_update_on_startup = false`,
+      `[model_providers.standin]`,
+      `name = "loopback stand-in"`,
+      `base_url = "${baseUrl}"`,
+      `wire_api = "responses"`,
+      `[projects."${world.project}"]`,
+      `trust_level = "trusted"`,
+      "",
+    ].join("\n"),
+  );
+}
+
+/**
+ * Starts interactive Codex in tmux (no sandbox, no approvals: the e2e runs `deno` through its
+ * shell tool). With `reviewHooks` (new hooks registered), Codex asks for a review before its
+ * prompt accepts input; the test trusts them the way a person does ("Trust all and continue").
+ */
+export async function startCodex(
+  bin: string,
+  world: World,
+  options: { env?: Record<string, string>; reviewHooks?: boolean } = {},
+): Promise<Tmux> {
+  const tmux = await startTmux({
+    command: [bin, "--sandbox", "danger-full-access", "--ask-for-approval", "never"],
+    cwd: world.project,
+    env: baseEnv(world, { CODEX_HOME: `${world.home}/.codex`, ...options.env }),
+  });
+  if (options.reviewHooks) {
+    await tmux.waitForScreen("Trust all and continue", 60_000);
+    await tmux.press("Down");
+    await sleep(300);
+    await tmux.press("Enter");
+    await tmux.waitForScreen((s) => s.includes("Ask Codex") && !s.includes("Trust all"), 30_000);
+  } else {
+    await tmux.waitForScreen("Ask Codex", 60_000);
+  }
+  await sleep(500);
+  return tmux;
+}
+
+/** Gemini's config: API-key auth, no update checks or telemetry, the project trusted. */
+export async function configureGemini(world: World): Promise<void> {
+  await Deno.mkdir(`${world.home}/.gemini`, { recursive: true });
+  await Deno.writeTextFile(
+    `${world.home}/.gemini/settings.json`,
+    JSON.stringify({
+      security: { auth: { selectedType: "gemini-api-key" } },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    }),
+  );
+  await Deno.writeTextFile(
+    `${world.home}/.gemini/trustedFolders.json`,
+    JSON.stringify({ [world.project]: "TRUST_FOLDER" }),
+  );
+}
+
+/**
+ * Starts interactive Gemini CLI in tmux against the stand-in (`GOOGLE_GEMINI_BASE_URL`), with a
+ * fixed model (no routing side calls) and YOLO approvals; waits for the prompt.
+ */
+export async function startGemini(
+  bin: string,
+  world: World,
+  baseUrl: string,
+  env: Record<string, string> = {},
+): Promise<Tmux> {
+  const tmux = await startTmux({
+    command: [bin, "--model", "gemini-2.5-flash", "--approval-mode", "yolo"],
+    cwd: world.project,
+    env: baseEnv(world, {
+      GEMINI_API_KEY: "e2e-stand-in-key",
+      GOOGLE_GEMINI_BASE_URL: baseUrl,
+      GEMINI_CLI_NO_RELAUNCH: "1",
+      ...env,
+    }),
+  });
+  await tmux.waitForScreen("Type your message", 60_000);
+  await sleep(1_500);
+  return tmux;
+}
+
+/** The handover body the model "writes"; `mark` makes it findable in a request. */
+export function handoverBody(mark: string): string {
+  return [
+    "## Goal",
+    `Prove the handover survives /clear (${mark}).`,
+    "## Decisions",
+    "- Stand-in API on loopback — why: offline, every request recorded.",
+    "## Next step",
+    "Check the restored context.",
+  ].join("\n");
+}
+
+/** The shell command the model runs to dump: the real CLI with the body on stdin. */
+export function dumpCommand(slug: string, mark: string): string {
+  return `deno run ${CLI_FLAGS.join(" ")} ${projectFile("session.ts")} dump ${slug} <<'EOF'\n${
+    handoverBody(mark)
+  }\nEOF`;
+}
+
+/** Runs the CLI in the world's project (for install, and for setting up old dumps). */
+export async function cli(
+  world: World,
+  options: { env?: Record<string, string>; input?: string },
+  ...args: string[]
+): Promise<{ code: number; out: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, projectFile("session.ts"), ...args],
+    cwd: world.project,
+    env: { HOME: world.home, ...options.env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(options.input ?? ""));
+  await writer.close();
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, out: dec.decode(out.stdout) + dec.decode(out.stderr) };
+}

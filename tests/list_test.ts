@@ -1,0 +1,257 @@
+import assert from "node:assert/strict";
+import { byNewest, catalog, entryOf, listSlugs, readHead } from "../lib/catalog.ts";
+import { parkedRows } from "../lib/cli/list.ts";
+import { parseParked } from "../lib/parked.ts";
+import { join, readLatest } from "../lib/store.ts";
+import { makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { cli } from "./support/cli.ts";
+
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
+
+Deno.test("catalog", async (t) => {
+  await t.step(
+    "lists .md documents only: temp files, other files, reserved names skipped",
+    async () => {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "b", { latest: false });
+        await writeDoc(p.store, "a", { latest: false });
+        for (const name of [".tmp-a.md.1.x", "PARKED.md", "notes.txt", "LATEST", "dropped.jsonl"]) {
+          await Deno.writeTextFile(join(p.store.dir, name), "x");
+        }
+        await Deno.mkdir(join(p.store.dir, "dir.md"));
+        assert.deepEqual(listSlugs(p.store), ["a", "b"]);
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("a missing store lists nothing and is not created", async () => {
+    const p = await makeProject({ store: false });
+    try {
+      assert.deepEqual(listSlugs(p.store), []);
+      assert.equal((await cli(["list"], { cwd: p.root })).code, 0);
+      await assert.rejects(Deno.stat(p.store.dir));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step(
+    "readHead reads the front matter; a huge or binary body does not matter",
+    async () => {
+      const p = await makeProject();
+      try {
+        const path = join(p.store.dir, "big.md");
+        const head =
+          "---\nslug: big\ncreated: 2026-11-30T00:00:00Z\nconsumed: true\nbranch: x\n---\n";
+        const body = new Uint8Array(4_000_000).fill(0xff);
+        await Deno.writeFile(path, new Uint8Array([...new TextEncoder().encode(head), ...body]));
+        assert.deepEqual(readHead(path), {
+          slug: "big",
+          created: "2026-11-30T00:00:00Z",
+          consumed: "true",
+          branch: "x",
+        });
+        assert.equal(readHead(join(p.store.dir, "missing.md")), undefined);
+        await Deno.writeTextFile(join(p.store.dir, "plain.md"), "no front matter");
+        assert.deepEqual(readHead(join(p.store.dir, "plain.md")), {});
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("entries: age, stale over 14 d, expired over 30 d, undated never", () => {
+    const at = (d: number) => entryOf("s", { created: ago(d).toISOString() }, NOW);
+    assert.deepEqual([at(14).stale, at(14.01).stale, at(30).expired, at(30.01).expired], [
+      false,
+      true,
+      false,
+      true,
+    ]);
+    const undated = entryOf("u", { consumed: "maybe" }, NOW);
+    assert.deepEqual(undated, { slug: "u", stale: false, expired: false });
+    const sorted = [entryOf("u", {}, NOW), at(3), entryOf("n", { created: NOW.toISOString() }, NOW)]
+      .sort(byNewest).map((e) => e.slug);
+    assert.deepEqual(sorted, ["n", "s", "u"]);
+  });
+});
+
+Deno.test("list", async (t) => {
+  await t.step("empty store: the one line", async () => {
+    const p = await makeProject();
+    try {
+      const r = await cli(["list"], { cwd: p.root });
+      assert.equal(r.code, 0);
+      assert.equal(r.out, "No stored handovers, no parked items.");
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("expires by created (never mtime); undated kept; stale flagged", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "fresh", { created: ago(1), latest: false, branch: "feat/x" });
+      await writeDoc(p.store, "stale", { created: ago(20), consumed: true, latest: false });
+      await writeDoc(p.store, "expired", { created: ago(31) });
+      await writeDoc(p.store, "undated", { created: null, latest: false });
+      // A fresh mtime must not save an expired document, nor an old one condemn a fresh one.
+      const old = ago(100).getTime() / 1000;
+      await Deno.utime(join(p.store.dir, "fresh.md"), old, old);
+      const r = await cli(["list"], { cwd: p.root });
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(listSlugs(p.store), ["fresh", "stale", "undated"]);
+      assert.equal(readLatest(p.store), undefined, "LATEST named the expired document");
+      assert.match(r.out, /^Removed 1 expired handover\(s\) \(over 30 days\): expired/);
+      assert.ok(r.out.includes("| fresh | 24 h | feat/x | no |"));
+      assert.ok(r.out.includes("| ⚠ stale stale | 20 d | main | yes |"));
+      assert.ok(r.out.includes("| undated | unknown age | main | no |"));
+      assert.ok(r.out.includes("No parked items."));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("--json: the documented shape; parked items with Raised and stale", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "d", { created: ago(0.5) });
+      await Deno.writeTextFile(
+        p.store.parked,
+        "# Parked items\n\n- **old** — Old thing. Raised: 2026-11-01. Why: w. Next: n.\n" +
+          "- **new** — New thing. Raised: 2026-11-29.\n- **undated** — No date.\n",
+      );
+      const r = await cli(["list", "--json"], { cwd: p.root });
+      assert.equal(r.code, 0, r.err);
+      const l = JSON.parse(r.out);
+      assert.deepEqual(Object.keys(l), ["store", "latest", "removed", "handovers", "parked"]);
+      assert.equal(l.latest, "d");
+      assert.deepEqual(l.handovers, [{
+        slug: "d",
+        created: "2026-11-30T00:00:00Z",
+        age: "12 h",
+        ageMs: 12 * 3_600_000,
+        branch: "main",
+        consumed: false,
+        stale: false,
+        latest: true,
+      }]);
+      assert.deepEqual(l.parked, [
+        {
+          slug: "old",
+          summary: "Old thing",
+          raised: "2026-11-01",
+          why: "w",
+          next: "n",
+          stale: true,
+        },
+        {
+          slug: "new",
+          summary: "New thing",
+          raised: "2026-11-29",
+          why: null,
+          next: null,
+          stale: false,
+        },
+        { slug: "undated", summary: "No date", raised: null, why: null, next: null, stale: false },
+      ]);
+      const text = (await cli(["list"], { cwd: p.root })).out;
+      assert.ok(text.includes("| d (LATEST) | 12 h | main | no |"));
+      assert.ok(text.includes("| ⚠ stale old | 2026-11-01 | Old thing |"));
+      assert.ok(text.includes("Parked items (3 open):"));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("parked rows: stale from Raised, never throws on hostile text", () => {
+    assert.equal(
+      parkedRows(parseParked("- **a** — x. Raised: 2026-11-15.").items, NOW)[0].stale,
+      true,
+    );
+    assert.equal(
+      parkedRows(parseParked("- **a** — x. Raised: 2026-11-17.").items, NOW)[0].stale,
+      false,
+    );
+    assert.equal(
+      parkedRows(parseParked("- **a** — x. Raised: someday.").items, NOW)[0].stale,
+      false,
+    );
+    parkedRows(parseParked("\0\xff- **").items, NOW);
+  });
+  await t.step("CRLF documents list; a LATEST naming a missing document is cleared", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "win", { crlf: true, created: ago(2), latest: false });
+      await Deno.writeTextFile(p.store.latest, "removed-by-hand\n");
+      const l = JSON.parse((await cli(["list", "--json"], { cwd: p.root })).out);
+      assert.equal(l.handovers[0].slug, "win");
+      assert.equal(l.handovers[0].branch, "main");
+      assert.equal(l.handovers[0].consumed, false);
+      assert.equal(l.latest, null);
+      assert.equal(readLatest(p.store), undefined);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("table cells escape pipes; items sharing a date share its staleness", async () => {
+    const p = await makeProject();
+    try {
+      await Deno.writeTextFile(
+        p.store.parked,
+        "- **a** — Use a | b. Raised: 2026-11-01.\n- **b** — Other. Raised: 2026-11-01.\n" +
+          "- **c** — New. Raised: 2026-11-29.\n",
+      );
+      const r = await cli(["list"], { cwd: p.root });
+      assert.ok(r.out.includes("| ⚠ stale a | 2026-11-01 | Use a \\| b |"), r.out);
+      assert.ok(r.out.includes("| ⚠ stale b | 2026-11-01 | Other |"));
+      assert.ok(r.out.includes("| c | 2026-11-29 | New |"));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("1,000 documents: all listed, in one run", async () => {
+    const p = await makeProject();
+    try {
+      for (let i = 0; i < 1000; i++) {
+        await writeDoc(p.store, `doc-${String(i).padStart(4, "0")}`, {
+          created: new Date(NOW.getTime() - i * 60_000),
+          latest: false,
+        });
+      }
+      const started = performance.now();
+      const docs = catalog(p.store, NOW);
+      const took = performance.now() - started;
+      assert.equal(docs.length, 1000);
+      assert.equal(docs[0].slug, "doc-0000");
+      assert.ok(took < 5_000, `catalog of 1,000 took ${took} ms`);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("refusals: unknown flag and words exit 2; --help exits 0", async () => {
+    const p = await makeProject();
+    try {
+      const flag = await cli(["list", "--all"], { cwd: p.root });
+      assert.equal(flag.code, 2);
+      assert.match(
+        flag.err,
+        /unknown flag "--all". Supported flags of list: --json, --dir DIR, --help/,
+      );
+      assert.equal((await cli(["list", "x"], { cwd: p.root })).code, 2);
+      assert.match((await cli(["list", "--help"], { cwd: p.root })).out, /^Usage: session.ts list/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("as a process: JSON parses, from a subdirectory finds the store", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "proc");
+      await Deno.mkdir(join(p.root, "sub"));
+      const r = await runCli(["list", "--json"], { cwd: join(p.root, "sub") });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).handovers[0].slug, "proc");
+    } finally {
+      await p.cleanup();
+    }
+  });
+});

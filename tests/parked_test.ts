@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import {
+  emptyParked,
+  formatBullet,
+  parseBullet,
+  parseParked,
+  removeParked,
+  renderParked,
+  slugFromSummary,
+  uniqueSlug,
+  upsertParked,
+} from "../lib/parked.ts";
+
+const WELL_FORMED = [
+  "# Parked items",
+  "",
+  "- **fix-flaky-parser** — Fix the flaky parser test. Raised: 2026-11-20. Why: CI fails 1 in 10. Next: run with seed 42.",
+  "- **docs-install** — Document install on Windows. Raised: 2026-11-29.",
+  "",
+].join("\n");
+
+/** Deterministic pseudo-random generator (mulberry32) so fuzz failures reproduce. */
+function rng(seed: number): () => number {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("parked: parse", async (t) => {
+  await t.step("well-formed file: fields of every bullet", () => {
+    const doc = parseParked(WELL_FORMED);
+    assert.equal(doc.items.length, 2);
+    const [a, b] = doc.items;
+    assert.equal(a.slug, "fix-flaky-parser");
+    assert.equal(a.summary, "Fix the flaky parser test");
+    assert.equal(a.raised, "2026-11-20");
+    assert.equal(a.why, "CI fails 1 in 10");
+    assert.equal(a.next, "run with seed 42");
+    assert.equal(a.line, 3);
+    assert.equal(b.slug, "docs-install");
+    assert.equal(b.why, undefined);
+    assert.equal(b.next, undefined);
+    assert.equal(b.line, 4);
+  });
+  await t.step("render(parse(x)) is byte-exact for a well-formed file, LF and CRLF", () => {
+    assert.equal(renderParked(parseParked(WELL_FORMED)), WELL_FORMED);
+    const crlf = WELL_FORMED.replaceAll("\n", "\r\n");
+    const doc = parseParked(crlf);
+    assert.equal(renderParked(doc), crlf);
+    assert.equal(doc.eol, "\r\n");
+    assert.equal(doc.items[0].next, "run with seed 42", "no stray \\r in fields");
+    assert.equal(doc.items[0].text.includes("\r"), false);
+  });
+  await t.step("a canonical bullet re-formats to itself", () => {
+    for (const item of parseParked(WELL_FORMED).items) assert.equal(formatBullet(item), item.text);
+  });
+  await t.step("hand-edited bullets: other markers, separators, order, no slug", () => {
+    const doc = parseParked([
+      "* __Login_Bug__ - login fails on Safari. Next: repro. Why: users complain",
+      "+ `cache`: cache warmup is slow",
+      "- just a plain note without a slug",
+      " - **spaced** — one-space indent still counts",
+    ].join("\n"));
+    assert.deepEqual(doc.items.map((i) => i.slug), [
+      "login-bug",
+      "cache",
+      "just-plain-note-without-slug",
+      "spaced",
+    ]);
+    assert.equal(doc.items[0].summary, "login fails on Safari");
+    assert.equal(doc.items[0].why, "users complain");
+    assert.equal(doc.items[0].next, "repro");
+    assert.equal(doc.items[1].summary, "cache warmup is slow");
+  });
+  await t.step("multi-line bullets: indented and lazy continuation, ended by blank/heading", () => {
+    const text = [
+      "# Parked items",
+      "- **wrap** — a long summary",
+      "  that wraps. Raised: 2026-11-01.",
+      "Why: lazy line. Next: finish",
+      "  - a nested detail",
+      "",
+      "Some prose paragraph.",
+      "## Later",
+      "- **b** — second",
+      "# Heading ends it",
+    ].join("\n");
+    const doc = parseParked(text);
+    assert.equal(renderParked(doc), text);
+    assert.equal(doc.items.length, 2);
+    const [wrap, b] = doc.items;
+    assert.equal(wrap.summary, "a long summary that wraps");
+    assert.equal(wrap.raised, "2026-11-01");
+    assert.equal(wrap.why, "lazy line");
+    assert.equal(wrap.next, "finish - a nested detail");
+    assert.equal(wrap.text.split("\n").length, 4);
+    assert.equal(b.slug, "b");
+    assert.equal(b.line, 9);
+  });
+  await t.step("the last marker wins: a summary may say 'why:' itself", () => {
+    const item = parseBullet("- **q** — ask why: the build is slow. Why: blocks release.");
+    assert.equal(item.summary, "ask why: the build is slow");
+    assert.equal(item.why, "blocks release");
+  });
+  await t.step("bullets inside fenced code are text", () => {
+    const doc = parseParked("```\n- **not** — an item\n```\n- **yes** — item\n");
+    assert.deepEqual(doc.items.map((i) => i.slug), ["yes"]);
+  });
+  await t.step("empty and header-only files have no items", () => {
+    assert.equal(parseParked("").items.length, 0);
+    assert.equal(parseParked("# Parked items\n\n").items.length, 0);
+    assert.equal(parseParked("-\n- \n*\n").items.length, 0);
+  });
+  await t.step("hostile input never throws and always round-trips", () => {
+    const rand = rng(42);
+    const alphabet = ["-", "*", " ", "\n", "\r", "\r\n", "**", "—", ":", ".", "Why:", "Next:"]
+      .concat([
+        "Raised:",
+        "`",
+        "_",
+        "#",
+        "```",
+        "a",
+        "é",
+        "\0",
+        "\uFFFD",
+        "\uD800",
+        "x".repeat(50),
+      ]);
+    for (let n = 0; n < 500; n++) {
+      let s = "";
+      const len = Math.floor(rand() * 80);
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
+      const doc = parseParked(s);
+      assert.equal(renderParked(doc), s);
+      for (const item of doc.items) assert.ok(item.slug.length > 0, JSON.stringify(s));
+    }
+    const huge = "- **h** — " + "x".repeat(2_000_000) + "\n" + "*".repeat(100_000);
+    assert.equal(renderParked(parseParked(huge)), huge);
+    const binary = String.fromCharCode(...Array.from({ length: 4096 }, (_, i) => i % 256));
+    assert.equal(renderParked(parseParked(binary)), binary);
+    // deno-lint-ignore no-explicit-any
+    assert.deepEqual(parseParked(undefined as any).items, []);
+  });
+});
+
+Deno.test("parked: edits agree with a fresh parse of their output", () => {
+  const rand = rng(7);
+  const pieces = [
+    "# Parked items\n",
+    "\n",
+    "- **a** — A. Raised: 2026-01-01.\n",
+    "- **b** — B\n",
+    "  more b\n",
+    "lazy line\n",
+    "* hand bullet\n",
+    "## Heading\n",
+    "```\n",
+    "- **fenced** — x\n",
+    "<!-- note -->\n",
+    "prose\n",
+    "- **c** — C.\r\n",
+    "- **tail** — no newline",
+  ];
+  const ops = ["x", "a", "b", "c", "new-one", "hand-bullet"];
+  for (let n = 0; n < 400; n++) {
+    let text = "";
+    const len = Math.floor(rand() * 10);
+    for (let i = 0; i < len; i++) text += pieces[Math.floor(rand() * (pieces.length - 1))];
+    if (rand() < 0.3) text += pieces[pieces.length - 1];
+    let doc = parseParked(text);
+    for (let k = 0; k < 3; k++) {
+      const slug = ops[Math.floor(rand() * ops.length)];
+      doc = rand() < 0.5
+        ? upsertParked(doc, { slug, summary: `s ${k}`, raised: "2026-11-30" }).doc
+        : removeParked(doc, slug).doc;
+      const fresh = parseParked(renderParked(doc));
+      const view = (d: typeof doc) => d.items.map((i) => [i.slug, i.line, i.text, i.summary]);
+      assert.deepEqual(view(doc), view(fresh), JSON.stringify(renderParked(doc)));
+    }
+  }
+});
+
+Deno.test("parked: slugs", async (t) => {
+  await t.step("slugFromSummary: short, stop words dropped, capped", () => {
+    assert.equal(
+      slugFromSummary("Fix the flaky parser test in CI today"),
+      "fix-flaky-parser-test-ci",
+    );
+    assert.equal(slugFromSummary("to be"), "to-be");
+    assert.ok(slugFromSummary("x".repeat(100)).length <= 40);
+    assert.equal(slugFromSummary("?!"), "");
+  });
+  await t.step("uniqueSlug appends -2, -3", () => {
+    let doc = emptyParked();
+    assert.equal(uniqueSlug(doc, "a"), "a");
+    doc = upsertParked(doc, { slug: "a", summary: "x" }).doc;
+    assert.equal(uniqueSlug(doc, "a"), "a-2");
+    doc = upsertParked(doc, { slug: "a-2", summary: "x" }).doc;
+    assert.equal(uniqueSlug(doc, "a"), "a-3");
+  });
+});
+
+Deno.test("parked: edits", async (t) => {
+  await t.step("upsert into an empty file writes the header and one bullet", () => {
+    const { doc, item, updated } = upsertParked(emptyParked(), {
+      slug: "x",
+      summary: "Do x",
+      raised: "2026-11-30",
+      why: "because",
+      next: "start",
+    });
+    assert.equal(updated, false);
+    assert.equal(item.slug, "x");
+    assert.equal(
+      renderParked(doc),
+      "# Parked items\n\n- **x** — Do x. Raised: 2026-11-30. Why: because. Next: start.\n",
+    );
+  });
+  await t.step("append goes after the last item; other text is untouched", () => {
+    const text = "# Parked items\n\n- **a** — A.\n\nNotes: keep me\n";
+    const out = renderParked(upsertParked(parseParked(text), { slug: "b", summary: "B" }).doc);
+    assert.equal(out, "# Parked items\n\n- **a** — A.\n- **b** — B.\n\nNotes: keep me\n");
+  });
+  await t.step("append keeps CRLF and fixes a missing final newline", () => {
+    const out = renderParked(
+      upsertParked(parseParked("# Parked items\r\n\r\n- **a** — A."), { slug: "b", summary: "B" })
+        .doc,
+    );
+    assert.equal(out, "# Parked items\r\n\r\n- **a** — A.\r\n- **b** — B.\r\n");
+  });
+  await t.step("append to a file with no items separates from prose with a blank line", () => {
+    const out = renderParked(upsertParked(parseParked("hello"), { slug: "b", summary: "B" }).doc);
+    assert.equal(out, "hello\n\n- **b** — B.\n");
+  });
+  await t.step("a file ending inside an open fence: the fence is closed, the item counts", () => {
+    const r = upsertParked(parseParked("```\ncode\n"), { slug: "b", summary: "B" });
+    assert.equal(r.doc.items.length, 1);
+    assert.equal(renderParked(r.doc), "```\ncode\n\n```\n\n- **b** — B.\n");
+  });
+  await t.step(
+    "same slug updates that bullet only; Raised kept; why/next kept unless given",
+    () => {
+      const doc = parseParked(WELL_FORMED);
+      const r = upsertParked(doc, {
+        slug: "fix-flaky-parser",
+        summary: "Fix the parser test",
+        raised: "2026-11-30",
+        next: "bisect",
+      });
+      assert.equal(r.updated, true);
+      assert.equal(r.doc.items.length, 2);
+      assert.equal(r.item.raised, "2026-11-20");
+      assert.equal(r.item.why, "CI fails 1 in 10");
+      assert.equal(r.item.next, "bisect");
+      assert.equal(
+        renderParked(r.doc),
+        WELL_FORMED.replace(
+          /- \*\*fix-flaky-parser.*\n/,
+          () =>
+            "- **fix-flaky-parser** — Fix the parser test. Raised: 2026-11-20. Why: CI fails 1 in 10. Next: bisect.\n",
+        ),
+      );
+    },
+  );
+  await t.step("update of a multi-line bullet replaces all its lines, keeps CRLF", () => {
+    const text = "- **m** — a\r\n  b\r\n- **n** — c\r\n";
+    const out = renderParked(upsertParked(parseParked(text), { slug: "m", summary: "new" }).doc);
+    assert.equal(out, "- **m** — new.\r\n- **n** — c\r\n");
+  });
+  await t.step("remove takes only that bullet (all its lines)", () => {
+    const text = "# Parked items\n\n- **a** — A\n  more of a\n- **b** — B\n\nfooter\n";
+    const r = removeParked(parseParked(text), "a");
+    assert.equal(r.removed?.slug, "a");
+    assert.equal(r.removed?.text, "- **a** — A\n  more of a");
+    assert.equal(renderParked(r.doc), "# Parked items\n\n- **b** — B\n\nfooter\n");
+    assert.equal(removeParked(r.doc, "zzz").removed, undefined);
+  });
+  await t.step("remove of a last bullet without a newline leaves no dangling line ending", () => {
+    const r = removeParked(parseParked("- **a** — A\n- **b** — B"), "b");
+    assert.equal(renderParked(r.doc), "- **a** — A");
+  });
+  await t.step("summary with newlines and markdown stays on one line", () => {
+    const line = formatBullet({ slug: "s", summary: "two\nlines  here", raised: "2026-01-01" });
+    assert.equal(line, "- **s** — two lines here. Raised: 2026-01-01.");
+    assert.equal(formatBullet({ slug: "q", summary: "why?" }), "- **q** — why?");
+  });
+});

@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { join, readLatest } from "../lib/store.ts";
+import { BODY, makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { cli } from "./support/cli.ts";
+
+Deno.test("recall", async (t) => {
+  await t.step(
+    "LATEST: banner with slug and age, body without front matter; consumed; LATEST cleared",
+    async () => {
+      const p = await makeProject();
+      try {
+        const before = await writeDoc(p.store, "auth", {
+          created: new Date(NOW.getTime() - 2 * 3_600_000),
+          crlf: true,
+        });
+        const r = await cli(["recall"], { cwd: p.root });
+        assert.equal(r.code, 0, r.err);
+        assert.equal(
+          r.out,
+          `[session] Handover "auth" (dumped 2 h ago, branch main)\n\n${BODY.trim()}`,
+        );
+        assert.ok(!r.out.includes("consumed:"));
+        const after = await Deno.readTextFile(join(p.store.dir, "auth.md"));
+        assert.equal(
+          after,
+          before.replace("consumed: false", "consumed: true"),
+          "byte-exact, CRLF kept",
+        );
+        assert.equal(readLatest(p.store), undefined);
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("by name: LATEST kept when it names another document", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "older", { latest: false });
+      await writeDoc(p.store, "newer");
+      const r = await cli(["recall", "older"], { cwd: p.root });
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /^\[session\] Handover "older"/);
+      assert.equal(readLatest(p.store), "newer");
+      assert.match(await Deno.readTextFile(join(p.store.dir, "older.md")), /consumed: true/);
+      assert.match(await Deno.readTextFile(join(p.store.dir, "newer.md")), /consumed: false/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("by name when LATEST names it: cleared", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "auth-refactor");
+      assert.equal((await cli(["recall", "Auth Refactor"], { cwd: p.root })).code, 0);
+      assert.equal(readLatest(p.store), undefined);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a consumed document still prints, says so, and stays consumed", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "done", { consumed: true, latest: false });
+      const r = await cli(["recall", "done"], { cwd: p.root });
+      assert.equal(r.code, 0);
+      assert.match(r.out, /recalled before/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a miss: says so, lists what exists, exit 1", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "one", { latest: false });
+      const named = await cli(["recall", "nope"], { cwd: p.root });
+      assert.equal(named.code, 1);
+      assert.match(named.err, /No handover "nope"/);
+      assert.match(named.err, /Stored handovers \(1\), newest first:\n {2}one {2}\(just now\)/);
+      const latest = await cli(["recall"], { cwd: p.root });
+      assert.equal(latest.code, 1);
+      assert.match(latest.err, /LATEST is empty/);
+      await Deno.writeTextFile(p.store.latest, "gone\n");
+      const dangling = await cli(["recall"], { cwd: p.root });
+      assert.equal(dangling.code, 1);
+      assert.match(dangling.err, /LATEST names "gone", but the store has no such document/);
+      await Deno.writeFile(join(p.store.dir, "bin.md"), new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
+      const binary = await cli(["recall", "bin"], { cwd: p.root });
+      assert.equal(binary.code, 1);
+      assert.match(binary.err, /Handover "bin" exists but cannot be read/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("an empty store: the miss says it holds nothing", async () => {
+    const p = await makeProject({ store: false });
+    try {
+      const r = await cli(["recall"], { cwd: p.root });
+      assert.equal(r.code, 1);
+      assert.match(r.err, /holds no handovers/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("refusals: path-like names and unknown flags exit 2", async () => {
+    const p = await makeProject();
+    try {
+      for (
+        const args of [["recall", "../x"], ["recall", "a/b"], ["recall", "--json"], [
+          "recall",
+          "a",
+          "b",
+        ]]
+      ) {
+        assert.equal((await cli(args, { cwd: p.root })).code, 2, args.join(" "));
+      }
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step(
+    "as a process: prints, marks consumed; a second hook-free recall still prints",
+    async () => {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "proc");
+        const r = await runCli(["recall"], { cwd: p.root });
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /Ship the restore hook/);
+        const miss = await runCli(["recall"], { cwd: p.root });
+        assert.equal(miss.code, 1);
+        assert.match(miss.stderr, /proc {2}\(just now, consumed\)/);
+        assert.equal((await runCli(["recall", "proc"], { cwd: p.root })).code, 0);
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+});

@@ -1,0 +1,72 @@
+/**
+ * Test support: writes small Claude Code transcripts (JSONL) in the shape of 2.1.x records, and
+ * places them where Claude Code keeps them (`<home>/.claude/projects/<encoded root>/<id>.jsonl`).
+ * @module
+ */
+
+import { encodeProjectDir } from "../../lib/transcript.ts";
+
+/** One step of a scripted session. */
+export type Step =
+  | { prompt: string }
+  | { say: string }
+  | { tool: string; input: Record<string, unknown>; result?: string; error?: boolean };
+
+/** The JSONL of a session made of `steps`, with `cwd` on every record. */
+export function transcriptOf(cwd: string, steps: Step[], sessionId = "test-session"): string {
+  const lines: string[] = [];
+  const base = { cwd, sessionId, version: "2.1.197", isSidechain: false };
+  steps.forEach((s, i) => {
+    if ("prompt" in s) {
+      lines.push(
+        JSON.stringify({ ...base, type: "user", message: { role: "user", content: s.prompt } }),
+      );
+    } else if ("say" in s) {
+      lines.push(JSON.stringify({
+        ...base,
+        type: "assistant",
+        message: { role: "assistant", content: [{ type: "text", text: s.say }] },
+      }));
+    } else {
+      const id = `toolu_${i}`;
+      lines.push(JSON.stringify({
+        ...base,
+        type: "assistant",
+        message: {
+          role: "assistant",
+          content: [{ type: "tool_use", id, name: s.tool, input: s.input }],
+        },
+      }));
+      if (s.result !== undefined || s.error) {
+        lines.push(JSON.stringify({
+          ...base,
+          type: "user",
+          message: {
+            role: "user",
+            content: [{
+              type: "tool_result",
+              tool_use_id: id,
+              content: s.result ?? "error",
+              ...(s.error ? { is_error: true } : {}),
+            }],
+          },
+        }));
+      }
+    }
+  });
+  return lines.join("\n") + "\n";
+}
+
+/** Writes the transcript where Claude Code would, under `home`; returns its path. */
+export async function placeTranscript(
+  home: string,
+  root: string,
+  sessionId: string,
+  body: string,
+): Promise<string> {
+  const dir = `${home}/.claude/projects/${encodeProjectDir(root)}`;
+  await Deno.mkdir(dir, { recursive: true });
+  const path = `${dir}/${sessionId}.jsonl`;
+  await Deno.writeTextFile(path, body);
+  return path;
+}
