@@ -99,13 +99,29 @@ export async function makeWorld(): Promise<World> {
   };
 }
 
+/** The runner's Deno cache, shared with the scratch HOME so nothing is fetched again. */
+function denoDir(): string | undefined {
+  if (Deno.env.get("DENO_DIR")) return Deno.env.get("DENO_DIR");
+  const out = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  })
+    .outputSync();
+  try {
+    return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The environment Claude Code runs with: offline, the stand-in as the API, scratch HOME. */
 export function claudeEnv(
   world: World,
   standIn: StandIn,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  const denoDir = Deno.env.get("DENO_DIR");
+  const cache = denoDir();
   return {
     HOME: world.home,
     PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
@@ -120,7 +136,7 @@ export function claudeEnv(
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
     IS_SANDBOX: "1",
-    ...(denoDir ? { DENO_DIR: denoDir } : {}),
+    ...(cache ? { DENO_DIR: cache } : {}),
     ...extra,
   };
 }
