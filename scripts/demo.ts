@@ -16,8 +16,16 @@ const dec = new TextDecoder();
 /** The environment of the children: the user's, minus what would point them at a real project. */
 function childEnv(): Record<string, string> {
   const env = Deno.env.toObject();
-  delete env.CLAUDE_PROJECT_DIR;
-  delete env.SESSION_NOW;
+  for (
+    const name of [
+      "CLAUDE_PROJECT_DIR",
+      "CLAUDE_CODE_SESSION_ID",
+      "CLAUDE_CONFIG_DIR",
+      "SESSION_NOW",
+    ]
+  ) {
+    delete env[name];
+  }
   return { ...env, NO_COLOR: "1" };
 }
 

@@ -177,6 +177,21 @@ Deno.test("list", async (t) => {
     );
     parkedRows(parseParked("\0\xff- **").items, NOW);
   });
+  await t.step("CRLF documents list; a LATEST naming a missing document is cleared", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "win", { crlf: true, created: ago(2), latest: false });
+      await Deno.writeTextFile(p.store.latest, "removed-by-hand\n");
+      const l = JSON.parse((await cli(["list", "--json"], { cwd: p.root })).out);
+      assert.equal(l.handovers[0].slug, "win");
+      assert.equal(l.handovers[0].branch, "main");
+      assert.equal(l.handovers[0].consumed, false);
+      assert.equal(l.latest, null);
+      assert.equal(readLatest(p.store), undefined);
+    } finally {
+      await p.cleanup();
+    }
+  });
   await t.step("table cells escape pipes; items sharing a date share its staleness", async () => {
     const p = await makeProject();
     try {

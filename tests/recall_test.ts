@@ -80,7 +80,13 @@ Deno.test("recall", async (t) => {
       assert.equal(latest.code, 1);
       assert.match(latest.err, /LATEST is empty/);
       await Deno.writeTextFile(p.store.latest, "gone\n");
-      assert.equal((await cli(["recall"], { cwd: p.root })).code, 1);
+      const dangling = await cli(["recall"], { cwd: p.root });
+      assert.equal(dangling.code, 1);
+      assert.match(dangling.err, /LATEST names "gone", but the store has no such document/);
+      await Deno.writeFile(join(p.store.dir, "bin.md"), new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
+      const binary = await cli(["recall", "bin"], { cwd: p.root });
+      assert.equal(binary.code, 1);
+      assert.match(binary.err, /Handover "bin" exists but cannot be read/);
     } finally {
       await p.cleanup();
     }

@@ -7,7 +7,15 @@
 import { catalog, type DocEntry } from "../catalog.ts";
 import type { ParkedItem } from "../parked.ts";
 import { readParked } from "../parked_store.ts";
-import { docPath, readLatest, removeQuietly, type Store, takeLatest } from "../store.ts";
+import {
+  docPath,
+  exists,
+  isSafeSlug,
+  readLatest,
+  removeQuietly,
+  type Store,
+  takeLatest,
+} from "../store.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
@@ -93,7 +101,13 @@ export function expire(store: Store, entries: DocEntry[]): string[] {
 export async function listing(store: Store, now: Date): Promise<Listing> {
   const entries = catalog(store, now);
   const removed = expire(store, entries);
-  const latest = readLatest(store) ?? null;
+  let latest = readLatest(store) ?? null;
+  // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
+  // Checked on disk, not in the snapshot: a dump may have landed since (document first, then LATEST).
+  if (latest !== null && !(isSafeSlug(latest) && exists(docPath(store, latest)))) {
+    takeLatest(store, latest);
+    latest = null;
+  }
   const parked = (await readParked(store)).items;
   return {
     store: store.dir,

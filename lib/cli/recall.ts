@@ -58,6 +58,21 @@ export function banner(slug: string, fields: Record<string, string>, now: Date):
   return `[session] Handover "${slug}" (dumped ${when}, branch ${fields.branch || "none"}${was})`;
 }
 
+/** Why nothing could be recalled: LATEST empty or dangling, no such name, or unreadable. */
+function missMessage(store: Store, name: string | undefined, slug: string | undefined): string {
+  if (slug === undefined) {
+    return "No pending handover: LATEST is empty. Name one: session.ts recall <slug>";
+  }
+  const path = docPath(store, slug);
+  if (isSafeSlug(slug) && exists(path)) {
+    return `Handover "${slug}" exists but cannot be read (not UTF-8 text, or not a regular file ` +
+      `inside the store): ${path}`;
+  }
+  return name === undefined
+    ? `LATEST names "${slug}", but the store has no such document (looked for ${path}).`
+    : `No handover "${name}" (looked for ${path}).`;
+}
+
 /** Runs `recall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
@@ -72,11 +87,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const slug = name === undefined ? readLatest(store) : resolveSlug(store, name);
   const text = slug === undefined ? undefined : readDoc(store, slug);
   if (slug === undefined || text === undefined) {
-    ctx.err(
-      slug === undefined
-        ? "No pending handover: LATEST is empty. Name one: session.ts recall <slug>"
-        : `No handover "${name}" (looked for ${docPath(store, slug)}).`,
-    );
+    ctx.err(missMessage(store, name, slug));
     ctx.err(whatExists(store, ctx.now));
     return EXIT.notFound;
   }
