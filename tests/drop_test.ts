@@ -117,6 +117,7 @@ Deno.test("drop: no PARKED.md at all: exit 1", async () => {
     const r = await runCli(["drop", "anything"], { cwd: repo.root });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /No parked items/);
+    await assert.rejects(Deno.stat(join(repo.root, ".claude")), "no store created");
   } finally {
     await repo.cleanup();
   }

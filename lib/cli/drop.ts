@@ -51,7 +51,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const store = storeFor(ctx, a.dir);
   let outcome: Outcome;
   try {
-    outcome = await editParked<Outcome>(store, async (doc) => {
+    // No PARKED.md: nothing to drop, and no store is created just to say so.
+    const present = await Deno.stat(store.parked).then(() => true, () => false);
+    outcome = !present ? { kind: "empty" } : await editParked<Outcome>(store, async (doc) => {
       if (doc.items.length === 0) return { result: { kind: "empty" } };
       const match = await matchParked(doc.items, query);
       if (match.kind === "none") return { result: { kind: "none", items: doc.items } };
