@@ -14,6 +14,7 @@
  * @module
  */
 
+import { loadCodexTranscript } from "./codex_transcript.ts";
 /** A file the session wrote or edited, per the transcript. */
 export interface TouchedFile {
   /** Path relative to the project root (absolute when outside it). */
@@ -593,6 +594,10 @@ export interface LocateInputs {
   cwd: string;
   /** A session id never picked by the newest-file fallback (the running session, for recover). */
   exclude?: string;
+  /** Codex CLI's session id (`CODEX_THREAD_ID` in its shell tool): read its rollout instead. */
+  codexThreadId?: string;
+  /** `CODEX_HOME`, which replaces `~/.codex` when set. */
+  codexHome?: string;
 }
 
 /** Claude Code's folder of transcripts for a project root. */
@@ -721,6 +726,8 @@ export interface Loaded {
 export async function loadTranscript(
   inputs: LocateInputs & { relRoot?: string },
 ): Promise<Loaded> {
+  const codex = await loadCodexTranscript(inputs);
+  if (codex) return codex;
   const located = await locateTranscript(inputs);
   if (!located.path) return { located };
   try {
@@ -736,10 +743,12 @@ export async function loadTranscript(
 /** The locate inputs from a process environment: session id, home and config directory. */
 export function transcriptEnv(
   env: (name: string) => string | undefined,
-): Pick<LocateInputs, "sessionId" | "home" | "configDir"> {
+): Pick<LocateInputs, "sessionId" | "home" | "configDir" | "codexThreadId" | "codexHome"> {
   return {
     sessionId: env("CLAUDE_CODE_SESSION_ID") || undefined,
     home: env("HOME") || env("USERPROFILE") || undefined,
     configDir: env("CLAUDE_CONFIG_DIR") || undefined,
+    codexThreadId: env("CODEX_THREAD_ID") || undefined,
+    codexHome: env("CODEX_HOME") || undefined,
   };
 }
