@@ -27,10 +27,6 @@ MODES.list = {
   summary: "remove expired handovers, then list handovers and parked items",
   run: async () => (await import("./list.ts")).run,
 };
-MODES.recover = {
-  summary: "draft a handover from the transcript of a session that ended without a dump",
-  run: async () => (await import("./recover.ts")).run,
-};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await import("./evidence.ts")).run,
@@ -49,6 +45,11 @@ MODES.drop = {
 MODES.sweep = {
   summary: "numbered table of unlanded work, written to .temp/session/unlanded.md",
   run: async () => (await import("./sweep.ts")).run,
+};
+
+MODES.recover = {
+  summary: "draft a handover from the transcript of a session that ended without a dump",
+  run: async () => (await import("./recover.ts")).run,
 };
 
 /** The usage text listing every mode. */
