@@ -95,6 +95,14 @@ export async function main(args: string[], ctx: Context): Promise<number> {
       ctx.err(`session ${mode}: ${err.message}`);
       return EXIT.notFound;
     }
+    // The filesystem refused (read-only, full disk, …): every write is atomic, so the store
+    // still holds the old files; say so in one line rather than with a stack trace.
+    if (err instanceof Error && /\(os error \d+\)/.test(err.message)) {
+      ctx.err(
+        `session ${mode}: ${err.message}. The store's files are unchanged (writes are atomic)`,
+      );
+      return EXIT.notFound;
+    }
     throw err;
   }
 }
