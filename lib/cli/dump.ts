@@ -29,7 +29,8 @@ import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts
 /** Arguments and help of `dump`. */
 export const SPEC: ModeSpec = {
   mode: "dump",
-  usage: "dump [name] [--force] [--since SPEC] [--dir DIR]  < sections.md",
+  usage:
+    "dump [name] [--force] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR] < sections.md",
   summary:
     "Writes a handover from the agent's sections (markdown on stdin) and points LATEST at it.",
   flags: {
