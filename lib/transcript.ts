@@ -57,6 +57,8 @@ export interface TranscriptFacts {
   sessionId?: string;
   /** The working directory the records carry (the first one seen). */
   cwd?: string;
+  /** The first record's `timestamp` (ISO 8601): when the session started. */
+  startedAt?: string;
   /** Physical lines read (including blank and bad ones). */
   lines?: number;
   /** Lines that were not a JSON object (truncated, garbage); skipped. */
@@ -301,6 +303,7 @@ export class TranscriptReader {
   #openQuestion?: Mention;
   #sessionId?: string;
   #cwd?: string;
+  #startedAt?: string;
   #lines = 0;
   #bad = 0;
 
@@ -317,7 +320,7 @@ export class TranscriptReader {
   line(text: string): void {
     const n = ++this.#lines;
     if (!text.includes('"user"') && !text.includes('"assistant"')) {
-      if (this.#sessionId === undefined || this.#cwd === undefined) this.#parse(text, n, true);
+      if (this.#headerOpen()) this.#parse(text, n, true);
       else if (!isJsonObjectish(text)) this.#bad++;
       return;
     }
@@ -343,7 +346,15 @@ export class TranscriptReader {
     this.record(rec, n);
   }
 
+  #headerOpen(): boolean {
+    return this.#sessionId === undefined || this.#cwd === undefined ||
+      this.#startedAt === undefined;
+  }
+
   #header(rec: Json): void {
+    if (this.#startedAt === undefined && typeof rec.timestamp === "string") {
+      if (!Number.isNaN(Date.parse(rec.timestamp))) this.#startedAt = rec.timestamp;
+    }
     if (this.#sessionId === undefined && typeof rec.sessionId === "string") {
       this.#sessionId = rec.sessionId;
     }
@@ -513,6 +524,7 @@ export class TranscriptReader {
       lastAssistantText: this.#lastText,
       sessionId: this.#sessionId,
       cwd: this.#cwd,
+      startedAt: this.#startedAt,
       lines: this.#lines,
       badLines: this.#bad,
     };

@@ -70,6 +70,7 @@ export async function gather(
     since,
     parked: await openParked(store),
     transcript: transcriptInputs(ctx, flags),
+    sinceIsDefault: flags.since === undefined,
   });
 }
 
