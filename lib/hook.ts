@@ -13,7 +13,15 @@
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
 import { findPending, hookOutput, type Payload, restore, type RestoreOptions } from "./restore.ts";
-import { armPath, findRoot, join, removeQuietly, type Store, storeAt } from "./store.ts";
+import {
+  armPath,
+  findRoot,
+  join,
+  removeQuietly,
+  type Store,
+  storeAt,
+  storeOutside,
+} from "./store.ts";
 
 /** What the hook prints (nothing when `stdout` is undefined) and why, for diagnostics. */
 export interface HookAnswer {
@@ -78,6 +86,7 @@ export function answer(
 /** Gemini's BeforeAgent: inject the armed handover when this session armed it, once. */
 function deliver(payload: Payload, options: RestoreOptions, now: Date): HookAnswer {
   const store = storeAt(findRoot({ cwd: payload.cwd }));
+  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   const armed = takeArm(store);
   if (armed === undefined) return { reason: "not armed" };
   if (armed !== (payload.session_id ?? "")) return { reason: "armed by another session" };

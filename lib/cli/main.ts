@@ -52,6 +52,19 @@ MODES.recover = {
   run: async () => (await import("./recover.ts")).run,
 };
 
+MODES.install = {
+  summary: "register the restore hook for /clear (--user, --local)",
+  run: async () => (await import("./install.ts")).run,
+};
+MODES.uninstall = {
+  summary: "remove exactly the hook install added",
+  run: async () => (await import("./uninstall.ts")).run,
+};
+MODES.doctor = {
+  summary: "check Deno, the hook, the store and the gitignore",
+  run: async () => (await import("./doctor.ts")).run,
+};
+
 /** The usage text listing every mode. */
 export function usage(): string {
   const width = Math.max(...Object.keys(MODES).map((m) => m.length));
