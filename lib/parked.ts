@@ -1,9 +1,10 @@
 /**
  * PARKED.md: the open loops, one bullet each. Pure parse/render, no IO.
  *
- * The file is kept as a list of parts, each holding its exact bytes (line endings included), so
- * `renderParked(parseParked(x)) === x` for every input, well-formed or not, and an edit touches
- * only the bullet it changes: hand-written notes, headings, garbage and CRLF survive untouched.
+ * A parsed file keeps its exact text and the span of each bullet, so `renderParked(parseParked(x))
+ * === x` for every input, well-formed or not, and an edit splices only the bullet it changes:
+ * hand-written notes, headings, garbage and CRLF survive untouched. Items are built on first use
+ * (`park` and `drop` on a 10,000-item file need one or two, not all).
  *
  * Canonical bullet: `- **<slug>** — <summary>. Raised: <YYYY-MM-DD>. Why: <reason>. Next: <next>.`
  * (`Why`/`Next` are left out when empty). Tolerated by the reader: `*`/`+` markers, `__slug__` or
@@ -45,24 +46,19 @@ export interface ParkedFields {
   next?: string;
 }
 
-/** One stretch of the file: free text, or an item's bullet (its exact bytes either way). */
-export type ParkedPart =
-  | { kind: "text"; raw: string }
-  | { kind: "item"; raw: string; item: ParkedItem };
-
-/** A parsed PARKED.md. Treat as immutable: the edit functions return a new one. */
+/** A parsed PARKED.md. Immutable: the edit functions return a new one. */
 export interface ParkedDoc {
-  /** The open items, in file order. */
-  items: ParkedItem[];
-  /** Every part of the file in order; concatenating their `raw` gives the file back. */
-  parts: ParkedPart[];
+  /** The open items, in file order (built on first use). */
+  readonly items: ParkedItem[];
+  /** How many items (without building them). */
+  readonly count: number;
+  /** The file's exact text. */
+  readonly text: string;
   /** The line ending new lines are written with (the file's first one; LF for a new file). */
-  eol: "\n" | "\r\n";
+  readonly eol: "\n" | "\r\n";
 }
 
 const BULLET = /^ ?[-*+][ \t]+(?=\S)/;
-const HEADING = /^ {0,3}#/;
-const FENCE = /^ {0,3}(```|~~~)/;
 const SLUG_MARK = /^(?:\*\*(.+?)\*\*|__(.+?)__|`([^`]+)`)[ \t]*(?:—|–|--?|:)?[ \t]*/;
 const FIELD_MARK = /(^|[\s.;,])(raised|why|next)[ \t]*:[ \t]*/gi;
 const MAX_SLUG_WORDS = 5;
@@ -163,6 +159,8 @@ export function parseBullet(text: string, line = 1): ParkedItem {
 }
 
 const SIMPLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** At a bullet's slug position: a simple slug and its closing `**` (sticky: no slicing). */
+const SIMPLE_SLUG_AT = /[a-z0-9]+(?:-[a-z0-9]+)*\*\*/y;
 
 /** The slug of a canonical bullet (`- **slug** …`) without parsing the rest; else undefined. */
 function quickSlug(raw: string): string | undefined {
@@ -173,10 +171,7 @@ function quickSlug(raw: string): string | undefined {
   return SIMPLE_SLUG.test(inner) ? inner : undefined;
 }
 
-/**
- * An item whose fields are read from its bullet only when first asked for: `park` and `drop`
- * on a 10,000-item file need every slug but the fields of one or two bullets.
- */
+/** An item whose fields are read from its bullet only when first asked for. */
 class LazyItem implements ParkedItem {
   readonly line: number;
   readonly slug: string;
@@ -211,98 +206,131 @@ class LazyItem implements ParkedItem {
   }
 }
 
-/** Splits text into lines that keep their endings (`\n` or `\r\n`); the last may have none. */
-function splitLines(text: string): string[] {
-  const out: string[] = [];
-  let pos = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf("\n", pos);
-    const end = nl === -1 ? text.length : nl + 1;
-    out.push(text.slice(pos, end));
-    pos = end;
+/** The parsed file: its text and each bullet's span; items built on demand and kept. */
+class Doc implements ParkedDoc {
+  #items: (ParkedItem | undefined)[] = [];
+  #all = false;
+  constructor(
+    readonly text: string,
+    readonly eol: "\n" | "\r\n",
+    /** Offset of each bullet's first character. */
+    readonly starts: number[],
+    /** Offset just past each bullet's last line ending. */
+    readonly ends: number[],
+    /** 1-based line of each bullet. */
+    readonly lines: number[],
+  ) {}
+  get count(): number {
+    return this.starts.length;
   }
-  return out;
+  get items(): ParkedItem[] {
+    if (!this.#all) {
+      for (let i = 0; i < this.starts.length; i++) this.item(i);
+      this.#all = true;
+    }
+    return this.#items as ParkedItem[];
+  }
+  /** The item of bullet `i`. */
+  item(i: number): ParkedItem {
+    return this.#items[i] ??= new LazyItem(
+      this.text.slice(this.starts[i], this.ends[i]),
+      this.lines[i],
+    );
+  }
+  /** The raw bytes of bullet `i`. */
+  raw(i: number): string {
+    return this.text.slice(this.starts[i], this.ends[i]);
+  }
+  /** Whether bullet `i` has `slug`, read in place for canonical bullets. */
+  slugIs(i: number, slug: string): boolean {
+    const s = this.starts[i];
+    if (this.text.startsWith("- **", s)) {
+      SIMPLE_SLUG_AT.lastIndex = s + 4;
+      if (SIMPLE_SLUG_AT.test(this.text)) {
+        return SIMPLE_SLUG_AT.lastIndex - 2 - (s + 4) === slug.length &&
+          this.text.startsWith(slug, s + 4);
+      }
+    }
+    return this.item(i).slug === slug;
+  }
 }
 
-function content(line: string): string {
-  if (!line.endsWith("\n")) return line;
-  return line.endsWith("\r\n") ? line.slice(0, -2) : line.slice(0, -1);
+function asDoc(doc: ParkedDoc): Doc {
+  return doc instanceof Doc ? doc : parseParked(doc.text) as Doc;
 }
 
-/** What a line is, by its first characters (regexes only where those allow a match). */
-function lineKind(c: string): "fence" | "bullet" | "heading" | "comment" | "blank" | "other" {
-  const ch = c.charCodeAt(0);
+const FENCE_AT = / {0,3}(?:```|~~~)/y;
+const BULLET_AT = / ?[-*+][ \t]+(?=\S)/y;
+const BLANK_AT = /[^\S\n]*(?:\n|$)/y;
+const HEADING_AT = / {0,3}#/y;
+const COMMENT_AT = /[^\S\n]*<!--/y;
+const K_FENCE = 1, K_BULLET = 2, K_BLANK = 3, K_HEADING = 4, K_COMMENT = 5, K_OTHER = 6;
+
+function at(re: RegExp, text: string, pos: number): boolean {
+  re.lastIndex = pos;
+  return re.test(text);
+}
+
+/** What the line starting at `pos` is; regexes run in place, and only where the first char allows. */
+function lineKindAt(text: string, pos: number): number {
+  const ch = text.charCodeAt(pos);
   // space, backtick, tilde
-  if ((ch === 32 || ch === 96 || ch === 126) && FENCE.test(c)) return "fence";
+  if ((ch === 32 || ch === 96 || ch === 126) && at(FENCE_AT, text, pos)) return K_FENCE;
   // -, *, +, space
-  if ((ch === 45 || ch === 42 || ch === 43 || ch === 32) && BULLET.test(c)) return "bullet";
-  if (!/\S/.test(c)) return "blank";
-  if ((ch === 35 || ch === 32) && HEADING.test(c)) return "heading";
-  if (c.trimStart().startsWith("<!--")) return "comment";
-  return "other";
+  if ((ch === 45 || ch === 42 || ch === 43 || ch === 32) && at(BULLET_AT, text, pos)) {
+    return K_BULLET;
+  }
+  if (ch === 45 || ch === 42) return K_OTHER; // the common bullet-less case of these chars
+  if (at(BLANK_AT, text, pos)) return K_BLANK;
+  if ((ch === 35 || ch === 32) && at(HEADING_AT, text, pos)) return K_HEADING;
+  if (at(COMMENT_AT, text, pos)) return K_COMMENT;
+  return K_OTHER;
 }
 
-/** Parses PARKED.md. Never throws; any input renders back byte-exactly. */
+/**
+ * Parses PARKED.md. Never throws; any input renders back byte-exactly. A bullet is a line
+ * starting with `-`, `*` or `+` (at most one space of indent); the non-blank lines after it that
+ * are not a bullet, heading, fence or comment belong to it. Fenced code holds no items.
+ */
 export function parseParked(text: string): ParkedDoc {
   const str = typeof text === "string" ? text : "";
-  const parts: ParkedPart[] = [];
-  const items: ParkedItem[] = [];
-  let textBuf = "";
-  let bulletRaw = "";
-  let bulletLine = 0;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const lines: number[] = [];
+  let open = -1;
+  let openLine = 0;
   let fenced = false;
   let lineNo = 0;
-  let eol: ParkedDoc["eol"] = "\n";
   for (let pos = 0; pos < str.length;) {
     const nl = str.indexOf("\n", pos);
     const end = nl === -1 ? str.length : nl + 1;
-    const raw = str.slice(pos, end);
-    pos = end;
     lineNo++;
-    if (lineNo === 1 && raw.endsWith("\r\n")) eol = "\r\n";
-    const kind = lineKind(content(raw));
-    if (!fenced && kind === "bullet") {
-      if (bulletLine) {
-        const item = new LazyItem(bulletRaw, bulletLine);
-        parts.push({ kind: "item", raw: bulletRaw, item });
-        items.push(item);
-      } else if (textBuf) {
-        parts.push({ kind: "text", raw: textBuf });
-        textBuf = "";
-      }
-      bulletRaw = raw;
-      bulletLine = lineNo;
-      continue;
+    const kind = lineKindAt(str, pos);
+    if (!fenced && kind === K_BULLET) {
+      if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
+      open = pos;
+      openLine = lineNo;
+    } else if (!(open >= 0 && !fenced && kind === K_OTHER)) {
+      if (kind === K_FENCE) fenced = !fenced;
+      if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
+      open = -1;
     }
-    if (!fenced && bulletLine && kind === "other") {
-      bulletRaw += raw; // a continuation line of the open bullet
-      continue;
-    }
-    if (kind === "fence") fenced = !fenced;
-    if (bulletLine) {
-      const item = new LazyItem(bulletRaw, bulletLine);
-      parts.push({ kind: "item", raw: bulletRaw, item });
-      items.push(item);
-      bulletLine = 0;
-    }
-    textBuf += raw;
+    pos = end;
   }
-  if (bulletLine) {
-    const item = new LazyItem(bulletRaw, bulletLine);
-    parts.push({ kind: "item", raw: bulletRaw, item });
-    items.push(item);
-  } else if (textBuf) parts.push({ kind: "text", raw: textBuf });
-  return { items, parts, eol };
+  if (open >= 0) starts.push(open), ends.push(str.length), lines.push(openLine);
+  const first = str.indexOf("\n");
+  const eol = first > 0 && str[first - 1] === "\r" ? "\r\n" : "\n";
+  return new Doc(str, eol, starts, ends, lines);
 }
 
-/** The file's text: the parts' exact bytes, concatenated. */
+/** The file's text, exactly. */
 export function renderParked(doc: ParkedDoc): string {
-  return doc.parts.map((p) => p.raw).join("");
+  return doc.text;
 }
 
 /** An empty PARKED.md (what a missing file parses as). */
 export function emptyParked(): ParkedDoc {
-  return { items: [], parts: [], eol: "\n" };
+  return parseParked("");
 }
 
 function countNewlines(text: string): number {
@@ -311,36 +339,71 @@ function countNewlines(text: string): number {
   return n;
 }
 
-/** A bullet part (its item's line is set by {@link assemble}). */
-function itemPart(raw: string): ParkedPart {
-  return { kind: "item", raw, item: new LazyItem(raw, 0) };
-}
-
 /**
- * A document from edited parts, without re-parsing: the edits only ever insert, replace or remove
- * whole bullets next to lines that end a bullet anyway, so the parts stay what a parse would find;
- * only line numbers move, and items whose line moved are renumbered.
+ * `doc` with bullet `i` replaced by `raw` (or removed when `raw` is undefined), without
+ * re-parsing: edits only ever put whole bullets next to lines that end a bullet anyway, so the
+ * other spans stay what a parse would find; they only move.
  */
-function assemble(parts: ParkedPart[], eol: ParkedDoc["eol"]): ParkedDoc {
-  let line = 1;
-  const items: ParkedItem[] = [];
-  const out = parts.map((p) => {
-    let part = p;
-    if (p.kind === "item") {
-      if (p.item.line !== line) {
-        part = { kind: "item", raw: p.raw, item: new LazyItem(p.raw, line) };
-      }
-      items.push((part as { item: ParkedItem }).item);
-    }
-    line += countNewlines(p.raw);
-    return part;
-  });
-  return { items, parts: out, eol };
+function splice(doc: Doc, i: number, raw: string | undefined): Doc {
+  const s = doc.starts[i];
+  const e = doc.ends[i];
+  const old = doc.text.slice(s, e);
+  const replacement = raw ?? "";
+  const delta = replacement.length - old.length;
+  const lineDelta = countNewlines(replacement) - countNewlines(old);
+  const starts = doc.starts.slice();
+  const ends = doc.ends.slice();
+  const lines = doc.lines.slice();
+  for (let j = i + 1; j < starts.length; j++) {
+    starts[j] += delta;
+    ends[j] += delta;
+    lines[j] += lineDelta;
+  }
+  if (raw === undefined) {
+    starts.splice(i, 1);
+    ends.splice(i, 1);
+    lines.splice(i, 1);
+  } else {
+    ends[i] = s + replacement.length;
+  }
+  return new Doc(
+    doc.text.slice(0, s) + replacement + doc.text.slice(e),
+    doc.eol,
+    starts,
+    ends,
+    lines,
+  );
 }
 
-/** The index of the first item with `slug`, or -1. */
+/** The index of the first item with `slug`, or -1 (canonical bullets are compared in place). */
 export function findParked(doc: ParkedDoc, slug: string): number {
-  return doc.items.findIndex((i) => i.slug === slug);
+  const d = asDoc(doc);
+  for (let i = 0; i < d.count; i++) if (d.slugIs(i, slug)) return i;
+  return -1;
+}
+
+/** Every item whose slug is `slug` (normally one; hand edits can repeat a slug). */
+export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
+  const d = asDoc(doc);
+  const out: ParkedItem[] = [];
+  for (let i = 0; i < d.count; i++) if (d.slugIs(i, slug)) out.push(d.item(i));
+  return out;
+}
+
+/** The items whose slug is `base` or `base-<n>` (the slugs `park` derives from one summary). */
+export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
+  const d = asDoc(doc);
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const inPlace = new RegExp(`${escaped}(?:-\\d+)?\\*\\*`, "y");
+  const loose = new RegExp(`^${escaped}(?:-\\d+)?$`);
+  const out: ParkedItem[] = [];
+  for (let i = 0; i < d.count; i++) {
+    const s = d.starts[i];
+    if (d.text.startsWith("- **", s) && at(SIMPLE_SLUG_AT, d.text, s + 4)) {
+      if (at(inPlace, d.text, s + 4)) out.push(d.item(i));
+    } else if (loose.test(d.item(i).slug)) out.push(d.item(i));
+  }
+  return out;
 }
 
 /** Result of {@link upsertParked}. */
@@ -357,11 +420,11 @@ export interface Upserted {
  * bullet goes right after the last item (or at the end; a new file gets the header).
  */
 export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
-  const eol = doc.eol;
-  const parts = doc.parts.slice();
-  const at = parts.findIndex((p) => p.kind === "item" && p.item.slug === fields.slug);
-  if (at >= 0) {
-    const old = (parts[at] as { item: ParkedItem }).item;
+  const d = asDoc(doc);
+  const eol = d.eol;
+  const i = findParked(d, fields.slug);
+  if (i >= 0) {
+    const old = d.item(i);
     const merged: ParkedFields = {
       slug: fields.slug,
       summary: fields.summary,
@@ -369,37 +432,42 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
       why: fields.why || old.why,
       next: fields.next || old.next,
     };
-    const raw = parts[at].raw;
+    const raw = d.raw(i);
     const ending = raw.endsWith("\r\n") ? "\r\n" : raw.endsWith("\n") ? "\n" : "";
-    parts[at] = itemPart(formatBullet(merged) + ending);
-    const out = assemble(parts, doc.eol);
-    return { doc: out, item: out.items[findParked(out, fields.slug)], updated: true };
+    const out = splice(d, i, formatBullet(merged) + ending);
+    return { doc: out, item: out.item(i), updated: true };
   }
   const bullet = formatBullet(fields) + eol;
-  let lastItem = -1;
-  parts.forEach((p, i) => {
-    if (p.kind === "item") lastItem = i;
-  });
-  if (parts.length === 0) {
-    parts.push({ kind: "text", raw: `${PARKED_HEADER}${eol}${eol}` }, itemPart(bullet));
-  } else if (lastItem >= 0) {
-    const prev = parts[lastItem];
-    if (!prev.raw.endsWith("\n")) parts[lastItem] = itemPart(prev.raw + eol);
-    parts.splice(lastItem + 1, 0, itemPart(bullet));
-  } else {
-    // No items yet: append at the end, re-parsing to be sure the bullet is not swallowed by a
-    // fence the file leaves open (then the fence is closed first).
-    const text = renderParked(doc);
-    const lastLine = content(splitLines(text).pop() ?? "");
-    let sep = text.endsWith("\n") ? "" : eol;
-    if (lastLine.trim() !== "" || sep) sep += eol;
-    let out = parseParked(text + sep + bullet);
-    if (out.items.length === 0) out = parseParked(`${text}${sep}\`\`\`${eol}${eol}${bullet}`);
-    return { doc: { ...out, eol }, item: out.items[out.items.length - 1], updated: false };
+  if (d.count > 0) {
+    // Right after the last item; a last bullet without a line ending gets one first.
+    const last = d.count - 1;
+    const lastRaw = d.raw(last);
+    const fixed = lastRaw.endsWith("\n") ? lastRaw : lastRaw + eol;
+    const grown = fixed === lastRaw ? d : splice(d, last, fixed);
+    const pos = grown.ends[last];
+    const text = grown.text.slice(0, pos) + bullet + grown.text.slice(pos);
+    const out = new Doc(
+      text,
+      eol,
+      [...grown.starts, pos],
+      [...grown.ends, pos + bullet.length],
+      [...grown.lines, grown.lines[last] + countNewlines(fixed)],
+    );
+    return { doc: out, item: out.item(last + 1), updated: false };
   }
-  const out = assemble(parts, eol);
-  const found = out.items.filter((i) => i.slug === fields.slug);
-  return { doc: out, item: found[found.length - 1], updated: false };
+  if (d.text === "") {
+    const out = parseParked(`${PARKED_HEADER}${eol}${eol}${bullet}`) as Doc;
+    return { doc: out, item: out.item(0), updated: false };
+  }
+  // No items yet: append at the end, re-parsing to be sure the bullet is not swallowed by a
+  // fence the file leaves open (then the fence is closed first).
+  const lastLine = d.text.slice(d.text.lastIndexOf("\n", d.text.length - 2) + 1);
+  let sep = d.text.endsWith("\n") ? "" : eol;
+  if (lastLine.trim() !== "" || sep) sep += eol;
+  let out = parseParked(d.text + sep + bullet) as Doc;
+  if (out.count === 0) out = parseParked(`${d.text}${sep}\`\`\`${eol}${eol}${bullet}`) as Doc;
+  const fixedEol = new Doc(out.text, eol, out.starts, out.ends, out.lines);
+  return { doc: fixedEol, item: fixedEol.item(fixedEol.count - 1), updated: false };
 }
 
 /** Result of {@link removeParked}. */
@@ -414,26 +482,31 @@ export interface Removed {
  * slug. Everything else stays exactly as it was.
  */
 export function removeParked(doc: ParkedDoc, which: string | ParkedItem): Removed {
-  const at = doc.parts.findIndex((p) =>
-    p.kind === "item" && (typeof which === "string" ? p.item.slug === which : p.item === which)
-  );
-  if (at < 0) return { doc };
-  const removed = (doc.parts[at] as { item: ParkedItem }).item;
-  const parts = doc.parts.slice();
-  const raw = parts[at].raw;
-  parts.splice(at, 1);
+  const d = asDoc(doc);
+  const i = typeof which === "string"
+    ? findParked(d, which)
+    : d.lines.indexOf(which.line) >= 0 && d.item(d.lines.indexOf(which.line)) === which
+    ? d.lines.indexOf(which.line)
+    : -1;
+  if (i < 0) return { doc };
+  const removed = d.item(i);
+  const raw = d.raw(i);
+  const s = d.starts[i];
   // A last bullet without a line ending leaves the previous line's ending dangling: drop it.
-  if (!raw.endsWith("\n") && at === parts.length && at > 0) {
-    const prev = parts[at - 1];
-    const trimmed = prev.raw.replace(/\r?\n$/, "");
-    parts[at - 1] = prev.kind === "item" ? itemPart(trimmed) : { kind: "text", raw: trimmed };
+  if (!raw.endsWith("\n") && d.ends[i] === d.text.length && s > 0) {
+    const cut = d.text.startsWith("\r\n", s - 2) ? 2 : 1;
+    const starts = d.starts.slice(0, i);
+    const ends = d.ends.slice(0, i);
+    if (i > 0 && ends[i - 1] === s) ends[i - 1] = s - cut;
+    const out = new Doc(d.text.slice(0, s - cut), d.eol, starts, ends, d.lines.slice(0, i));
+    return { doc: out, removed };
   }
-  return { doc: assemble(parts, doc.eol), removed };
+  return { doc: splice(d, i, undefined), removed };
 }
 
 /** A slug for a new item that does not collide with another item's: `-2`, `-3`, … appended. */
 export function uniqueSlug(doc: ParkedDoc, base: string): string {
-  const taken = new Set(doc.items.map((i) => i.slug));
-  if (!taken.has(base)) return base;
+  if (findParked(doc, base) < 0) return base;
+  const taken = new Set(slugFamily(doc, base).map((i) => i.slug));
   for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }

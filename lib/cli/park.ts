@@ -10,6 +10,7 @@ import { ioFailure } from "./parked_io.ts";
 import {
   type ParkedDoc,
   type ParkedFields,
+  slugFamily,
   slugFromSummary,
   uniqueSlug,
   upsertParked,
@@ -56,9 +57,7 @@ function sameText(a: string, b: string): boolean {
 export function chooseParkSlug(doc: ParkedDoc, summary: string, explicit?: string): string {
   if (explicit !== undefined) return slugify(explicit);
   const base = slugFromSummary(summary) || "item";
-  const inFamily = (slug: string) =>
-    slug === base || (slug.startsWith(`${base}-`) && /^\d+$/.test(slug.slice(base.length + 1)));
-  const same = doc.items.find((i) => inFamily(i.slug) && sameText(i.summary, summary));
+  const same = slugFamily(doc, base).find((i) => sameText(i.summary, summary));
   return same ? same.slug : uniqueSlug(doc, base);
 }
 
@@ -88,7 +87,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   try {
     outcome = await editParked(store, (doc) => {
       const r = upsertParked(doc, fields(doc));
-      return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.items.length, ...r } };
+      return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
     });
   } catch (err) {
     return ioFailure(ctx, err);
