@@ -54,6 +54,8 @@ export interface ParkedDoc {
   readonly count: number;
   /** The file's exact text. */
   readonly text: string;
+  /** The file's exact bytes (what an edit writes back; bytes that are not UTF-8 survive). */
+  readonly bytes: Uint8Array;
   /** The line ending new lines are written with (the file's first one; LF for a new file). */
   readonly eol: "\n" | "\r\n";
 }
@@ -159,8 +161,6 @@ export function parseBullet(text: string, line = 1): ParkedItem {
 }
 
 const SIMPLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** At a bullet's slug position: a simple slug and its closing `**` (sticky: no slicing). */
-const SIMPLE_SLUG_AT = /[a-z0-9]+(?:-[a-z0-9]+)*\*\*/y;
 
 /** The slug of a canonical bullet (`- **slug** …`) without parsing the rest; else undefined. */
 function quickSlug(raw: string): string | undefined {
@@ -206,20 +206,33 @@ class LazyItem implements ParkedItem {
   }
 }
 
-/** The parsed file: its text and each bullet's span; items built on demand and kept. */
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+/**
+ * The parsed file: its bytes and each bullet's byte span; items built on demand and kept. Bytes,
+ * not text, so `park`/`drop` on a large file decode and re-encode only the bullets they touch.
+ */
 class Doc implements ParkedDoc {
   #items: (ParkedItem | undefined)[] = [];
   #all = false;
+  #text?: string;
   constructor(
-    readonly text: string,
+    readonly bytes: Uint8Array,
     readonly eol: "\n" | "\r\n",
-    /** Offset of each bullet's first character. */
+    /** Byte offset of each bullet's first byte. */
     readonly starts: number[],
-    /** Offset just past each bullet's last line ending. */
+    /** Byte offset just past each bullet's last line ending. */
     readonly ends: number[],
     /** 1-based line of each bullet. */
     readonly lines: number[],
-  ) {}
+    text?: string,
+  ) {
+    this.#text = text;
+  }
+  get text(): string {
+    return this.#text ??= DECODER.decode(this.bytes);
+  }
   get count(): number {
     return this.starts.length;
   }
@@ -232,59 +245,113 @@ class Doc implements ParkedDoc {
   }
   /** The item of bullet `i`. */
   item(i: number): ParkedItem {
-    return this.#items[i] ??= new LazyItem(
-      this.text.slice(this.starts[i], this.ends[i]),
-      this.lines[i],
-    );
+    return this.#items[i] ??= new LazyItem(this.raw(i), this.lines[i]);
   }
-  /** The raw bytes of bullet `i`. */
+  /** Bullet `i` as text. */
   raw(i: number): string {
-    return this.text.slice(this.starts[i], this.ends[i]);
+    return DECODER.decode(this.bytes.subarray(this.starts[i], this.ends[i]));
   }
-  /** Whether bullet `i` has `slug`, read in place for canonical bullets. */
-  slugIs(i: number, slug: string): boolean {
+  /**
+   * Where the simple slug of canonical bullet `i` (`- **slug**`) lies, read in place:
+   * `[from, to)`; undefined when the bullet is not written that way.
+   */
+  slugSpan(i: number): [number, number] | undefined {
+    const b = this.bytes;
     const s = this.starts[i];
-    if (this.text.startsWith("- **", s)) {
-      SIMPLE_SLUG_AT.lastIndex = s + 4;
-      if (SIMPLE_SLUG_AT.test(this.text)) {
-        return SIMPLE_SLUG_AT.lastIndex - 2 - (s + 4) === slug.length &&
-          this.text.startsWith(slug, s + 4);
-      }
-    }
-    return this.item(i).slug === slug;
+    if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) return undefined;
+    const end = simpleSlugEnd(b, s + 4);
+    return end < 0 ? undefined : [s + 4, end];
   }
+  /** Whether bullet `i` has `slug`. */
+  slugIs(i: number, slug: string): boolean {
+    const span = this.slugSpan(i);
+    if (!span) return this.item(i).slug === slug;
+    return bytesEqual(this.bytes, span[0], span[1], slug);
+  }
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
+/** Matches `[a-z0-9]+(?:-[a-z0-9]+)*\*\*` at `q`: the index of the closing `**`, or -1. */
+function simpleSlugEnd(b: Uint8Array, q: number): number {
+  let i = q;
+  for (;;) {
+    if (!isAlnum(b[i])) return -1;
+    while (isAlnum(b[i])) i++;
+    if (b[i] !== 45) break;
+    i++;
+  }
+  return b[i] === 42 && b[i + 1] === 42 ? i : -1;
+}
+
+/** Whether bytes `[from, to)` are exactly the ASCII string `s`. */
+function bytesEqual(b: Uint8Array, from: number, to: number, s: string): boolean {
+  if (to - from !== s.length) return false;
+  for (let k = 0; k < s.length; k++) if (b[from + k] !== s.charCodeAt(k)) return false;
+  return true;
 }
 
 function asDoc(doc: ParkedDoc): Doc {
   return doc instanceof Doc ? doc : parseParked(doc.text) as Doc;
 }
 
-const FENCE_AT = / {0,3}(?:```|~~~)/y;
-const BULLET_AT = / ?[-*+][ \t]+(?=\S)/y;
-const BLANK_AT = /[^\S\n]*(?:\n|$)/y;
-const HEADING_AT = / {0,3}#/y;
-const COMMENT_AT = /[^\S\n]*<!--/y;
 const K_FENCE = 1, K_BULLET = 2, K_BLANK = 3, K_HEADING = 4, K_COMMENT = 5, K_OTHER = 6;
 
-function at(re: RegExp, text: string, pos: number): boolean {
-  re.lastIndex = pos;
-  return re.test(text);
+/** ASCII whitespace as JavaScript's `\s` sees it (newline aside). */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
 }
 
-/** What the line starting at `pos` is; regexes run in place, and only where the first char allows. */
-function lineKindAt(text: string, pos: number): number {
-  const ch = text.charCodeAt(pos);
-  // space, backtick, tilde
-  if ((ch === 32 || ch === 96 || ch === 126) && at(FENCE_AT, text, pos)) return K_FENCE;
-  // -, *, +, space
-  if ((ch === 45 || ch === 42 || ch === 43 || ch === 32) && at(BULLET_AT, text, pos)) {
-    return K_BULLET;
+/** The line `[p, end)` as text, for the rare checks that meet a non-ASCII byte. */
+function lineText(b: Uint8Array, p: number, end: number): string {
+  return DECODER.decode(b.subarray(p, end));
+}
+
+/**
+ * What the line at byte `p` (ending at `end`, its `\n` or the file's end) is. The same rules as
+ * the regexes `^ {0,3}(```|~~~)`, `^ ?[-*+][ \t]+(?=\S)`, `^\s*$`, `^ {0,3}#`, `^\s*<!--`, read on
+ * bytes; a non-ASCII byte where whitespace matters falls back to the regex on the decoded line.
+ */
+function lineKindAt(b: Uint8Array, p: number, end: number): number {
+  let q = p;
+  while (q < end && q - p < 3 && b[q] === 32) q++;
+  const c = b[q];
+  if ((c === 96 || c === 126) && b[q + 1] === c && b[q + 2] === c) return K_FENCE;
+  // Bullet: an optional space, a marker, spaces or tabs, then something that is not a space.
+  let r = b[p] === 32 ? p + 1 : p;
+  if (b[r] === 45 || b[r] === 42 || b[r] === 43) {
+    r++;
+    if (b[r] === 32 || b[r] === 9) {
+      while (b[r] === 32 || b[r] === 9) r++;
+      if (r < end) {
+        const d = b[r];
+        if (d < 128 ? !isSpace(d) : /^\S/.test(lineText(b, r, end))) return K_BULLET;
+      }
+    }
   }
-  if (ch === 45 || ch === 42) return K_OTHER; // the common bullet-less case of these chars
-  if (at(BLANK_AT, text, pos)) return K_BLANK;
-  if ((ch === 35 || ch === 32) && at(HEADING_AT, text, pos)) return K_HEADING;
-  if (at(COMMENT_AT, text, pos)) return K_COMMENT;
-  return K_OTHER;
+  // Blank: nothing but whitespace.
+  let blank = true;
+  for (let k = p; k < end; k++) {
+    const d = b[k];
+    if (d >= 128) {
+      blank = !/\S/.test(lineText(b, p, end));
+      break;
+    }
+    if (!isSpace(d)) {
+      blank = false;
+      break;
+    }
+  }
+  if (blank) return K_BLANK;
+  if (c === 35) return K_HEADING;
+  let w = p;
+  while (w < end && isSpace(b[w])) w++;
+  if (b[w] >= 128) {
+    return /^[^\S\n]*<!--/.test(lineText(b, p, end)) ? K_COMMENT : K_OTHER;
+  }
+  return b[w] === 60 && b[w + 1] === 33 && b[w + 2] === 45 && b[w + 3] === 45 ? K_COMMENT : K_OTHER;
 }
 
 /**
@@ -294,6 +361,15 @@ function lineKindAt(text: string, pos: number): number {
  */
 export function parseParked(text: string): ParkedDoc {
   const str = typeof text === "string" ? text : "";
+  return scan(ENCODER.encode(str), str);
+}
+
+/** Parses PARKED.md from its bytes (no decoding but of the bullets later asked for). */
+export function parseParkedBytes(bytes: Uint8Array): ParkedDoc {
+  return scan(bytes);
+}
+
+function scan(b: Uint8Array, text?: string): Doc {
   const starts: number[] = [];
   const ends: number[] = [];
   const lines: number[] = [];
@@ -301,11 +377,12 @@ export function parseParked(text: string): ParkedDoc {
   let openLine = 0;
   let fenced = false;
   let lineNo = 0;
-  for (let pos = 0; pos < str.length;) {
-    const nl = str.indexOf("\n", pos);
-    const end = nl === -1 ? str.length : nl + 1;
+  const n = b.length;
+  for (let pos = 0; pos < n;) {
+    const nl = b.indexOf(10, pos);
+    const lineEnd = nl === -1 ? n : nl;
     lineNo++;
-    const kind = lineKindAt(str, pos);
+    const kind = lineKindAt(b, pos, lineEnd);
     if (!fenced && kind === K_BULLET) {
       if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
       open = pos;
@@ -315,12 +392,12 @@ export function parseParked(text: string): ParkedDoc {
       if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
       open = -1;
     }
-    pos = end;
+    pos = nl === -1 ? n : nl + 1;
   }
-  if (open >= 0) starts.push(open), ends.push(str.length), lines.push(openLine);
-  const first = str.indexOf("\n");
-  const eol = first > 0 && str[first - 1] === "\r" ? "\r\n" : "\n";
-  return new Doc(str, eol, starts, ends, lines);
+  if (open >= 0) starts.push(open), ends.push(n), lines.push(openLine);
+  const first = b.indexOf(10);
+  const eol = first > 0 && b[first - 1] === 13 ? "\r\n" : "\n";
+  return new Doc(b, eol, starts, ends, lines, text);
 }
 
 /** The file's text, exactly. */
@@ -328,29 +405,43 @@ export function renderParked(doc: ParkedDoc): string {
   return doc.text;
 }
 
+/** The file's bytes, exactly (what an edit writes). */
+export function renderParkedBytes(doc: ParkedDoc): Uint8Array {
+  return doc.bytes;
+}
+
 /** An empty PARKED.md (what a missing file parses as). */
 export function emptyParked(): ParkedDoc {
   return parseParked("");
 }
 
-function countNewlines(text: string): number {
+function countNewlines(b: Uint8Array): number {
   let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
   return n;
+}
+
+function concat(...chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /**
  * `doc` with bullet `i` replaced by `raw` (or removed when `raw` is undefined), without
- * re-parsing: edits only ever put whole bullets next to lines that end a bullet anyway, so the
+ * re-scanning: edits only ever put whole bullets next to lines that end a bullet anyway, so the
  * other spans stay what a parse would find; they only move.
  */
-function splice(doc: Doc, i: number, raw: string | undefined): Doc {
+function splice(doc: Doc, i: number, raw: Uint8Array | undefined): Doc {
   const s = doc.starts[i];
   const e = doc.ends[i];
-  const old = doc.text.slice(s, e);
-  const replacement = raw ?? "";
-  const delta = replacement.length - old.length;
-  const lineDelta = countNewlines(replacement) - countNewlines(old);
+  const replacement = raw ?? new Uint8Array(0);
+  const delta = replacement.length - (e - s);
+  const lineDelta = countNewlines(replacement) - countNewlines(doc.bytes.subarray(s, e));
   const starts = doc.starts.slice();
   const ends = doc.ends.slice();
   const lines = doc.lines.slice();
@@ -366,13 +457,8 @@ function splice(doc: Doc, i: number, raw: string | undefined): Doc {
   } else {
     ends[i] = s + replacement.length;
   }
-  return new Doc(
-    doc.text.slice(0, s) + replacement + doc.text.slice(e),
-    doc.eol,
-    starts,
-    ends,
-    lines,
-  );
+  const bytes = concat(doc.bytes.subarray(0, s), replacement, doc.bytes.subarray(e));
+  return new Doc(bytes, doc.eol, starts, ends, lines);
 }
 
 /** The index of the first item with `slug`, or -1 (canonical bullets are compared in place). */
@@ -393,15 +479,25 @@ export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
 /** The items whose slug is `base` or `base-<n>` (the slugs `park` derives from one summary). */
 export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   const d = asDoc(doc);
-  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const inPlace = new RegExp(`${escaped}(?:-\\d+)?\\*\\*`, "y");
-  const loose = new RegExp(`^${escaped}(?:-\\d+)?$`);
+  const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:-\\d+)?$`);
+  const b = d.bytes;
   const out: ParkedItem[] = [];
   for (let i = 0; i < d.count; i++) {
-    const s = d.starts[i];
-    if (d.text.startsWith("- **", s) && at(SIMPLE_SLUG_AT, d.text, s + 4)) {
-      if (at(inPlace, d.text, s + 4)) out.push(d.item(i));
-    } else if (loose.test(d.item(i).slug)) out.push(d.item(i));
+    const span = d.slugSpan(i);
+    if (!span) {
+      if (family.test(d.item(i).slug)) out.push(d.item(i));
+      continue;
+    }
+    const [from, to] = span;
+    // In place: the inner must start with `base`, then end or go on with `-<digits>`.
+    if (to - from < base.length || !bytesEqual(b, from, from + base.length, base)) continue;
+    let k = from + base.length;
+    if (k < to) {
+      if (b[k] !== 45 || k + 1 === to) continue;
+      for (k++; k < to && b[k] >= 48 && b[k] <= 57; k++);
+      if (k !== to) continue;
+    }
+    out.push(d.item(i));
   }
   return out;
 }
@@ -421,7 +517,6 @@ export interface Upserted {
  */
 export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
   const d = asDoc(doc);
-  const eol = d.eol;
   const i = findParked(d, fields.slug);
   if (i >= 0) {
     const old = d.item(i);
@@ -434,40 +529,56 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
     };
     const raw = d.raw(i);
     const ending = raw.endsWith("\r\n") ? "\r\n" : raw.endsWith("\n") ? "\n" : "";
-    const out = splice(d, i, formatBullet(merged) + ending);
+    const out = splice(d, i, ENCODER.encode(formatBullet(merged) + ending));
     return { doc: out, item: out.item(i), updated: true };
   }
+  return appendParked(d, fields);
+}
+
+/**
+ * Adds a bullet for `fields` without looking for its slug (the caller knows it is new): right
+ * after the last item, or at the end; a new file gets the header.
+ */
+export function appendParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
+  const d = asDoc(doc);
+  const eol = d.eol;
   const bullet = formatBullet(fields) + eol;
   if (d.count > 0) {
     // Right after the last item; a last bullet without a line ending gets one first.
     const last = d.count - 1;
-    const lastRaw = d.raw(last);
-    const fixed = lastRaw.endsWith("\n") ? lastRaw : lastRaw + eol;
-    const grown = fixed === lastRaw ? d : splice(d, last, fixed);
+    const lastEnd = d.ends[last];
+    const grown = d.bytes[lastEnd - 1] === 10
+      ? d
+      : splice(d, last, concat(d.bytes.subarray(d.starts[last], lastEnd), ENCODER.encode(eol)));
     const pos = grown.ends[last];
-    const text = grown.text.slice(0, pos) + bullet + grown.text.slice(pos);
+    const add = ENCODER.encode(bullet);
+    const bytes = concat(grown.bytes.subarray(0, pos), add, grown.bytes.subarray(pos));
+    const lastLines = countNewlines(grown.bytes.subarray(grown.starts[last], pos));
     const out = new Doc(
-      text,
+      bytes,
       eol,
       [...grown.starts, pos],
-      [...grown.ends, pos + bullet.length],
-      [...grown.lines, grown.lines[last] + countNewlines(fixed)],
+      [...grown.ends, pos + add.length],
+      [...grown.lines, grown.lines[last] + lastLines],
     );
     return { doc: out, item: out.item(last + 1), updated: false };
   }
-  if (d.text === "") {
+  if (d.bytes.length === 0) {
     const out = parseParked(`${PARKED_HEADER}${eol}${eol}${bullet}`) as Doc;
     return { doc: out, item: out.item(0), updated: false };
   }
   // No items yet: append at the end, re-parsing to be sure the bullet is not swallowed by a
   // fence the file leaves open (then the fence is closed first).
-  const lastLine = d.text.slice(d.text.lastIndexOf("\n", d.text.length - 2) + 1);
-  let sep = d.text.endsWith("\n") ? "" : eol;
+  const last = d.bytes.lastIndexOf(10, d.bytes.length - 2);
+  const lastLine = DECODER.decode(d.bytes.subarray(last + 1));
+  let sep = d.bytes[d.bytes.length - 1] === 10 ? "" : eol;
   if (lastLine.trim() !== "" || sep) sep += eol;
-  let out = parseParked(d.text + sep + bullet) as Doc;
-  if (out.count === 0) out = parseParked(`${d.text}${sep}\`\`\`${eol}${eol}${bullet}`) as Doc;
-  const fixedEol = new Doc(out.text, eol, out.starts, out.ends, out.lines);
-  return { doc: fixedEol, item: fixedEol.item(fixedEol.count - 1), updated: false };
+  let out = scan(concat(d.bytes, ENCODER.encode(sep + bullet)));
+  if (out.count === 0) {
+    out = scan(concat(d.bytes, ENCODER.encode(`${sep}\`\`\`${eol}${eol}${bullet}`)));
+  }
+  const fixed = new Doc(out.bytes, eol, out.starts, out.ends, out.lines);
+  return { doc: fixed, item: fixed.item(fixed.count - 1), updated: false };
 }
 
 /** Result of {@link removeParked}. */
@@ -483,22 +594,28 @@ export interface Removed {
  */
 export function removeParked(doc: ParkedDoc, which: string | ParkedItem): Removed {
   const d = asDoc(doc);
-  const i = typeof which === "string"
-    ? findParked(d, which)
-    : d.lines.indexOf(which.line) >= 0 && d.item(d.lines.indexOf(which.line)) === which
-    ? d.lines.indexOf(which.line)
-    : -1;
+  let i = -1;
+  if (typeof which === "string") i = findParked(d, which);
+  else {
+    const at = d.lines.indexOf(which.line);
+    if (at >= 0 && d.item(at) === which) i = at;
+  }
   if (i < 0) return { doc };
   const removed = d.item(i);
-  const raw = d.raw(i);
   const s = d.starts[i];
+  const e = d.ends[i];
   // A last bullet without a line ending leaves the previous line's ending dangling: drop it.
-  if (!raw.endsWith("\n") && d.ends[i] === d.text.length && s > 0) {
-    const cut = d.text.startsWith("\r\n", s - 2) ? 2 : 1;
-    const starts = d.starts.slice(0, i);
+  if (d.bytes[e - 1] !== 10 && e === d.bytes.length && s > 0) {
+    const cut = s >= 2 && d.bytes[s - 2] === 13 ? 2 : 1;
     const ends = d.ends.slice(0, i);
     if (i > 0 && ends[i - 1] === s) ends[i - 1] = s - cut;
-    const out = new Doc(d.text.slice(0, s - cut), d.eol, starts, ends, d.lines.slice(0, i));
+    const out = new Doc(
+      d.bytes.slice(0, s - cut),
+      d.eol,
+      d.starts.slice(0, i),
+      ends,
+      d.lines.slice(0, i),
+    );
     return { doc: out, removed };
   }
   return { doc: splice(d, i, undefined), removed };

@@ -185,6 +185,54 @@ Deno.test("parked: edits agree with a fresh parse of their output", () => {
   }
 });
 
+/** The reading rules as plain regexes on decoded lines: the byte scanner must agree. */
+function referenceBullets(text: string): number[] {
+  const kind = (c: string) =>
+    /^ {0,3}(```|~~~)/.test(c)
+      ? "fence"
+      : /^ ?[-*+][ \t]+(?=\S)/.test(c)
+      ? "bullet"
+      : !/\S/.test(c)
+      ? "blank"
+      : /^ {0,3}#/.test(c)
+      ? "heading"
+      : /^\s*<!--/.test(c)
+      ? "comment"
+      : "other";
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const out: number[] = [];
+  let open = false;
+  let fenced = false;
+  lines.forEach((line, i) => {
+    const k = kind(line);
+    if (!fenced && k === "bullet") {
+      out.push(i + 1);
+      open = true;
+    } else if (!(open && !fenced && k === "other")) {
+      if (k === "fence") fenced = !fenced;
+      open = false;
+    }
+  });
+  return out;
+}
+
+Deno.test("parked: the byte scanner agrees with the regex rules", () => {
+  const rand = rng(99);
+  const bits = ["-", "*", "+", " ", "\t", "\r", "#", "`", "~", "<!--", "x", "é", "\u00a0", "\u3000"]
+    .concat(["\u2028", "**", "a-b", "\n", "\n", "\n", "```", "~~~", "- ", " - ", "-\u00a0x"]);
+  for (let n = 0; n < 2000; n++) {
+    let s = "";
+    const len = Math.floor(rand() * 30);
+    for (let i = 0; i < len; i++) s += bits[Math.floor(rand() * bits.length)];
+    assert.deepEqual(
+      parseParked(s).items.map((i) => i.line),
+      referenceBullets(s),
+      JSON.stringify(s),
+    );
+  }
+});
+
 Deno.test("parked: slugs", async (t) => {
   await t.step("slugFromSummary: short, stop words dropped, capped", () => {
     assert.equal(
