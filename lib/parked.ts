@@ -213,28 +213,51 @@ const DECODER = new TextDecoder();
  * The parsed file: its bytes and each bullet's byte span; items built on demand and kept. Bytes,
  * not text, so `park`/`drop` on a large file decode and re-encode only the bullets they touch.
  */
+/** Where the bullets are: byte offsets of their starts and ends, and their 1-based lines. */
+interface Spans {
+  starts: number[];
+  ends: number[];
+  lines: number[];
+}
+
 class Doc implements ParkedDoc {
   #items: (ParkedItem | undefined)[] = [];
   #all = false;
   #text?: string;
+  #spans?: Spans;
+  #makeSpans?: () => Spans;
+  /**
+   * `spans` may be a function: an edit's shifted offsets are computed only if something asks
+   * (writing the result needs only its bytes and its count).
+   */
   constructor(
     readonly bytes: Uint8Array,
     readonly eol: "\n" | "\r\n",
-    /** Byte offset of each bullet's first byte. */
-    readonly starts: number[],
-    /** Byte offset just past each bullet's last line ending. */
-    readonly ends: number[],
-    /** 1-based line of each bullet. */
-    readonly lines: number[],
+    readonly count: number,
+    spans: Spans | (() => Spans),
     text?: string,
   ) {
+    if (typeof spans === "function") this.#makeSpans = spans;
+    else this.#spans = spans;
     this.#text = text;
+  }
+  #get(): Spans {
+    return this.#spans ??= this.#makeSpans!();
+  }
+  /** Byte offset of each bullet's first byte. */
+  get starts(): number[] {
+    return this.#get().starts;
+  }
+  /** Byte offset just past each bullet's last line ending. */
+  get ends(): number[] {
+    return this.#get().ends;
+  }
+  /** 1-based line of each bullet. */
+  get lines(): number[] {
+    return this.#get().lines;
   }
   get text(): string {
     return this.#text ??= DECODER.decode(this.bytes);
-  }
-  get count(): number {
-    return this.starts.length;
   }
   get items(): ParkedItem[] {
     if (!this.#all) {
@@ -251,35 +274,19 @@ class Doc implements ParkedDoc {
   raw(i: number): string {
     return DECODER.decode(this.bytes.subarray(this.starts[i], this.ends[i]));
   }
-  /**
-   * Where the simple slug of canonical bullet `i` (`- **slug**`) lies, read in place:
-   * `[from, to)`; undefined when the bullet is not written that way.
-   */
-  slugSpan(i: number): [number, number] | undefined {
-    const b = this.bytes;
-    const s = this.starts[i];
-    if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) return undefined;
-    const end = simpleSlugEnd(b, s + 4);
-    return end < 0 ? undefined : [s + 4, end];
-  }
-  /** Whether bullet `i` has `slug`. */
-  slugIs(i: number, slug: string): boolean {
-    const span = this.slugSpan(i);
-    if (!span) return this.item(i).slug === slug;
-    return bytesEqual(this.bytes, span[0], span[1], slug);
-  }
 }
 
-function isAlnum(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-}
+/** 1 for the bytes of `[a-z0-9]` (a table: this runs for every bullet of a large file). */
+const ALNUM = new Uint8Array(256);
+for (let c = 48; c <= 57; c++) ALNUM[c] = 1;
+for (let c = 97; c <= 122; c++) ALNUM[c] = 1;
 
 /** Matches `[a-z0-9]+(?:-[a-z0-9]+)*\*\*` at `q`: the index of the closing `**`, or -1. */
 function simpleSlugEnd(b: Uint8Array, q: number): number {
   let i = q;
   for (;;) {
-    if (!isAlnum(b[i])) return -1;
-    while (isAlnum(b[i])) i++;
+    if (ALNUM[b[i]] !== 1) return -1;
+    while (ALNUM[b[i]] === 1) i++;
     if (b[i] !== 45) break;
     i++;
   }
@@ -382,7 +389,11 @@ function scan(b: Uint8Array, text?: string): Doc {
     const nl = b.indexOf(10, pos);
     const lineEnd = nl === -1 ? n : nl;
     lineNo++;
-    const kind = lineKindAt(b, pos, lineEnd);
+    // The common line, `- x…`, is a bullet: skip the general check (it would say the same).
+    const c2 = b[pos + 2];
+    const kind = b[pos] === 45 && b[pos + 1] === 32 && c2 > 32 && c2 < 128 && pos + 2 < lineEnd
+      ? K_BULLET
+      : lineKindAt(b, pos, lineEnd);
     if (!fenced && kind === K_BULLET) {
       if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
       open = pos;
@@ -397,7 +408,7 @@ function scan(b: Uint8Array, text?: string): Doc {
   if (open >= 0) starts.push(open), ends.push(n), lines.push(openLine);
   const first = b.indexOf(10);
   const eol = first > 0 && b[first - 1] === 13 ? "\r\n" : "\n";
-  return new Doc(b, eol, starts, ends, lines, text);
+  return new Doc(b, eol, starts.length, { starts, ends, lines }, text);
 }
 
 /** The file's text, exactly. */
@@ -442,37 +453,65 @@ function splice(doc: Doc, i: number, raw: Uint8Array | undefined): Doc {
   const replacement = raw ?? new Uint8Array(0);
   const delta = replacement.length - (e - s);
   const lineDelta = countNewlines(replacement) - countNewlines(doc.bytes.subarray(s, e));
-  const starts = doc.starts.slice();
-  const ends = doc.ends.slice();
-  const lines = doc.lines.slice();
-  for (let j = i + 1; j < starts.length; j++) {
-    starts[j] += delta;
-    ends[j] += delta;
-    lines[j] += lineDelta;
-  }
-  if (raw === undefined) {
-    starts.splice(i, 1);
-    ends.splice(i, 1);
-    lines.splice(i, 1);
-  } else {
-    ends[i] = s + replacement.length;
-  }
   const bytes = concat(doc.bytes.subarray(0, s), replacement, doc.bytes.subarray(e));
-  return new Doc(bytes, doc.eol, starts, ends, lines);
+  const count = raw === undefined ? doc.count - 1 : doc.count;
+  return new Doc(bytes, doc.eol, count, () => {
+    const starts = doc.starts.slice();
+    const ends = doc.ends.slice();
+    const lines = doc.lines.slice();
+    for (let j = i + 1; j < starts.length; j++) {
+      starts[j] += delta;
+      ends[j] += delta;
+      lines[j] += lineDelta;
+    }
+    if (raw === undefined) {
+      starts.splice(i, 1);
+      ends.splice(i, 1);
+      lines.splice(i, 1);
+    } else {
+      ends[i] = s + replacement.length;
+    }
+    return { starts, ends, lines };
+  });
 }
 
 /** The index of the first item with `slug`, or -1 (canonical bullets are compared in place). */
 export function findParked(doc: ParkedDoc, slug: string): number {
-  const d = asDoc(doc);
-  for (let i = 0; i < d.count; i++) if (d.slugIs(i, slug)) return i;
-  return -1;
+  return slugIndexes(asDoc(doc), slug, true)[0] ?? -1;
 }
 
 /** Every item whose slug is `slug` (normally one; hand edits can repeat a slug). */
 export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
   const d = asDoc(doc);
-  const out: ParkedItem[] = [];
-  for (let i = 0; i < d.count; i++) if (d.slugIs(i, slug)) out.push(d.item(i));
+  return slugIndexes(d, slug, false).map((i) => d.item(i));
+}
+
+/**
+ * Indexes of the bullets whose slug is `slug`. A canonical bullet (`- **x**`) is compared in
+ * place; when its first slug byte is a lowercase letter or digit that differs from `slug`'s, it is
+ * rejected at once (slugify keeps such a first character). Others are parsed.
+ */
+function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
+  const b = d.bytes;
+  const starts = d.starts;
+  const n = d.count;
+  const c0 = slug.charCodeAt(0);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = starts[i];
+    const q = s + 4;
+    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[q]]) {
+      if (b[q] !== c0) continue;
+      const end = simpleSlugEnd(b, q);
+      if (end >= 0) {
+        if (bytesEqual(b, q, end, slug)) out.push(i);
+        if (firstOnly && out.length) break;
+        continue;
+      }
+    }
+    if (d.item(i).slug === slug) out.push(i);
+    if (firstOnly && out.length) break;
+  }
   return out;
 }
 
@@ -481,23 +520,30 @@ export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   const d = asDoc(doc);
   const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:-\\d+)?$`);
   const b = d.bytes;
+  const starts = d.starts;
+  const n = d.count;
+  const c0 = base.charCodeAt(0);
   const out: ParkedItem[] = [];
-  for (let i = 0; i < d.count; i++) {
-    const span = d.slugSpan(i);
-    if (!span) {
-      if (family.test(d.item(i).slug)) out.push(d.item(i));
-      continue;
+  for (let i = 0; i < n; i++) {
+    const s = starts[i];
+    const from = s + 4;
+    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[from]]) {
+      if (b[from] !== c0) continue; // see slugIndexes
+      const to = simpleSlugEnd(b, from);
+      if (to >= 0) {
+        // In place: the slug must be `base`, or `base` then `-<digits>`.
+        if (to - from < base.length || !bytesEqual(b, from, from + base.length, base)) continue;
+        let k = from + base.length;
+        if (k < to) {
+          if (b[k] !== 45 || k + 1 === to) continue;
+          for (k++; k < to && b[k] >= 48 && b[k] <= 57; k++);
+          if (k !== to) continue;
+        }
+        out.push(d.item(i));
+        continue;
+      }
     }
-    const [from, to] = span;
-    // In place: the inner must start with `base`, then end or go on with `-<digits>`.
-    if (to - from < base.length || !bytesEqual(b, from, from + base.length, base)) continue;
-    let k = from + base.length;
-    if (k < to) {
-      if (b[k] !== 45 || k + 1 === to) continue;
-      for (k++; k < to && b[k] >= 48 && b[k] <= 57; k++);
-      if (k !== to) continue;
-    }
-    out.push(d.item(i));
+    if (family.test(d.item(i).slug)) out.push(d.item(i));
   }
   return out;
 }
@@ -511,13 +557,16 @@ export interface Upserted {
 }
 
 /**
- * Adds a bullet for `fields`, or rewrites the first bullet with the same slug. On update the
+ * Adds a bullet for `fields`, or rewrites the first bullet with the same slug (`known`: its index,
+ * when the caller already found it). On update the
  * original `Raised` date is kept, and `why`/`next` are kept unless new ones are given. A new
  * bullet goes right after the last item (or at the end; a new file gets the header).
  */
-export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
+export function upsertParked(doc: ParkedDoc, fields: ParkedFields, known?: number): Upserted {
   const d = asDoc(doc);
-  const i = findParked(d, fields.slug);
+  const i = known !== undefined && known >= 0 && d.item(known).slug === fields.slug
+    ? known
+    : findParked(d, fields.slug);
   if (i >= 0) {
     const old = d.item(i);
     const merged: ParkedFields = {
@@ -554,14 +603,14 @@ export function appendParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
     const add = ENCODER.encode(bullet);
     const bytes = concat(grown.bytes.subarray(0, pos), add, grown.bytes.subarray(pos));
     const lastLines = countNewlines(grown.bytes.subarray(grown.starts[last], pos));
-    const out = new Doc(
-      bytes,
-      eol,
-      [...grown.starts, pos],
-      [...grown.ends, pos + add.length],
-      [...grown.lines, grown.lines[last] + lastLines],
-    );
-    return { doc: out, item: out.item(last + 1), updated: false };
+    const line = grown.lines[last] + lastLines;
+    const out = new Doc(bytes, eol, grown.count + 1, () => ({
+      starts: [...grown.starts, pos],
+      ends: [...grown.ends, pos + add.length],
+      lines: [...grown.lines, line],
+    }));
+    const item = new LazyItem(DECODER.decode(add), line);
+    return { doc: out, item, updated: false };
   }
   if (d.bytes.length === 0) {
     const out = parseParked(`${PARKED_HEADER}${eol}${eol}${bullet}`) as Doc;
@@ -577,7 +626,7 @@ export function appendParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
   if (out.count === 0) {
     out = scan(concat(d.bytes, ENCODER.encode(`${sep}\`\`\`${eol}${eol}${bullet}`)));
   }
-  const fixed = new Doc(out.bytes, eol, out.starts, out.ends, out.lines);
+  const fixed = new Doc(out.bytes, eol, out.count, out);
   return { doc: fixed, item: fixed.item(fixed.count - 1), updated: false };
 }
 
@@ -609,13 +658,11 @@ export function removeParked(doc: ParkedDoc, which: string | ParkedItem): Remove
     const cut = s >= 2 && d.bytes[s - 2] === 13 ? 2 : 1;
     const ends = d.ends.slice(0, i);
     if (i > 0 && ends[i - 1] === s) ends[i - 1] = s - cut;
-    const out = new Doc(
-      d.bytes.slice(0, s - cut),
-      d.eol,
-      d.starts.slice(0, i),
+    const out = new Doc(d.bytes.slice(0, s - cut), d.eol, i, {
+      starts: d.starts.slice(0, i),
       ends,
-      d.lines.slice(0, i),
-    );
+      lines: d.lines.slice(0, i),
+    });
     return { doc: out, removed };
   }
   return { doc: splice(d, i, undefined), removed };

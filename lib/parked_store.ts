@@ -4,7 +4,7 @@
  * @module
  */
 
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileAtomicSync } from "./atomic.ts";
 import { withLock } from "./lock.ts";
 import {
   emptyParked,
@@ -15,9 +15,11 @@ import {
 } from "./parked.ts";
 import { ensureStore, type Store } from "./store.ts";
 
-async function readBytes(path: string): Promise<Uint8Array | undefined> {
+/** Sync on purpose: a CLI run does one read and one write in a row, and the async machinery
+ * costs more than the IO itself. */
+function readBytes(path: string): Uint8Array | undefined {
   try {
-    return await Deno.readFile(path);
+    return Deno.readFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return undefined;
     throw err;
@@ -29,8 +31,8 @@ async function readBytes(path: string): Promise<Uint8Array | undefined> {
  * bullet it writes, so bytes that are not UTF-8 elsewhere in the file survive exactly (they read
  * as U+FFFD in items).
  */
-export async function readParked(store: Store): Promise<ParkedDoc> {
-  const bytes = await readBytes(store.parked);
+export function readParked(store: Store): ParkedDoc {
+  const bytes = readBytes(store.parked);
   return bytes === undefined ? emptyParked() : parseParkedBytes(bytes);
 }
 
@@ -54,17 +56,17 @@ export async function editParked<T>(
 ): Promise<T> {
   ensureStore(store);
   return await withLock(store.parked, async () => {
-    const out = await edit(await readParked(store));
+    const out = await edit(readParked(store));
     if (out.log?.length) {
-      const old = (await readBytes(store.dropped)) ?? new Uint8Array(0);
+      const old = readBytes(store.dropped) ?? new Uint8Array(0);
       const sep = old.length && old[old.length - 1] !== 10 ? "\n" : "";
       const add = new TextEncoder().encode(sep + out.log.map((l) => l + "\n").join(""));
       const log = new Uint8Array(old.length + add.length);
       log.set(old);
       log.set(add, old.length);
-      await writeFileAtomic(store.dropped, log);
+      writeFileAtomicSync(store.dropped, log);
     }
-    if (out.doc) await writeFileAtomic(store.parked, renderParkedBytes(out.doc));
+    if (out.doc) writeFileAtomicSync(store.parked, renderParkedBytes(out.doc));
     return out.result;
   });
 }
