@@ -16,7 +16,7 @@ import {
   type Payload,
   type RestoreOptions,
 } from "./lib/hook_input.ts";
-import { findRoot, readLatest, storeAt } from "./lib/store.ts";
+import { findRoot, readLatest, storeAt, storeOutside } from "./lib/store.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
 // Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
@@ -32,6 +32,8 @@ function quickSilence(payload: Payload, options: RestoreOptions, projectDir?: st
   const closed = gate(payload, options);
   if (closed) return closed;
   const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));
+  // A store symlinked out of the project is refused by the answer code; never read through it.
+  if (storeOutside(store) !== undefined) return "the store leads outside the project";
   return readLatest(store) === undefined ? "no LATEST pointer" : undefined;
 }
 

@@ -17,9 +17,15 @@ const FIXTURE = new URL("../tests/fixtures/transcripts/real/interactive.jsonl", 
 /**
  * Writes a transcript of about `bytes` bytes at `path`, streaming: the real fixture's records
  * repeated with fresh ids and paths, interleaved with the bulky records long sessions are made of
- * (large Read results, file-history snapshots, progress records).
+ * (large Read results, file-history snapshots, progress records), and with `garbageEvery`, hostile
+ * lines every that many rounds. Returns how many bad lines it wrote.
  */
-export async function makeTranscript(path: string, bytes: number): Promise<void> {
+export async function makeTranscript(
+  path: string,
+  bytes: number,
+  opts: { garbageEvery?: number } = {},
+): Promise<{ garbage: number }> {
+  let garbage = 0;
   const base = (await Deno.readTextFile(FIXTURE)).split("\n").filter((l) => l !== "");
   const bulk = "x".repeat(6_000);
   using file = await Deno.open(path, { write: true, create: true, truncate: true });
@@ -63,10 +69,20 @@ export async function makeTranscript(path: string, bytes: number): Promise<void>
         toolUseID: id,
       }));
     }
+    if (opts.garbageEvery && round % opts.garbageEvery === 0) {
+      // Hostile lines: a truncated record, binary junk, a JSON array; each is one bad line.
+      parts.push(
+        '{"type":"assistant","message":{"content":[{"type":"text","text":"cut',
+        "\u0000\u00ff{[",
+        "[1,2]",
+      );
+      garbage += 3;
+    }
     const chunk = enc.encode(parts.join("\n") + "\n");
     await file.write(chunk);
     written += chunk.length;
   }
+  return { garbage };
 }
 
 /** The floor: read line by line (1 MiB chunks, split on `\n`), JSON.parse every line. */

@@ -42,3 +42,28 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     throw err;
   }
 }
+
+/**
+ * Writes `data` to a new file at `path`, atomically and only if `path` does not exist: the complete
+ * temp file is hard-linked into place (a link never overwrites), so of two writers racing for one
+ * name exactly one wins. Returns false when the name was already taken.
+ */
+export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
+  const tmp = tempPathFor(path);
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data, { createNew: true });
+    else await Deno.writeFile(tmp, data, { createNew: true });
+    try {
+      await Deno.link(tmp, path);
+      return true;
+    } catch (err) {
+      if (err instanceof Deno.errors.AlreadyExists) return false;
+      // No hard links here (some network or FUSE filesystems): the best a rename can do.
+      if (await Deno.lstat(path).then(() => true, () => false)) return false;
+      await Deno.rename(tmp, path);
+      return true;
+    }
+  } finally {
+    await Deno.remove(tmp).catch(() => {});
+  }
+}

@@ -1,14 +1,15 @@
 /**
  * The stored handovers as a catalog: which documents the store holds (temp files, non-`.md`
  * files and reserved names skipped), what their front matter says, how old, stale or expired
- * they are (by `created`, never mtime). Reads only the head of each file, so a store of
- * thousands of documents lists fast.
+ * they are (by `created`, never mtime). Reads only the head of each file, and keeps what it read
+ * in a cache (`.cache/catalog.json` in the store) that is valid while the store directory is
+ * unchanged, so a store of thousands of documents lists fast.
  * @module
  */
 
-import { TEMP_PREFIX } from "./atomic.ts";
+import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
 import { splitFrontMatter } from "./front_matter.ts";
-import { docPath, isSafeSlug, type Store } from "./store.ts";
+import { docPath, isSafeSlug, join, type Store } from "./store.ts";
 import { ageMs, EXPIRY_MS, STALE_MS } from "./time.ts";
 
 /** One stored handover, as its front matter describes it. */
@@ -90,7 +91,79 @@ export function byNewest(a: DocEntry, b: DocEntry): number {
 
 /** Every stored handover, newest first. Unreadable files are listed with what is known. */
 export function catalog(store: Store, now: Date): DocEntry[] {
-  return listSlugs(store)
-    .map((slug) => entryOf(slug, readHead(docPath(store, slug)) ?? {}, now))
-    .sort(byNewest);
+  return [...heads(store)].map(([slug, fields]) => entryOf(slug, fields, now)).sort(byNewest);
+}
+
+/** Where the catalog cache lives: inside the store, in a directory no reader takes for a document. */
+export function cachePath(store: Store): string {
+  return join(store.dir, ".cache", "catalog.json");
+}
+
+/** The front-matter fields the catalog keeps. */
+const KEPT = ["created", "branch", "consumed"] as const;
+
+/**
+ * How long after the store's last change a cache may be written. A directory's mtime has a clock
+ * tick's resolution (a few ms on Linux, finer elsewhere; whole seconds on old file systems), so a
+ * change in the same tick as the one the cache saw would go unnoticed; waiting this long after
+ * the last change rules that out.
+ */
+function settleMs(mtimeMs: number): number {
+  return mtimeMs % 1000 === 0 ? 2_500 : 250;
+}
+
+/**
+ * The front matter of every document, from the cache when the store directory has not changed
+ * since it was written, else read afresh (and cached when the store has been still a while).
+ * Every write to the store is a rename or a removal in its directory, which moves the directory's
+ * mtime, so an unchanged mtime means unchanged documents (hand edits in place are the exception).
+ */
+export function heads(store: Store): Map<string, Record<string, string>> {
+  let mtime: number | undefined;
+  try {
+    mtime = Deno.statSync(store.dir).mtime?.getTime();
+  } catch {
+    return new Map(); // no store
+  }
+  const cached = mtime === undefined ? undefined : readCache(store, mtime);
+  if (cached) return cached;
+  const fresh = new Map<string, Record<string, string>>();
+  for (const slug of listSlugs(store)) {
+    const fields = readHead(docPath(store, slug)) ?? {};
+    const kept: Record<string, string> = {};
+    for (const k of KEPT) if (fields[k] !== undefined) kept[k] = fields[k];
+    fresh.set(slug, kept);
+  }
+  if (mtime !== undefined && Date.now() - mtime >= settleMs(mtime)) writeCache(store, mtime, fresh);
+  return fresh;
+}
+
+function readCache(store: Store, mtime: number): Map<string, Record<string, string>> | undefined {
+  try {
+    const data = JSON.parse(Deno.readTextFileSync(cachePath(store)));
+    if (data?.version !== 1 || data.dirMtimeMs !== mtime || typeof data.docs !== "object") {
+      return undefined;
+    }
+    const out = new Map<string, Record<string, string>>();
+    for (const [slug, fields] of Object.entries(data.docs ?? {})) {
+      if (!isSafeSlug(slug) || typeof fields !== "object" || fields === null) return undefined;
+      const kept: Record<string, string> = {};
+      for (const k of KEPT) {
+        const v = (fields as Record<string, unknown>)[k];
+        if (typeof v === "string") kept[k] = v;
+      }
+      out.set(slug, kept);
+    }
+    return out;
+  } catch {
+    return undefined; // missing, unreadable or not ours: read afresh
+  }
+}
+
+function writeCache(store: Store, mtime: number, docs: Map<string, Record<string, string>>): void {
+  try {
+    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true });
+    const data = { version: 1, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
+    writeFileAtomicSync(cachePath(store), JSON.stringify(data));
+  } catch { /* a read-only store simply goes uncached */ }
 }

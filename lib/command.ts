@@ -28,3 +28,32 @@ export function cliCommand(...args: string[]): string {
   return ["deno", "run", ...CLI_FLAGS, projectFile("session.ts"), ...args].map(shellQuote)
     .join(" ");
 }
+
+/** Environment variables the hook reads, and so the only ones it may see. */
+export const HOOK_ENV = ["CLAUDE_PROJECT_DIR", "SESSION_NOW", "SESSION_DEBUG"];
+
+/** The project root as the agent's shell sees it when the hook runs (user installs, plugin). */
+export const PROJECT_DIR_VAR = "$CLAUDE_PROJECT_DIR";
+
+/** Quotes a word for the shell keeping `$NAME` / `${NAME}` references live. */
+export function shellQuoteExpanding(word: string): string {
+  return /\$/.test(word) ? `"${word.replace(/["\\`]/g, "\\$&")}"` : shellQuote(word);
+}
+
+/**
+ * The hook command: Deno with read on the project root, write on its store, the hook's three
+ * variables, nothing else, never a prompt. `root` may be `PROJECT_DIR_VAR` (resolved by the
+ * agent's shell at run time) and `script` may hold a variable such as `${CLAUDE_PLUGIN_ROOT}`.
+ */
+export function hookCommand(script: string, root: string): string {
+  const q = shellQuoteExpanding;
+  return [
+    "deno",
+    "run",
+    "--no-prompt",
+    q(`--allow-read=${root}`),
+    q(`--allow-write=${root}/.claude/state/session`),
+    `--allow-env=${HOOK_ENV.join(",")}`,
+    q(script),
+  ].join(" ");
+}

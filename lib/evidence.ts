@@ -10,7 +10,7 @@ import { type Commit, type GitFacts, gitFacts, trackedFiles } from "./git.ts";
 import type { ParkedItem } from "./parked.ts";
 import { readParked } from "./parked_store.ts";
 import { chooseSlug } from "./slug.ts";
-import { docPath, join, type Store } from "./store.ts";
+import { docPath, findGitTop, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
 import {
   type Loaded,
@@ -353,15 +353,29 @@ export async function collectEvidence(opts: {
   transcript?: Omit<LocateInputs, "root">;
   /** A transcript already read (paths relative to the git top-level); wins over `transcript`. */
   loaded?: Loaded;
+  /** `since` is the default window (no `--since`): a transcript's start may narrow it. */
+  sinceIsDefault?: boolean;
 }): Promise<Evidence> {
+  // The transcript first: its start narrows the default session window.
+  const wanted = opts.transcript !== undefined || opts.loaded !== undefined;
+  const loaded = opts.loaded ?? (opts.transcript
+    ? await loadTranscript({
+      ...opts.transcript,
+      root: opts.store.root,
+      relRoot: findGitTop(opts.store.root) ?? opts.store.root,
+    })
+    : undefined);
+  const since = opts.sinceIsDefault
+    ? sessionStart(opts.since, loaded?.facts?.startedAt)
+    : opts.since;
   const [facts, artifacts] = await Promise.all([
-    gitFacts(opts.store.root, opts.since),
+    gitFacts(opts.store.root, since),
     recentArtifacts(opts.store.root, opts.now),
   ]);
   const ev = buildEvidence({
     store: opts.store,
     now: opts.now,
-    since: opts.since,
+    since,
     git: facts,
     artifacts,
     parked: opts.parked,
@@ -374,12 +388,7 @@ export async function collectEvidence(opts: {
       }
     },
   });
-  if (!opts.transcript && !opts.loaded) return ev;
-  const loaded = opts.loaded ?? await loadTranscript({
-    ...opts.transcript!,
-    root: opts.store.root,
-    relRoot: facts.top ?? opts.store.root,
-  });
+  if (!wanted || !loaded) return ev;
   if (!loaded.facts) return { ...ev, transcriptNote: loaded.located.reason };
   const known = new Set(ev.files.map((f) => f.path));
   const unseen = loaded.facts.files.filter((f) => !f.outside && !known.has(f.path));
@@ -389,6 +398,15 @@ export async function collectEvidence(opts: {
     unseen.map((f) => f.path),
   );
   return withTranscript(ev, loaded.facts, status);
+}
+
+/**
+ * The session's start for a default window: the transcript's first record when it is later than
+ * the window's start (a fresh session after `/clear` owns only its own commits), else the window.
+ */
+export function sessionStart(window: Date, startedAt: string | undefined): Date {
+  const t = startedAt ? Date.parse(startedAt) : NaN;
+  return !Number.isNaN(t) && t > window.getTime() ? new Date(t) : window;
 }
 
 /** The human-readable evidence report. */

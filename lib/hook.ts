@@ -13,7 +13,7 @@
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
 import { findPending, hookOutput, type Payload, restore, type RestoreOptions } from "./restore.ts";
-import { findRoot, join, removeQuietly, type Store, storeAt } from "./store.ts";
+import { findRoot, join, removeQuietly, type Store, storeAt, storeOutside } from "./store.ts";
 
 /** What the hook prints (nothing when `stdout` is undefined) and why, for diagnostics. */
 export interface HookAnswer {
@@ -83,6 +83,7 @@ export function answer(
 /** Gemini's BeforeAgent: inject the armed handover when this session armed it, once. */
 function deliver(payload: Payload, options: RestoreOptions, now: Date): HookAnswer {
   const store = storeAt(findRoot({ cwd: payload.cwd }));
+  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   const armed = takeArm(store);
   if (armed === undefined) return { reason: "not armed" };
   if (armed !== (payload.session_id ?? "")) return { reason: "armed by another session" };

@@ -16,6 +16,7 @@ import {
   readLatest,
   type Store,
   storeAt,
+  storeOutside,
   takeLatest,
 } from "./store.ts";
 import { ageMs, formatAge } from "./time.ts";
@@ -98,6 +99,9 @@ export function findPending(
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
   const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
+  // project would let the hook read and write outside it: refuse before touching anything.
+  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   const slug = readLatest(store);
   if (slug === undefined) return { reason: "no LATEST pointer" };
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };

@@ -132,6 +132,33 @@ export function isSafeSlug(slug: string): boolean {
   return !(RESERVED as readonly string[]).includes(slug);
 }
 
+/**
+ * Where the store really lives when that is outside its project — `.claude`, `.claude/state` or
+ * the store itself is a symlink out — else undefined. Checks the deepest part of the store's path
+ * that exists, so a store not created yet is judged by where it would be created.
+ */
+export function storeOutside(store: Store): string | undefined {
+  let realRoot: string;
+  try {
+    realRoot = Deno.realPathSync(store.root);
+  } catch {
+    return undefined;
+  }
+  for (let d: string | undefined = store.dir; d !== undefined; d = parentDir(d)) {
+    let real: string;
+    try {
+      real = Deno.realPathSync(d);
+    } catch {
+      if (d.length <= store.root.length) return undefined;
+      continue;
+    }
+    const inside = real === realRoot || real.startsWith(realRoot.replace(/[\\/]$/, "") + "/") ||
+      real.startsWith(realRoot.replace(/[\\/]$/, "") + "\\");
+    return inside ? undefined : real;
+  }
+  return undefined;
+}
+
 /** The path of a document in the store. The slug must already be checked by {@link isSafeSlug}. */
 export function docPath(store: Store, slug: string): string {
   return join(store.dir, `${slug}.md`);

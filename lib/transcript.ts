@@ -14,6 +14,7 @@
  * @module
  */
 
+import { loadCodexTranscript } from "./codex_transcript.ts";
 /** A file the session wrote or edited, per the transcript. */
 export interface TouchedFile {
   /** Path relative to the project root (absolute when outside it). */
@@ -56,6 +57,8 @@ export interface TranscriptFacts {
   sessionId?: string;
   /** The working directory the records carry (the first one seen). */
   cwd?: string;
+  /** The first record's `timestamp` (ISO 8601): when the session started. */
+  startedAt?: string;
   /** Physical lines read (including blank and bad ones). */
   lines?: number;
   /** Lines that were not a JSON object (truncated, garbage); skipped. */
@@ -300,6 +303,7 @@ export class TranscriptReader {
   #openQuestion?: Mention;
   #sessionId?: string;
   #cwd?: string;
+  #startedAt?: string;
   #lines = 0;
   #bad = 0;
 
@@ -316,7 +320,7 @@ export class TranscriptReader {
   line(text: string): void {
     const n = ++this.#lines;
     if (!text.includes('"user"') && !text.includes('"assistant"')) {
-      if (this.#sessionId === undefined || this.#cwd === undefined) this.#parse(text, n, true);
+      if (this.#headerOpen()) this.#parse(text, n, true);
       else if (!isJsonObjectish(text)) this.#bad++;
       return;
     }
@@ -342,7 +346,15 @@ export class TranscriptReader {
     this.record(rec, n);
   }
 
+  #headerOpen(): boolean {
+    return this.#sessionId === undefined || this.#cwd === undefined ||
+      this.#startedAt === undefined;
+  }
+
   #header(rec: Json): void {
+    if (this.#startedAt === undefined && typeof rec.timestamp === "string") {
+      if (!Number.isNaN(Date.parse(rec.timestamp))) this.#startedAt = rec.timestamp;
+    }
     if (this.#sessionId === undefined && typeof rec.sessionId === "string") {
       this.#sessionId = rec.sessionId;
     }
@@ -512,6 +524,7 @@ export class TranscriptReader {
       lastAssistantText: this.#lastText,
       sessionId: this.#sessionId,
       cwd: this.#cwd,
+      startedAt: this.#startedAt,
       lines: this.#lines,
       badLines: this.#bad,
     };
@@ -593,6 +606,10 @@ export interface LocateInputs {
   cwd: string;
   /** A session id never picked by the newest-file fallback (the running session, for recover). */
   exclude?: string;
+  /** Codex CLI's session id (`CODEX_THREAD_ID` in its shell tool): read its rollout instead. */
+  codexThreadId?: string;
+  /** `CODEX_HOME`, which replaces `~/.codex` when set. */
+  codexHome?: string;
 }
 
 /** Claude Code's folder of transcripts for a project root. */
@@ -721,6 +738,8 @@ export interface Loaded {
 export async function loadTranscript(
   inputs: LocateInputs & { relRoot?: string },
 ): Promise<Loaded> {
+  const codex = await loadCodexTranscript(inputs);
+  if (codex) return codex;
   const located = await locateTranscript(inputs);
   if (!located.path) return { located };
   try {
@@ -736,10 +755,12 @@ export async function loadTranscript(
 /** The locate inputs from a process environment: session id, home and config directory. */
 export function transcriptEnv(
   env: (name: string) => string | undefined,
-): Pick<LocateInputs, "sessionId" | "home" | "configDir"> {
+): Pick<LocateInputs, "sessionId" | "home" | "configDir" | "codexThreadId" | "codexHome"> {
   return {
     sessionId: env("CLAUDE_CODE_SESSION_ID") || undefined,
     home: env("HOME") || env("USERPROFILE") || undefined,
     configDir: env("CLAUDE_CONFIG_DIR") || undefined,
+    codexThreadId: env("CODEX_THREAD_ID") || undefined,
+    codexHome: env("CODEX_HOME") || undefined,
   };
 }

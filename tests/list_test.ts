@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { byNewest, catalog, entryOf, listSlugs, readHead } from "../lib/catalog.ts";
+import {
+  byNewest,
+  cachePath,
+  catalog,
+  entryOf,
+  heads,
+  listSlugs,
+  readHead,
+} from "../lib/catalog.ts";
+import { writeFileAtomic } from "../lib/atomic.ts";
 import { parkedRows } from "../lib/cli/list.ts";
 import { parseParked } from "../lib/parked.ts";
 import { join, readLatest } from "../lib/store.ts";
@@ -74,6 +83,85 @@ Deno.test("catalog", async (t) => {
     const sorted = [entryOf("u", {}, NOW), at(3), entryOf("n", { created: NOW.toISOString() }, NOW)]
       .sort(byNewest).map((e) => e.slug);
     assert.deepEqual(sorted, ["n", "s", "u"]);
+  });
+});
+
+Deno.test("catalog cache", async (t) => {
+  /** Makes the store look untouched for an hour (real file times: the cache compares them). */
+  const settle = (dir: string) => {
+    const hourAgo = (Date.now() - 3_600_000) / 1000;
+    return Deno.utime(dir, hourAgo, hourAgo);
+  };
+  await t.step("a store changed just now is read afresh and not cached", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "a");
+      assert.equal(heads(p.store).get("a")?.consumed, "false");
+      await assert.rejects(Deno.stat(cachePath(p.store)));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a still store is cached; used while the directory is unchanged", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "a", { latest: false });
+      await Deno.mkdir(join(p.store.dir, ".cache"));
+      await settle(p.store.dir);
+      assert.equal(catalog(p.store, NOW)[0].consumed, false);
+      const cache = JSON.parse(await Deno.readTextFile(cachePath(p.store)));
+      assert.equal(cache.dirMtimeMs, (await Deno.stat(p.store.dir)).mtime!.getTime());
+      assert.deepEqual(cache.docs, {
+        a: { created: "2026-11-30T12:00:00Z", branch: "main", consumed: "false" },
+      });
+      // An in-place edit does not move the directory's mtime: the cache answers (proof of use).
+      const path = join(p.store.dir, "a.md");
+      await Deno.writeTextFile(
+        path,
+        (await Deno.readTextFile(path)).replace("consumed: false", "consumed: true"),
+      );
+      assert.equal(catalog(p.store, NOW)[0].consumed, false);
+      // Every writer of this project renames into the store: that is always seen.
+      await writeFileAtomic(path, await Deno.readTextFile(path));
+      assert.equal(catalog(p.store, NOW)[0].consumed, true);
+      await writeDoc(p.store, "b", { latest: false });
+      assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug).sort(), ["a", "b"]);
+      await Deno.remove(join(p.store.dir, "b.md"));
+      assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"]);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a broken or hostile cache is ignored", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "a", { latest: false });
+      await Deno.mkdir(join(p.store.dir, ".cache"));
+      await settle(p.store.dir);
+      const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
+      for (
+        const bad of [
+          "{not json",
+          "\0\xff",
+          JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: {} }),
+          JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { "../x": {} } }),
+          JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { a: null } }),
+          JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: null }),
+        ]
+      ) {
+        await Deno.writeTextFile(cachePath(p.store), bad);
+        await settle(p.store.dir);
+        assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"], bad);
+      }
+      // Wrong types in a cache that matches are dropped field by field, never trusted.
+      await settle(p.store.dir);
+      const now = (await Deno.stat(p.store.dir)).mtime!.getTime();
+      const forged = { version: 1, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
+      await Deno.writeTextFile(cachePath(p.store), JSON.stringify(forged));
+      assert.deepEqual(catalog(p.store, NOW), [{ slug: "a", stale: false, expired: false }]);
+    } finally {
+      await p.cleanup();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Evidence } from "../lib/evidence.ts";
+import { type Evidence, sessionStart } from "../lib/evidence.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
 import { placeTranscript, transcriptOf } from "./support/transcript.ts";
 
@@ -113,6 +113,64 @@ Deno.test("evidence merges the transcript with git", async (t) => {
       assert.equal(e.files.find((f) => f.path === "src/keep.ts")?.change, "+1/-0");
       const text = await cli(["evidence"], { cwd: root, env: { HOME: `${home}/none` } });
       assert.match(text.out, /Transcript: none \(no Claude Code transcripts/);
+    });
+  } finally {
+    await p.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the transcript's start narrows the default session window", async (t) => {
+  await t.step("sessionStart: later of the window and the first record", () => {
+    const w = new Date("2026-11-30T04:00:00Z");
+    assert.equal(
+      sessionStart(w, "2026-11-30T10:00:00.000Z").toISOString(),
+      "2026-11-30T10:00:00.000Z",
+    );
+    assert.equal(sessionStart(w, "2026-11-29T10:00:00Z"), w);
+    assert.equal(sessionStart(w, undefined), w);
+    assert.equal(sessionStart(w, "not a date"), w);
+  });
+  const p = await scratchRepo();
+  const home = await Deno.makeTempDir({ prefix: "session-home-" });
+  const root = p.root;
+  try {
+    // NOW is 12:00. A commit at 09:00 (before the session), the session from 10:00, a commit
+    // at 11:00 (during it).
+    await put(root, "a.ts", "a\n");
+    await git(root, ["add", "."]);
+    await git(root, ["commit", "-qm", "before"], new Date("2026-11-30T09:00:00Z"));
+    await put(root, "b.ts", "b\n");
+    await git(root, ["add", "."]);
+    await git(root, ["commit", "-qm", "during"], new Date("2026-11-30T11:00:00Z"));
+    await placeTranscript(
+      home,
+      root,
+      "s2",
+      transcriptOf(root, [{ prompt: "Go." }], "s2", "2026-11-30T10:00:00.000Z"),
+    );
+    const env = { HOME: home, CLAUDE_CODE_SESSION_ID: "s2" };
+    await t.step("default: only the commits since the transcript's first record", async () => {
+      const ev: Evidence = JSON.parse((await cli(["evidence", "--json"], { cwd: root, env })).out);
+      assert.equal(ev.since, "2026-11-30T10:00:00Z");
+      assert.deepEqual(ev.commits.map((c) => c.subject), ["during"]);
+    });
+    await t.step("--since wins over the transcript", async () => {
+      const r = await cli(["evidence", "--json", "--since", "8h"], { cwd: root, env });
+      const ev: Evidence = JSON.parse(r.out);
+      assert.deepEqual(ev.commits.map((c) => c.subject), ["during", "before"]);
+    });
+    await t.step("recover takes the dead session's own start, however old", async () => {
+      await placeTranscript(
+        home,
+        root,
+        "old",
+        transcriptOf(root, [{ prompt: "Old work." }], "old", "2026-11-30T08:30:00.000Z"),
+      );
+      const r = await cli(["recover", "old-one", "--session", "old"], { cwd: root, env });
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /\| `a\.ts` \| \+1\/-0 \| done \|/);
+      assert.match(r.out, /\| `b\.ts` \| \+1\/-0 \| done \|/);
     });
   } finally {
     await p.cleanup();

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { findRoot, isDir, type Store, storeAt } from "../store.ts";
+import { findRoot, isDir, type Store, storeAt, storeOutside } from "../store.ts";
 
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, notFound: 1, usage: 2, ambiguous: 3 } as const;
@@ -40,6 +40,14 @@ export function storeFor(ctx: Context, dir?: string): Store {
   const store = storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
   if (dir !== undefined && !isDir(store.root)) {
     throw new UsageError(`--dir "${dir}" is not a directory; give the project's root directory`);
+  }
+  const outside = storeOutside(store);
+  if (outside !== undefined) {
+    throw new NotFoundError(
+      `the store ${store.dir} leads outside the project (to ${outside}); session keeps its ` +
+        `handovers inside the project, so nothing was read or written. Replace the symlink with ` +
+        `a directory`,
+    );
   }
   return store;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { writeFileAtomic } from "../atomic.ts";
+import { createFileAtomic, writeFileAtomic } from "../atomic.ts";
 import type { Evidence } from "../evidence.ts";
 import { filesSection } from "../files_table.ts";
 import { splitFrontMatter } from "../front_matter.ts";
@@ -127,23 +127,33 @@ export async function dump(
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   const paths = storeAt(ev.root);
-  const choice = chooseSlug({
-    name: opts.name,
-    branch: ev.branch,
-    now: ctx.now,
-    force: opts.force,
-    exists: (slug) => exists(docPath(paths, slug)),
-  });
-  if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
-  const text = renderHandover(
-    { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
-    sections,
-  );
   ensureStore(paths);
-  const path = docPath(paths, choice.slug);
-  await writeFileAtomic(path, text);
-  writeLatest(paths, choice.slug);
-  return { slug: choice.slug, path, text, sections, files };
+  // Two dumps racing for one name: the document is created exclusively (createFileAtomic), and
+  // the loser takes the next free suffix instead of overwriting the winner's handover.
+  const lost = new Set<string>();
+  for (let attempt = 0;; attempt++) {
+    const choice = chooseSlug({
+      name: opts.name,
+      branch: ev.branch,
+      now: ctx.now,
+      force: opts.force,
+      exists: (slug) => lost.has(slug) || exists(docPath(paths, slug)),
+    });
+    if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
+    const text = renderHandover(
+      { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
+      sections,
+    );
+    const path = docPath(paths, choice.slug);
+    if (opts.force) await writeFileAtomic(path, text);
+    else if (!(await createFileAtomic(path, text))) {
+      if (attempt >= 100) throw new Error(`could not claim a free name after "${choice.slug}"`);
+      lost.add(choice.slug);
+      continue;
+    }
+    writeLatest(paths, choice.slug);
+    return { slug: choice.slug, path, text, sections, files };
+  }
 }
 
 /** Prints what was written; `/clear` is always the very last line. */

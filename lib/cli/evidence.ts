@@ -19,7 +19,8 @@ import { transcriptEnv } from "../transcript.ts";
 export const SINCE_FLAG = {
   type: "string",
   value: "SPEC",
-  help: `when the session started: 90m, 8h, 2d or an ISO date (default ${DEFAULT_SINCE})`,
+  help: `when the session started: 90m, 8h, 2d or an ISO date (default ${DEFAULT_SINCE}, or ` +
+    "the transcript's first record when later)",
 } as const;
 
 /** `--transcript PATH`, shared by `evidence`, `dump` and `recover`. */
@@ -70,6 +71,7 @@ export async function gather(
     since,
     parked: await openParked(store),
     transcript: transcriptInputs(ctx, flags),
+    sinceIsDefault: flags.since === undefined,
   });
 }
 

@@ -27,10 +27,6 @@ MODES.list = {
   summary: "remove expired handovers, then list handovers and parked items",
   run: async () => (await import("./list.ts")).run,
 };
-MODES.recover = {
-  summary: "draft a handover from the transcript of a session that ended without a dump",
-  run: async () => (await import("./recover.ts")).run,
-};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await import("./evidence.ts")).run,
@@ -49,6 +45,24 @@ MODES.drop = {
 MODES.sweep = {
   summary: "numbered table of unlanded work, written to .temp/session/unlanded.md",
   run: async () => (await import("./sweep.ts")).run,
+};
+
+MODES.recover = {
+  summary: "draft a handover from the transcript of a session that ended without a dump",
+  run: async () => (await import("./recover.ts")).run,
+};
+
+MODES.install = {
+  summary: "register the restore hook for /clear (--user, --local)",
+  run: async () => (await import("./install.ts")).run,
+};
+MODES.uninstall = {
+  summary: "remove exactly the hook install added",
+  run: async () => (await import("./uninstall.ts")).run,
+};
+MODES.doctor = {
+  summary: "check Deno, the hook, the store and the gitignore",
+  run: async () => (await import("./doctor.ts")).run,
 };
 
 /** The usage text listing every mode. */
@@ -92,6 +106,14 @@ export async function main(args: string[], ctx: Context): Promise<number> {
     }
     if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotFound) {
       ctx.err(`session ${mode}: ${err.message}`);
+      return EXIT.notFound;
+    }
+    // The filesystem refused (read-only, full disk, …): every write is atomic, so the store
+    // still holds the old files; say so in one line rather than with a stack trace.
+    if (err instanceof Error && /\(os error \d+\)/.test(err.message)) {
+      ctx.err(
+        `session ${mode}: ${err.message}. The store's files are unchanged (writes are atomic)`,
+      );
       return EXIT.notFound;
     }
     throw err;

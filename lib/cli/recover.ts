@@ -47,8 +47,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
-  const since = parseSince(flags.since ?? DEFAULT_SINCE, ctx.now);
-  if (!since) {
+  const window = parseSince(flags.since ?? DEFAULT_SINCE, ctx.now);
+  if (!window) {
     throw new UsageError(
       `--since "${flags.since}" is neither a duration (90m, 8h, 2d) nor an ISO date`,
     );
@@ -69,6 +69,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `nothing to recover: ${loaded.located.reason}. Name one with --transcript PATH or --session ID`,
     );
   }
+  // The recovered session's commits: since its first record, unless --since says otherwise.
+  const started = Date.parse(loaded.facts.startedAt ?? "");
+  const since = flags.since === undefined && !Number.isNaN(started) ? new Date(started) : window;
   const ev = await collectEvidence({
     store,
     cwd: ctx.cwd,

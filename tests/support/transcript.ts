@@ -12,10 +12,21 @@ export type Step =
   | { say: string }
   | { tool: string; input: Record<string, unknown>; result?: string; error?: boolean };
 
-/** The JSONL of a session made of `steps`, with `cwd` on every record. */
-export function transcriptOf(cwd: string, steps: Step[], sessionId = "test-session"): string {
+/** The JSONL of a session made of `steps`, with `cwd` (and `timestamp`, if given) on every record. */
+export function transcriptOf(
+  cwd: string,
+  steps: Step[],
+  sessionId = "test-session",
+  timestamp?: string,
+): string {
   const lines: string[] = [];
-  const base = { cwd, sessionId, version: "2.1.197", isSidechain: false };
+  const base = {
+    cwd,
+    sessionId,
+    version: "2.1.197",
+    isSidechain: false,
+    ...(timestamp ? { timestamp } : {}),
+  };
   steps.forEach((s, i) => {
     if ("prompt" in s) {
       lines.push(

@@ -90,7 +90,8 @@ export async function startTmux(options: TmuxStart): Promise<Tmux> {
     },
     submit: async (text) => {
       await tmux("send-keys", "-t", "e2e", "-l", text);
-      await sleep(300);
+      // Let the input settle (slash commands open a completion menu) before Enter.
+      await sleep(text.startsWith("/") ? 1_500 : 300);
       await tmux("send-keys", "-t", "e2e", "Enter");
     },
     screen,

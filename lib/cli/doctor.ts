@@ -1,0 +1,141 @@
+/**
+ * `doctor [--dir DIR]`: checks Deno, the hook registration (and that its script still exists), the
+ * store and the gitignore; says what to fix. Exit 0 when nothing needs fixing, else 1.
+ * @module
+ */
+
+import { CLAUDE, RESTORE_SCRIPT, SCOPES } from "../hook_target.ts";
+import { readIfExists, stateIgnored } from "../registration.ts";
+import { findHooks, SettingsError } from "../settings.ts";
+import { readLatest, type Store } from "../store.ts";
+import { type Context, EXIT, storeFor } from "./context.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+
+/** Arguments and help of `doctor`. */
+export const SPEC: ModeSpec = {
+  mode: "doctor",
+  usage: "doctor [--dir DIR]",
+  summary: "Checks Deno, the SessionStart hook (and that its script exists), the store and the " +
+    "gitignore; prints what to fix.",
+  flags: {},
+  notes: [
+    "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
+    "Exits 1 when something needs fixing.",
+  ],
+};
+
+/** One finding: ok, a problem with its fix, or plain information. */
+export interface Finding {
+  status: "ok" | "fix" | "info";
+  text: string;
+}
+
+/** The script path inside a hook command (the word naming session_restore.ts), unquoted. */
+export function scriptOf(command: string): string | undefined {
+  const words = command.match(/"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g) ?? [];
+  const word = words.find((w) => w.includes(RESTORE_SCRIPT));
+  return word?.replace(/^(["'])(.*)\1$/, "$2");
+}
+
+/** Deno's version check: the hook and CLI need Deno 2. */
+export function denoFinding(version: string): Finding {
+  const major = Number(version.split(".")[0]);
+  return major >= 2
+    ? { status: "ok", text: `Deno ${version}` }
+    : { status: "fix", text: `Deno ${version} is too old — fix: install Deno 2 (npm i -g deno)` };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function registrationFindings(ctx: Context, root: string): Promise<Finding[]> {
+  const out: Finding[] = [];
+  let registered = 0;
+  for (const scope of SCOPES) {
+    const path = CLAUDE.settingsPath(scope, { root, env: ctx.env });
+    const text = await readIfExists(path).catch(() => undefined);
+    if (text === undefined) continue;
+    let hooks;
+    try {
+      hooks = findHooks(text, CLAUDE);
+    } catch (err) {
+      if (!(err instanceof SettingsError)) throw err;
+      out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
+      continue;
+    }
+    for (const hook of hooks) {
+      registered++;
+      const script = scriptOf(hook.command);
+      const where = `hook in ${path} (${scope}, matcher "${hook.matcher}")`;
+      if (script && !script.includes("$") && !(await exists(script))) {
+        out.push({
+          status: "fix",
+          text: `${where} runs ${script}, which does not exist — fix: session.ts install` +
+            `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
+        });
+      } else if (hook.matcher !== "clear") {
+        out.push({ status: "info", text: `${where}: restores on more than /clear` });
+      } else {
+        out.push({ status: "ok", text: where });
+      }
+    }
+  }
+  if (registered === 0) {
+    out.push({
+      status: "fix",
+      text: "no SessionStart hook runs session_restore.ts — fix: session.ts install " +
+        "(or --user), or load the checkout as a plugin (claude --plugin-dir <checkout>)",
+    });
+  } else if (registered > 1) {
+    out.push({
+      status: "info",
+      text: `registered ${registered} times: each /clear runs it ${registered} times ` +
+        "(it still injects once); uninstall the extra ones",
+    });
+  }
+  return out;
+}
+
+async function storeFinding(store: Store): Promise<Finding> {
+  if (!(await exists(store.dir))) {
+    return { status: "info", text: `no store yet at ${store.dir} (the first dump creates it)` };
+  }
+  let docs = 0;
+  for await (const e of Deno.readDir(store.dir)) {
+    if (e.isFile && e.name.endsWith(".md") && e.name !== "PARKED.md") docs++;
+  }
+  const latest = readLatest(store);
+  return {
+    status: "ok",
+    text: `store ${store.dir}: ${docs} handover(s), LATEST ${latest ?? "(none)"}`,
+  };
+}
+
+/** Runs `doctor`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const store = storeFor(ctx, a.dir);
+  const findings: Finding[] = [
+    denoFinding(Deno.version.deno),
+    ...(await registrationFindings(ctx, store.root)),
+    await storeFinding(store),
+    (await stateIgnored(store.root)) ? { status: "ok", text: ".claude/state/ is git-ignored" } : {
+      status: "fix",
+      text: ".claude/state/ is not git-ignored — fix: session.ts install, " +
+        "or add .claude/state/ to .gitignore",
+    },
+  ];
+  const mark = { ok: "✓", fix: "✗", info: "·" };
+  ctx.out(`session doctor: ${store.root}`);
+  for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
+  const fixes = findings.filter((f) => f.status === "fix").length;
+  ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
+  return fixes === 0 ? EXIT.ok : EXIT.notFound;
+}

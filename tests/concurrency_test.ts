@@ -1,0 +1,192 @@
+/**
+ * Concurrency: the store's promises hold when processes race — 50 parallel `park` keep 50 items,
+ * `drop` racing `park` loses neither, two `dump`s make two documents, two hooks inject once, and a
+ * lock dies with its holder. Every test runs real processes (`deno run … session.ts`).
+ *
+ * Trials: SESSION_STRESS=1 runs the many-trial loops 5× longer (CI runs the default).
+ */
+
+import assert from "node:assert/strict";
+import { createFileAtomic } from "../lib/atomic.ts";
+import { parseParked } from "../lib/parked.ts";
+import {
+  clearPayload,
+  contextOf,
+  makeProject,
+  REPO,
+  runCli,
+  runHook,
+  writeDoc,
+} from "./support/scratch.ts";
+import { git } from "./support/cli.ts";
+import { join, readLatest } from "../lib/store.ts";
+
+const STRESS = Deno.env.get("SESSION_STRESS") === "1" ? 5 : 1;
+
+function parked(root: string): ReturnType<typeof parseParked> {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(join(root, ".claude/state/session/PARKED.md"));
+  } catch { /* no file: no items */ }
+  return parseParked(text);
+}
+
+Deno.test("concurrency", async (t) => {
+  await t.step("createFileAtomic: of 20 writers racing for one name exactly one wins", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const path = join(dir, "doc.md");
+      const won = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => createFileAtomic(path, `writer ${i}\n`)),
+      );
+      assert.equal(won.filter(Boolean).length, 1);
+      assert.equal(await Deno.readTextFile(path), `writer ${won.indexOf(true)}\n`);
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["doc.md"], "no temp left");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+
+  await t.step("50 parallel park processes keep 50 items", async () => {
+    const p = await makeProject();
+    try {
+      const runs = await Promise.all(
+        Array.from(
+          { length: 50 },
+          (_, i) =>
+            runCli(["park", `parallel item number ${i}`, "--why", `race ${i}`], { cwd: p.root }),
+        ),
+      );
+      for (const r of runs) assert.equal(r.code, 0, r.stderr);
+      const doc = parked(p.root);
+      assert.equal(doc.items.length, 50);
+      assert.equal(new Set(doc.items.map((i) => i.slug)).size, 50, "50 distinct slugs");
+      for (let i = 0; i < 50; i++) {
+        assert.ok(doc.items.some((it) => it.summary === `parallel item number ${i}`), `item ${i}`);
+      }
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  await t.step("drop racing park loses neither (drops logged, parks kept)", async () => {
+    const p = await makeProject();
+    try {
+      const seed = Array.from({ length: 10 }, (_, i) => `- **old-${i}** — Old item ${i}.`);
+      await Deno.writeTextFile(p.store.parked, `# Parked items\n\n${seed.join("\n")}\n`);
+      const drops = Array.from(
+        { length: 5 },
+        (_, i) => runCli(["drop", `old-${i}`], { cwd: p.root }),
+      );
+      const parks = Array.from(
+        { length: 5 },
+        (_, i) => runCli(["park", `fresh thing ${i}`], { cwd: p.root }),
+      );
+      const runs = await Promise.all([...drops, ...parks]);
+      for (const r of runs) assert.equal(r.code, 0, r.stdout + r.stderr);
+      const slugs = parked(p.root).items.map((i) => i.slug).sort();
+      const expected = [
+        ...Array.from({ length: 5 }, (_, i) => `old-${i + 5}`),
+        ...Array.from({ length: 5 }, (_, i) => `fresh-thing-${i}`),
+      ].sort();
+      assert.deepEqual(slugs, expected);
+      const log = (await Deno.readTextFile(p.store.dropped)).split("\n").filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as { item: string; action: string; text: string });
+      for (const e of log) assert.equal(e.action, "dropped");
+      assert.deepEqual(log.map((e) => e.item).sort(), [
+        "old-0",
+        "old-1",
+        "old-2",
+        "old-3",
+        "old-4",
+      ]);
+      for (const e of log) assert.match(String(e.text), new RegExp(`Old item ${e.item.slice(4)}`));
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  await t.step("two dumps at once: two documents, LATEST names one of them", async () => {
+    for (let trial = 0; trial < 3 * STRESS; trial++) {
+      const p = await makeProject({ git: false });
+      try {
+        await git(p.root, ["init", "-q", "-b", "main"]);
+        const body = (n: number) => `## Goal\n\nDump number ${n}.\n\n## Next step\n\nGo on.\n`;
+        const [a, b] = await Promise.all([
+          runCli(["dump", "same-name"], { cwd: p.root, stdin: body(1) }),
+          runCli(["dump", "same-name"], { cwd: p.root, stdin: body(2) }),
+        ]);
+        assert.equal(a.code, 0, a.stderr);
+        assert.equal(b.code, 0, b.stderr);
+        const docs = [...Deno.readDirSync(p.store.dir)].map((e) => e.name)
+          .filter((n) => n.endsWith(".md") && n !== "PARKED.md").sort();
+        assert.deepEqual(docs, ["same-name-2.md", "same-name.md"], `trial ${trial}`);
+        const texts = docs.map((d) => Deno.readTextFileSync(join(p.store.dir, d)));
+        assert.ok(texts.some((x) => x.includes("Dump number 1.")), "the first dump survived");
+        assert.ok(texts.some((x) => x.includes("Dump number 2.")), "the second dump survived");
+        const latest = readLatest(p.store);
+        assert.ok(latest === "same-name" || latest === "same-name-2", `LATEST: ${latest}`);
+      } finally {
+        await p.cleanup();
+      }
+    }
+  });
+
+  await t.step("two hooks at once inject exactly once (many trials)", async () => {
+    const trials = 10 * STRESS;
+    for (let trial = 0; trial < trials; trial++) {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, `race-${trial}`);
+        const payload = clearPayload(p.root);
+        const runs = await Promise.all([runHook(payload), runHook(payload), runHook(payload)]);
+        for (const r of runs) assert.equal(r.code, 0);
+        const injected = runs.filter((r) => contextOf(r) !== undefined);
+        assert.equal(injected.length, 1, `trial ${trial}: ${injected.length} injections`);
+        assert.equal(readLatest(p.store), undefined, "LATEST cleared");
+        const doc = await Deno.readTextFile(join(p.store.dir, `race-${trial}.md`));
+        assert.match(doc, /^consumed: true$/m);
+      } finally {
+        await p.cleanup();
+      }
+    }
+  });
+
+  for (const kind of ["flock", "file"] as const) {
+    await t.step(`a ${kind} lock is released when its holder is killed`, async () => {
+      const p = await makeProject();
+      try {
+        // A holder that takes the lock, says so, and then hangs until killed.
+        const code = `import { acquireLock } from ${JSON.stringify(`${REPO}/lib/lock.ts`)};
+          await acquireLock(${JSON.stringify(p.store.parked)}, { kind: "${kind}" });
+          console.log("held");
+          await new Promise(() => setInterval(() => {}, 1000));`;
+        const holder = new Deno.Command(Deno.execPath(), {
+          args: ["eval", code],
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const reader = holder.stdout.getReader();
+        const first = await reader.read();
+        assert.match(new TextDecoder().decode(first.value), /held/);
+        reader.releaseLock();
+        holder.kill("SIGKILL");
+        await holder.status;
+        await holder.stdout.cancel();
+        await holder.stderr.cancel();
+        // A dead holder's flock is gone at once; a dead holder's lock file is recognised (same
+        // boot, no such pid) and taken over — both well before the 30 s wait runs out.
+        const started = performance.now();
+        const { acquireLock } = await import("../lib/lock.ts");
+        const lock = await acquireLock(p.store.parked, { kind, waitMs: 5_000 });
+        lock.release();
+        assert.ok(performance.now() - started < 5_000);
+        const r = await runCli(["park", "after the crash"], { cwd: p.root });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(parked(p.root).items.length, 1);
+      } finally {
+        await p.cleanup();
+      }
+    });
+  }
+});

@@ -1,0 +1,233 @@
+/**
+ * Crash safety: `dump`, `park`, `drop`, `recall` and the hook are killed with SIGKILL at random
+ * moments (seeded; drawn over a normal run's duration, half of them in its last part where the
+ * writes happen), and the store must still keep every
+ * promise: each document parses and is the old or the new version, no temp file passes for a
+ * document, LATEST is empty or names an existing document, PARKED.md holds the old or the new
+ * list, and a dropped item is never lost (logged before it leaves PARKED.md).
+ *
+ * Trials: 100 per command (about 20 s on a 2-core machine); SESSION_CRASH_TRIALS=N changes it.
+ * With 20 or more, the kills must land both before and after the command's commit point, so a
+ * harness that always killed too early (or too late) fails instead of passing vacuously.
+ */
+
+import assert from "node:assert/strict";
+import { TEMP_PREFIX } from "../lib/atomic.ts";
+import { markConsumed, splitFrontMatter } from "../lib/front_matter.ts";
+import { parseParked } from "../lib/parked.ts";
+import { isSafeSlug, join, readLatest, type Store } from "../lib/store.ts";
+import { isoStamp } from "../lib/time.ts";
+import { cli, git } from "./support/cli.ts";
+import { clearPayload, CLI, HOOK, makeProject, NOW, writeDoc } from "./support/scratch.ts";
+
+const TRIALS = Number(Deno.env.get("SESSION_CRASH_TRIALS") ?? 100);
+
+/** A small seeded PRNG (mulberry32): the kill moments are random but reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PARKED = [
+  "# Parked items",
+  "",
+  "- **old-a** — First open loop. Raised: 2026-11-29. Why: a reason. Next: a step.",
+  "- **old-b** — Second open loop. Raised: 2026-11-29.",
+  "- **old-c** — Third open loop. Raised: 2026-11-29.",
+  "",
+].join("\n");
+
+const DUMP_BODY = "## Goal\n\nSurvive a kill.\n\n## Next step\n\nCheck the store.\n";
+
+/** One command under test: its argv (script + args), stdin, and what "new" may look like. */
+interface Subject {
+  name: string;
+  script: string;
+  args: string[];
+  stdin: string;
+  /** Slugs PARKED.md may hold after the run besides the old ones (park) or without (drop). */
+  parkedNew: (old: string[]) => string[];
+  /** Whether the store shows the run completed (checked after a run that was not killed). */
+  done: (store: Store) => boolean;
+}
+
+const consumed = (store: Store, slug: string) =>
+  /^consumed: true$/m.test(Deno.readTextFileSync(join(store.dir, `${slug}.md`)));
+const parkedSlugs = (store: Store) =>
+  parseParked(Deno.readTextFileSync(store.parked)).items.map((i) => i.slug);
+
+function subjects(root: string): Subject[] {
+  return [
+    {
+      name: "dump",
+      script: CLI,
+      args: ["dump", "crash-dump"],
+      stdin: DUMP_BODY,
+      parkedNew: (old) => old,
+      done: (store) => readLatest(store) === "crash-dump",
+    },
+    {
+      name: "park",
+      script: CLI,
+      args: ["park", "a new crash item", "--why", "kill test"],
+      stdin: "",
+      parkedNew: (old) => [...old, "new-crash-item"],
+      done: (store) => parkedSlugs(store).includes("new-crash-item"),
+    },
+    {
+      name: "drop",
+      script: CLI,
+      args: ["drop", "old-b"],
+      stdin: "",
+      parkedNew: (old) => old.filter((s) => s !== "old-b"),
+      done: (store) => !parkedSlugs(store).includes("old-b"),
+    },
+    {
+      name: "recall",
+      script: CLI,
+      args: ["recall"],
+      stdin: "",
+      parkedNew: (old) => old,
+      done: (store) => consumed(store, "fresh") && readLatest(store) === undefined,
+    },
+    {
+      name: "hook",
+      script: HOOK,
+      args: [],
+      stdin: clearPayload(root),
+      parkedNew: (old) => old,
+      done: (store) => consumed(store, "fresh") && readLatest(store) === undefined,
+    },
+  ];
+}
+
+/** Resets the store: two documents (LATEST → the fresh one) and three parked items. */
+async function seed(store: Store): Promise<Map<string, string>> {
+  for (const e of Deno.readDirSync(store.dir)) {
+    await Deno.remove(join(store.dir, e.name), { recursive: true });
+  }
+  const docs = new Map<string, string>();
+  docs.set("older", await writeDoc(store, "older", { latest: false, consumed: true }));
+  docs.set("fresh", await writeDoc(store, "fresh"));
+  await Deno.writeTextFile(store.parked, PARKED);
+  return docs;
+}
+
+/** Spawns `subject`, kills it with SIGKILL after `delayMs` (if still running); returns when dead. */
+async function runAndKill(subject: Subject, cwd: string, delayMs: number): Promise<number> {
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run=git",
+      subject.script,
+      ...subject.args,
+    ],
+    cwd,
+    env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(subject.stdin)).catch(() => {});
+  await w.close().catch(() => {});
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already exited */ }
+  }, delayMs);
+  await child.status;
+  clearTimeout(timer);
+  return performance.now() - started;
+}
+
+/** Every invariant of a store after a crash; `docs` are the documents seeded before the run. */
+async function checkStore(store: Store, docs: Map<string, string>, subject: Subject, at: string) {
+  const names = [...Deno.readDirSync(store.dir)].map((e) => e.name);
+  for (const name of names) {
+    if (name.startsWith(TEMP_PREFIX) || !name.endsWith(".md") || name === "PARKED.md") continue;
+    const slug = name.slice(0, -3);
+    const text = await Deno.readTextFile(join(store.dir, name));
+    assert.ok(splitFrontMatter(text), `${at}: ${name} has front matter`);
+    const old = docs.get(slug);
+    if (old !== undefined) {
+      assert.ok(text === old || text === markConsumed(old), `${at}: ${name} is old or consumed`);
+    } else {
+      assert.match(text, /## Goal\n\nSurvive a kill\./, `${at}: a new document is whole`);
+    }
+  }
+  // LATEST: empty/missing, or a document that exists.
+  const latest = readLatest(store);
+  if (latest !== undefined) {
+    assert.ok(isSafeSlug(latest), `${at}: LATEST is a safe slug`);
+    assert.ok(names.includes(`${latest}.md`), `${at}: LATEST names an existing document`);
+  }
+  // PARKED.md: the old list or the new one; a dropped item is in dropped.jsonl.
+  const parked = parseParked(await Deno.readTextFile(store.parked)).items.map((i) => i.slug);
+  const old = parseParked(PARKED).items.map((i) => i.slug);
+  const next = subject.parkedNew(old);
+  assert.ok(
+    JSON.stringify(parked) === JSON.stringify(old) ||
+      JSON.stringify(parked) === JSON.stringify(next),
+    `${at}: PARKED.md holds the old or the new list: ${parked.join(", ")}`,
+  );
+  for (const slug of old) {
+    if (parked.includes(slug)) continue;
+    const log = await Deno.readTextFile(store.dropped);
+    const entries = log.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    assert.ok(entries.some((e) => e.item === slug && e.text), `${at}: ${slug} is logged`);
+  }
+  // The CLI still works, and no temp file is listed as a handover.
+  const listed = await cli(["list", "--json"], { cwd: store.root });
+  assert.equal(listed.code, 0, `${at}: list after the crash: ${listed.err}`);
+  for (const h of JSON.parse(listed.out).handovers as { slug: string }[]) {
+    assert.ok(!h.slug.startsWith(TEMP_PREFIX) && !h.slug.startsWith("."), `${at}: ${h.slug}`);
+  }
+}
+
+Deno.test(`crash safety: SIGKILL at random moments (${TRIALS} trials per command)`, async (t) => {
+  const p = await makeProject({ git: false });
+  try {
+    await git(p.root, ["init", "-q", "-b", "main"]);
+    for (const subject of subjects(p.root)) {
+      await t.step(subject.name, async () => {
+        // A normal run's duration sets the range the kill moments are drawn from.
+        let docs = await seed(p.store);
+        const full = await runAndKill(subject, p.root, 60_000);
+        await checkStore(p.store, docs, subject, `${subject.name} (not killed)`);
+        assert.ok(subject.done(p.store), `${subject.name} completes when not killed`);
+        const random = prng(0x5e55 + subject.name.length);
+        let completed = 0;
+        for (let trial = 0; trial < TRIALS; trial++) {
+          docs = await seed(p.store);
+          // Half the kills anywhere in the run, half in its last part, where the writes are.
+          const delay = full * (trial % 2 ? random() * 1.1 : 0.6 + random() * 0.5);
+          await runAndKill(subject, p.root, delay);
+          await checkStore(
+            p.store,
+            docs,
+            subject,
+            `${subject.name} #${trial} (${delay.toFixed(0)} ms)`,
+          );
+          if (subject.done(p.store)) completed++;
+        }
+        if (TRIALS >= 20) {
+          assert.ok(completed > 0 && completed < TRIALS, `${completed}/${TRIALS} completed`);
+        }
+      });
+    }
+  } finally {
+    await p.cleanup();
+  }
+});

@@ -1,0 +1,270 @@
+/**
+ * End to end in the real Claude Code (pinned, offline, against the loopback stand-in): the skill
+ * is listed, `/session dump` runs the script through Bash, `/clear` brings the handover back
+ * exactly once, an old dump stays out, the plugin mode does the same, and install / uninstall
+ * leave the settings file as it was.
+ */
+
+import assert from "node:assert/strict";
+import { CLI_FLAGS } from "../../lib/command.ts";
+import { MODES } from "../../lib/cli/main.ts";
+import { renderFrontMatter } from "../../lib/front_matter.ts";
+import { isoStamp } from "../../lib/time.ts";
+import { ensureClaude, makeWorld, startClaude, type World } from "./support/claude.ts";
+import {
+  isToolResult,
+  lastMessage,
+  lastUserText,
+  messageText,
+  type Recorded,
+  type StandIn,
+  startStandIn,
+} from "./support/stand_in.ts";
+import { sleep, type Tmux } from "./support/tmux.ts";
+
+const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
+const NOW = new Date("2026-11-30T12:00:00Z");
+const ENV = { SESSION_NOW: isoStamp(NOW) };
+const STORE = ".claude/state/session";
+
+/** The handover body the model "writes"; MARK makes it findable in a request. */
+function body(mark: string): string {
+  return [
+    "## Goal",
+    `Prove the handover survives /clear (${mark}).`,
+    "## Decisions",
+    "- Stand-in API on loopback — why: offline, every request recorded.",
+    "## Next step",
+    "Check the restored context.",
+  ].join("\n");
+}
+
+/** The shell command the model runs for a dump: the real `dump` once the CLI has it. */
+function dumpCommand(skillDir: string, slug: string, mark: string): string {
+  if ("dump" in MODES) {
+    return `deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts dump ${slug} <<'EOF'\n${
+      body(mark)
+    }\nEOF`;
+  }
+  // Until `dump` lands: write the document and pointer as dump will, and end with its last line.
+  const doc = renderFrontMatter([
+    ["slug", slug],
+    ["created", isoStamp(NOW)],
+    ["consumed", "false"],
+    ["branch", "main"],
+  ]) + "\n" + body(mark) + "\n";
+  return `mkdir -p ${STORE} && cat > ${STORE}/${slug}.md <<'EOF'\n${doc}EOF\n` +
+    `printf '${slug}\\n' > ${STORE}/LATEST && echo ${STORE}/${slug}.md && echo /clear`;
+}
+
+/** Writes a handover straight into the store (for dumps made outside the session). */
+async function writeHandover(world: World, slug: string, mark: string, created: Date) {
+  await Deno.mkdir(`${world.project}/${STORE}`, { recursive: true });
+  const doc = renderFrontMatter([
+    ["slug", slug],
+    ["created", isoStamp(created)],
+    ["consumed", "false"],
+    ["branch", "main"],
+  ]) + "\n" + body(mark) + "\n";
+  await Deno.writeTextFile(`${world.project}/${STORE}/${slug}.md`, doc);
+  await Deno.writeTextFile(`${world.project}/${STORE}/LATEST`, `${slug}\n`);
+}
+
+async function cli(world: World, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, `${REPO}/session.ts`, ...args],
+    cwd: world.project,
+    env: { HOME: world.home, ...ENV },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function waitForFile(path: string, test: (text: string) => boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = await Deno.readTextFile(path).catch(() => "");
+    if (test(text)) return text;
+    await sleep(200);
+  }
+  throw new Error(`${path} did not change as expected within ${ms} ms:\n${text}`);
+}
+
+/** Types a prompt and returns the agent request it produced. */
+async function ask(
+  tmux: Tmux,
+  standIn: StandIn,
+  prompt: string,
+  expect = prompt,
+): Promise<Recorded> {
+  const since = standIn.requests.length;
+  await tmux.submit(prompt);
+  try {
+    return await standIn.waitFor(
+      (r) => (r.body.tools?.length ?? 0) > 0 && lastUserText(r).includes(expect),
+      { since, timeoutMs: 30_000 },
+    );
+  } catch (err) {
+    await Deno.writeTextFile(
+      `${REPO}/.temp/e2e/last-failure-requests.json`,
+      JSON.stringify(standIn.requests.slice(since), null, 1),
+    ).catch(() => {});
+    throw new Error(`${(err as Error).message}\nscreen:\n${await tmux.screen()}`);
+  }
+}
+
+/** `/clear`, then (when a handover should come back) until the hook has consumed it. */
+async function clear(tmux: Tmux, consumedDoc?: string) {
+  await tmux.submit("/clear");
+  if (consumedDoc) await waitForFile(consumedDoc, (t) => /^consumed: true$/m.test(t));
+  else await sleep(3_000);
+}
+
+const bin = await ensureClaude();
+
+Deno.test("Claude Code as a skill folder: dump, /clear, restored once", async (t) => {
+  const world = await makeWorld();
+  const standIn = startStandIn();
+  const skillDir = `${world.home}/.claude/skills/session`;
+  await Deno.mkdir(`${world.home}/.claude/skills`, { recursive: true });
+  await Deno.symlink(REPO, skillDir);
+  const settings = `${world.project}/.claude/settings.json`;
+  // Strict JSON: Claude Code 2.1.197 rejects comments and trailing commas in settings files.
+  const original = `{
+  "permissions": { "allow": ["Bash(git status:*)"] },
+  "env": {
+    "SESSION_E2E": "1"
+  }
+}
+`;
+  await Deno.mkdir(`${world.project}/.claude`, { recursive: true });
+  await Deno.writeTextFile(settings, original);
+  let tmux: Tmux | undefined;
+  const mark = `MARK-${crypto.randomUUID().slice(0, 8)}`;
+  const doc = `${world.project}/${STORE}/e2e-handover.md`;
+  try {
+    await t.step("install registers the hook", async () => {
+      const r = await cli(world, "install");
+      assert.equal(r.code, 0, r.stderr);
+    });
+
+    standIn.setScript((r) => {
+      if (isToolResult(r)) return { text: "Handover saved — send /clear." };
+      const last = lastMessage(r);
+      if (last && messageText(last).includes("dump")) {
+        return {
+          tool: "Bash",
+          input: {
+            command: dumpCommand(skillDir, "e2e-handover", mark),
+            description: "Dump the session handover",
+          },
+        };
+      }
+      return { text: "OK." };
+    });
+    tmux = await startClaude(bin, world, standIn, { env: ENV });
+
+    let dumpTurn: Recorded;
+    await t.step(
+      "/session dump: the skill is listed and loaded with its folder filled in",
+      async () => {
+        dumpTurn = await ask(
+          tmux!,
+          standIn,
+          "/session dump e2e-handover",
+          "<command-args>dump e2e-handover</command-args>",
+        );
+        assert.match(dumpTurn.raw, /- session: Handover that survives \/clear/);
+        const loaded = dumpTurn.raw;
+        assert.ok(
+          loaded.includes(`deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts`),
+          "SKILL.md reached the model with ${CLAUDE_SKILL_DIR} substituted",
+        );
+        assert.ok(!loaded.includes("${CLAUDE_SKILL_DIR}"));
+      },
+    );
+
+    await t.step(
+      "the model's Bash call writes the handover; the last line says /clear",
+      async () => {
+        const result = await standIn.waitFor(isToolResult, {
+          since: standIn.requests.indexOf(dumpTurn!),
+        });
+        const out = messageText(lastMessage(result)!).trim();
+        assert.equal(out.split("\n").at(-1), "/clear", out);
+        assert.match(await Deno.readTextFile(doc), /^consumed: false$/m);
+        assert.equal(
+          (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(),
+          "e2e-handover",
+        );
+        await tmux!.waitForScreen("send /clear");
+      },
+    );
+
+    await t.step("/clear: the next request carries the handover; the doc is consumed", async () => {
+      await clear(tmux!, doc);
+      const r = await ask(tmux!, standIn, "where were we?");
+      assert.ok(r.raw.includes(mark), "handover in the first request after /clear");
+      assert.match(r.raw, /SessionStart hook additional context: \[session\] Handover/);
+      const latest = await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "");
+      assert.equal(latest.trim(), "");
+    });
+
+    await t.step("a second /clear carries nothing", async () => {
+      await clear(tmux!);
+      const r = await ask(tmux!, standIn, "anything new?");
+      assert.ok(!r.raw.includes(mark));
+    });
+
+    await t.step("a dump older than the window carries nothing", async () => {
+      const old = `OLD-${mark}`;
+      await writeHandover(world, "too-old", old, new Date(NOW.getTime() - 31 * 60_000));
+      await clear(tmux!);
+      const r = await ask(tmux!, standIn, "and now?");
+      assert.ok(!r.raw.includes(old));
+      assert.match(
+        await Deno.readTextFile(`${world.project}/${STORE}/too-old.md`),
+        /^consumed: false$/m,
+      );
+    });
+
+    await t.step("uninstall leaves the settings file as it was", async () => {
+      await tmux!.kill();
+      tmux = undefined;
+      const r = await cli(world, "uninstall");
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await Deno.readTextFile(settings), original);
+    });
+  } finally {
+    await tmux?.kill();
+    await standIn.close();
+    await world.cleanup();
+  }
+});
+
+Deno.test("Claude Code with the checkout as a plugin: skill listed, hook restores", async (t) => {
+  const world = await makeWorld();
+  const standIn = startStandIn();
+  let tmux: Tmux | undefined;
+  const mark = `PLUGIN-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    tmux = await startClaude(bin, world, standIn, { args: ["--plugin-dir", REPO], env: ENV });
+    await t.step("the plugin's skill is listed", async () => {
+      const r = await ask(tmux!, standIn, "hello");
+      assert.match(r.raw, /- session:session: Handover that survives/);
+    });
+    await t.step("hooks/hooks.json restores after /clear", async () => {
+      await writeHandover(world, "from-plugin", mark, NOW);
+      await clear(tmux!, `${world.project}/${STORE}/from-plugin.md`);
+      const r = await ask(tmux!, standIn, "go on");
+      assert.ok(r.raw.includes(mark));
+    });
+  } finally {
+    await tmux?.kill();
+    await standIn.close();
+    await world.cleanup();
+  }
+});

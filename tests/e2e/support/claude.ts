@@ -1,0 +1,159 @@
+/**
+ * The real Claude Code, installed pinned from npm into a private prefix and run offline against
+ * the stand-in: a scratch HOME with onboarding, trust and the API key preseeded, a project dir,
+ * and the interactive client in tmux.
+ * @module
+ */
+
+import { projectFile } from "../../../lib/command.ts";
+import { type StandIn } from "./stand_in.ts";
+import { sleep, startTmux, type Tmux } from "./tmux.ts";
+
+/** The Claude Code version the end-to-end tests run (and that the README names). */
+export const CLAUDE_CODE_VERSION = "2.1.197";
+
+/** The fake API key the stand-in accepts. */
+export const API_KEY = "sk-ant-api03-e2e-stand-in-key-000000000000000000000000000000";
+
+/** Where the pinned client is installed (kept between runs; `.temp/` is git-ignored). */
+export const PREFIX = projectFile(`.temp/e2e/claude-code-${CLAUDE_CODE_VERSION}`);
+
+async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
+  return text;
+}
+
+/** Installs the pinned Claude Code (once) and returns the path of its `claude` binary. */
+export async function ensureClaude(): Promise<string> {
+  const bin = `${PREFIX}/node_modules/.bin/claude`;
+  try {
+    const v = await run(bin, ["--version"]);
+    if (v.includes(CLAUDE_CODE_VERSION)) return bin;
+  } catch {
+    // not installed yet
+  }
+  await Deno.mkdir(PREFIX, { recursive: true });
+  await run("npm", [
+    "install",
+    "--prefix",
+    PREFIX,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+  ]);
+  const v = await run(bin, ["--version"]);
+  if (!v.includes(CLAUDE_CODE_VERSION)) throw new Error(`claude --version said: ${v}`);
+  return bin;
+}
+
+/** A scratch world: HOME and a git project directory. */
+export interface World {
+  home: string;
+  project: string;
+  /** Removes everything. */
+  cleanup: () => Promise<void>;
+}
+
+/** Creates a scratch HOME (onboarded, project trusted, key approved) and a git project. */
+export async function makeWorld(): Promise<World> {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-e2e-" }));
+  const home = `${base}/home`;
+  const project = `${base}/project`;
+  await Deno.mkdir(`${home}/.claude`, { recursive: true });
+  await Deno.mkdir(project, { recursive: true });
+  await run("git", ["init", "-q", "-b", "main"], project);
+  await run("git", [
+    "-c",
+    "user.name=e2e",
+    "-c",
+    "user.email=e2e@example.invalid",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    "init",
+  ], project);
+  const claudeJson = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: CLAUDE_CODE_VERSION,
+    numStartups: 1,
+    autoUpdates: false,
+    bypassPermissionsModeAccepted: true,
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: {
+      [project]: {
+        hasTrustDialogAccepted: true,
+        hasCompletedProjectOnboarding: true,
+        allowedTools: [],
+      },
+    },
+  };
+  await Deno.writeTextFile(`${home}/.claude.json`, JSON.stringify(claudeJson, null, 2));
+  return {
+    home,
+    project,
+    cleanup: () => Deno.remove(base, { recursive: true }).catch(() => {}),
+  };
+}
+
+/** The runner's Deno cache, shared with the scratch HOME so nothing is fetched again. */
+function denoDir(): string | undefined {
+  if (Deno.env.get("DENO_DIR")) return Deno.env.get("DENO_DIR");
+  const out = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  })
+    .outputSync();
+  try {
+    return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The environment Claude Code runs with: offline, the stand-in as the API, scratch HOME. */
+export function claudeEnv(
+  world: World,
+  standIn: StandIn,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const cache = denoDir();
+  return {
+    HOME: world.home,
+    PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+    TERM: "xterm-256color",
+    ANTHROPIC_BASE_URL: standIn.url,
+    ANTHROPIC_API_KEY: API_KEY,
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
+    IS_SANDBOX: "1",
+    ...(cache ? { DENO_DIR: cache } : {}),
+    ...extra,
+  };
+}
+
+/** Starts interactive Claude Code in tmux and waits for its prompt. */
+export async function startClaude(
+  bin: string,
+  world: World,
+  standIn: StandIn,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Tmux> {
+  const tmux = await startTmux({
+    command: [bin, "--allowedTools", "Bash", "Write", "Edit", ...(options.args ?? [])],
+    cwd: world.project,
+    env: claudeEnv(world, standIn, options.env),
+  });
+  await tmux.waitForScreen((s) => /^\s*[>❯]/m.test(s) || s.includes("? for shortcuts"), 60_000);
+  await sleep(500);
+  return tmux;
+}

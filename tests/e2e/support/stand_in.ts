@@ -1,0 +1,263 @@
+/**
+ * A loopback stand-in for the Anthropic Messages API: Claude Code talks to it through
+ * `ANTHROPIC_BASE_URL`, it answers with scripted text or tool calls (streamed as SSE when asked)
+ * and records every request body, so an end-to-end test can see exactly what the model was sent.
+ * @module
+ */
+
+/** One content block of a Messages API request (only the fields the tests read). */
+export interface Block {
+  type: string;
+  text?: string;
+  content?: unknown;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+}
+
+/** A Messages API message. */
+export interface Message {
+  role: string;
+  content: string | Block[];
+}
+
+/** A request the stand-in received. */
+export interface Recorded {
+  /** Path and query, e.g. `/v1/messages?beta=true`. */
+  path: string;
+  /** The raw request body. */
+  raw: string;
+  /** The parsed body, when it is JSON. */
+  body: {
+    model?: string;
+    stream?: boolean;
+    system?: unknown;
+    tools?: { name: string }[];
+    messages?: Message[];
+  };
+}
+
+/** What the stand-in answers: plain text, or one tool call. */
+export type Reply =
+  | { text: string }
+  | { tool: string; input: Record<string, unknown>; text?: string };
+
+/** Picks the reply to a request; the default answers every request with a short text. */
+export type Script = (request: Recorded) => Reply;
+
+/** A running stand-in. */
+export interface StandIn {
+  /** `http://127.0.0.1:<port>`, for `ANTHROPIC_BASE_URL`. */
+  url: string;
+  /** Every request received, oldest first. */
+  requests: Recorded[];
+  /** Replaces the script. */
+  setScript: (script: Script) => void;
+  /** Requests to `/v1/messages` that carry tools (the agent's own turns, not side calls). */
+  turns: () => Recorded[];
+  /** Resolves once `predicate` holds for a request received after `since` (an index). */
+  waitFor: (
+    predicate: (r: Recorded) => boolean,
+    options?: { since?: number; timeoutMs?: number },
+  ) => Promise<Recorded>;
+  /** Stops the server. */
+  close: () => Promise<void>;
+}
+
+/** The text of a message's content (text blocks and tool results, flattened). */
+export function messageText(message: Message): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((b) => {
+    if (typeof b.text === "string") return b.text;
+    if (typeof b.content === "string") return b.content;
+    if (Array.isArray(b.content)) {
+      return b.content.map((c) => (typeof c?.text === "string" ? c.text : "")).join("\n");
+    }
+    return "";
+  }).join("\n");
+}
+
+/**
+ * The last user-role message of a request, or undefined. (Claude Code may append a `system`
+ * message after it, e.g. the agent and skill listings and hook context.)
+ */
+export function lastMessage(r: Recorded): Message | undefined {
+  return r.body.messages?.findLast((m) => m.role === "user");
+}
+
+/** True when the request's last message is a tool result (the agent reporting back). */
+export function isToolResult(r: Recorded): boolean {
+  const last = lastMessage(r);
+  return Array.isArray(last?.content) && last.content.some((b) => b.type === "tool_result");
+}
+
+/** The text of the last user turn typed by the user (ignoring tool results). */
+export function lastUserText(r: Recorded): string {
+  const last = lastMessage(r);
+  return last && !isToolResult(r) ? messageText(last) : "";
+}
+
+let ids = 0;
+
+function sse(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The content blocks of a reply, as the Messages API returns them. */
+function blocks(reply: Reply): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if ("text" in reply && reply.text) out.push({ type: "text", text: reply.text });
+  if ("tool" in reply) {
+    out.push({ type: "tool_use", id: `toolu_e2e_${++ids}`, name: reply.tool, input: reply.input });
+  }
+  return out;
+}
+
+/** Renders a reply as a JSON Messages API response. */
+export function replyJson(reply: Reply, model: string): string {
+  const content = blocks(reply);
+  return JSON.stringify({
+    id: `msg_e2e_${++ids}`,
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: "tool" in reply ? "tool_use" : "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 10 },
+  });
+}
+
+/** Renders a reply as the Messages API's server-sent events. */
+export function replySse(reply: Reply, model: string): string {
+  let out = sse("message_start", {
+    type: "message_start",
+    message: {
+      id: `msg_e2e_${++ids}`,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
+  });
+  blocks(reply).forEach((block, index) => {
+    if (block.type === "text") {
+      out += sse("content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { type: "text", text: "" },
+      });
+      out += sse("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "text_delta", text: block.text },
+      });
+    } else {
+      out += sse("content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { ...block, input: {} },
+      });
+      out += sse("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+      });
+    }
+    out += sse("content_block_stop", { type: "content_block_stop", index });
+  });
+  out += sse("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: "tool" in reply ? "tool_use" : "end_turn", stop_sequence: null },
+    usage: { output_tokens: 10 },
+  });
+  out += sse("message_stop", { type: "message_stop" });
+  return out;
+}
+
+/** Starts a stand-in on a free loopback port. */
+export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn {
+  const requests: Recorded[] = [];
+  const waiters: {
+    since: number;
+    predicate: (r: Recorded) => boolean;
+    resolve: (r: Recorded) => void;
+  }[] = [];
+  let current = script;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const raw = await req.text();
+    let body: Recorded["body"] = {};
+    try {
+      const parsed = JSON.parse(raw);
+      if (parsed && typeof parsed === "object") body = parsed;
+    } catch {
+      // not JSON: recorded raw
+    }
+    const recorded: Recorded = { path: url.pathname + url.search, raw, body };
+    if (!url.pathname.startsWith("/v1/messages")) {
+      requests.push(recorded);
+      return Response.json({});
+    }
+    if (url.pathname.endsWith("/count_tokens")) {
+      return Response.json({ input_tokens: 100 });
+    }
+    requests.push(recorded);
+    const index = requests.length - 1;
+    for (const w of [...waiters]) {
+      if (index >= w.since && w.predicate(recorded)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(recorded);
+      }
+    }
+    const reply = body.tools && body.tools.length > 0 ? current(recorded) : { text: "OK." };
+    const model = body.model ?? "claude-e2e";
+    if (body.stream) {
+      return new Response(replySse(reply, model), {
+        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+      });
+    }
+    return new Response(replyJson(reply, model), {
+      headers: { "content-type": "application/json" },
+    });
+  });
+  const addr = server.addr as Deno.NetAddr;
+  const turns = () =>
+    requests.filter((r) => r.path.startsWith("/v1/messages") && (r.body.tools?.length ?? 0) > 0);
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    requests,
+    setScript: (s) => {
+      current = s;
+    },
+    turns,
+    waitFor: (predicate, options = {}) => {
+      const since = options.since ?? 0;
+      const found = requests.slice(since).find(predicate);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const w = {
+          since,
+          predicate,
+          resolve: (r: Recorded) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(w), 1);
+          reject(
+            new Error(`stand-in: no matching request within ${options.timeoutMs ?? 60_000} ms`),
+          );
+        }, options.timeoutMs ?? 60_000);
+        waiters.push(w);
+      });
+    },
+    close: async () => {
+      await server.shutdown();
+    },
+  };
+}

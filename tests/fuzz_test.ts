@@ -1,0 +1,328 @@
+/**
+ * Hostile input: every parser gets seeded random input — random bytes decoded as UTF-8 (invalid
+ * sequences included), NULs, CRLF, huge lines, a body carrying its own `---` / `consumed: false`
+ * / `## Next step`, deeply nested JSON — and must not throw; what is meant to round-trip does.
+ *
+ * SESSION_FUZZ_ROUNDS=N changes the number of random inputs per property (default 300).
+ */
+
+import assert from "node:assert/strict";
+import { markConsumed, renderFrontMatter, splitFrontMatter } from "../lib/front_matter.ts";
+import { parseLog, parseNumstatZ, parseStashes } from "../lib/git.ts";
+import { buildDigest, capLines, parseSections } from "../lib/handover.ts";
+import { gate, parseHookArgs, parsePayload } from "../lib/hook_input.ts";
+import { parseBullet, parseParked, renderParked } from "../lib/parked.ts";
+import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/restore.ts";
+import { isSafeSlug } from "../lib/store.ts";
+import { refusal, slugify } from "../lib/slug.ts";
+import { parseTranscript } from "../lib/transcript.ts";
+import { clearPayload, makeProject, NOW, runHook, writeDoc } from "./support/scratch.ts";
+
+const ROUNDS = Number(Deno.env.get("SESSION_FUZZ_ROUNDS") ?? 300);
+
+/** mulberry32: small, seeded, reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Pieces hostile documents are made of: our own syntax, line endings, odd characters. */
+const PIECES = [
+  "---",
+  "---\n",
+  "consumed: false\n",
+  "consumed: true",
+  "created: 2026-11-30T11:50:00Z\n",
+  "slug: ../../etc/passwd\n",
+  "## Next step\n",
+  "## Goal\n",
+  "## Files touched\n| File | Change | State | Ref |\n| --- | --- | --- | --- |\n",
+  "| a.ts | x | done | |\n",
+  "```\n",
+  "~~~\n",
+  "- **slug** — summary. Raised: 2026-11-30. Why: w. Next: n.\n",
+  "- ",
+  "**",
+  " — ",
+  "Why:",
+  "Next:",
+  "raised:",
+  "\r\n",
+  "\n",
+  "\r",
+  "\0",
+  "\t",
+  " ",
+  "\uFEFF",
+  "\uFFFD",
+  "\uD800", // a lone surrogate: not valid UTF-16
+  "é",
+  "🦕",
+  "e\u0301",
+  "{",
+  "}",
+  '"',
+  "\\",
+  "[",
+  "]",
+  ":",
+  "#",
+  "<!--",
+  "-->",
+];
+
+/** A random hostile text of up to `max` pieces and random characters. */
+function hostile(random: () => number, max = 60): string {
+  const n = Math.floor(random() * max);
+  let out = "";
+  for (let i = 0; i < n; i++) {
+    const r = random();
+    if (r < 0.6) out += PIECES[Math.floor(random() * PIECES.length)];
+    else if (r < 0.8) out += String.fromCharCode(32 + Math.floor(random() * 95));
+    else if (r < 0.95) out += String.fromCharCode(Math.floor(random() * 0x3000));
+    else out += "x".repeat(Math.floor(random() * 5000));
+  }
+  return out;
+}
+
+/** Random bytes decoded leniently: invalid UTF-8 becomes U+FFFD, as a reader would see it. */
+function randomBytesText(random: () => number, max = 4096): string {
+  const bytes = new Uint8Array(Math.floor(random() * max));
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
+  return new TextDecoder().decode(bytes);
+}
+
+/** Each input a property sees: hostile texts, random bytes, and a few fixed monsters. */
+function* inputs(seed: number): Generator<string> {
+  const random = prng(seed);
+  yield "";
+  yield "x".repeat(2_000_000); // one huge line
+  yield "---\n" + "k: v\n".repeat(100_000) + "---\n";
+  yield "\n".repeat(200_000);
+  yield "[".repeat(200_000) + "]".repeat(200_000); // deeply nested JSON
+  yield '{"a":'.repeat(50_000) + "1" + "}".repeat(50_000);
+  for (let i = 0; i < ROUNDS; i++) yield i % 3 === 0 ? randomBytesText(random) : hostile(random);
+}
+
+const DOC_HEAD =
+  "---\nslug: a\ncreated: 2026-11-30T11:50:00Z\nconsumed: false\nbranch: main\n---\n";
+
+Deno.test("fuzz: front matter", async (t) => {
+  await t.step("splitFrontMatter never throws and splits byte-exactly", () => {
+    for (const x of inputs(1)) {
+      for (const text of [x, DOC_HEAD + x]) {
+        const s = splitFrontMatter(text);
+        if (s) assert.equal(s.head + s.body, text);
+      }
+    }
+  });
+  await t.step("a body's own ---/consumed/## Next step never reaches the fields", () => {
+    for (const x of inputs(2)) {
+      const text = DOC_HEAD + "\n" + x;
+      const s = splitFrontMatter(text)!;
+      assert.deepEqual(s.fields, {
+        slug: "a",
+        created: "2026-11-30T11:50:00Z",
+        consumed: "false",
+        branch: "main",
+      });
+      const flipped = markConsumed(text)!;
+      assert.equal(flipped, text.replace("consumed: false", "consumed: true"));
+      assert.ok(flipped.endsWith(x), "the body is untouched");
+    }
+  });
+  await t.step("markConsumed never throws; when it flips, only that word changes", () => {
+    for (const x of inputs(3)) {
+      const out = markConsumed(x);
+      if (out === undefined) continue;
+      assert.equal(out.length, x.length - 1);
+      assert.equal(splitFrontMatter(out)?.fields.consumed, "true");
+      assert.equal(splitFrontMatter(out)!.body, splitFrontMatter(x)!.body);
+    }
+  });
+  await t.step("renderFrontMatter round-trips through splitFrontMatter", () => {
+    const random = prng(4);
+    for (let i = 0; i < ROUNDS; i++) {
+      const fields: [string, string][] = [];
+      const n = Math.floor(random() * 6);
+      for (let k = 0; k < n; k++) {
+        // Values are one line (no \r, \n, U+2028/9) without surrounding blanks or quotes: the
+        // schema we write (slugs, ISO stamps, branch names).
+        const v = hostile(random, 8).replace(/[\r\n\u2028\u2029]/g, " ").replace(
+          /^["'\s]+|["'\s]+$/g,
+          "",
+        );
+        fields.push([`k${k}`, v]);
+      }
+      for (const eol of ["\n", "\r\n"]) {
+        const s = splitFrontMatter(renderFrontMatter(fields, eol) + "body");
+        assert.ok(s, "renders parseable front matter");
+        assert.deepEqual(Object.entries(s.fields), fields);
+        assert.equal(s.body, "body");
+      }
+    }
+  });
+});
+
+Deno.test("fuzz: sections, digest and the injected context", async (t) => {
+  await t.step("parseSections and capLines never throw; capLines respects its cap", () => {
+    for (const x of inputs(5)) {
+      parseSections(x);
+      const max = x.length % 9_000;
+      const capped = capLines(x.replace(/\r\n?/g, "\n"), max);
+      if (x.length > max) assert.ok(capped.length <= Math.max(max, 40), `${capped.length}`);
+    }
+  });
+  await t.step("the context never exceeds the agent's budget, whatever the body", () => {
+    for (const x of inputs(6)) {
+      for (const agent of ["claude", "codex"] as const) {
+        const budget = BUDGETS[agent];
+        const ctx = buildContext(
+          { slug: "s", created: "2026-11-30T11:50:00Z", body: x },
+          NOW,
+          budget,
+        );
+        assert.ok(ctx.length <= budget.limit, `${agent}: ${ctx.length} characters`);
+        if (budget.maxBytes) {
+          assert.ok(new TextEncoder().encode(ctx).length <= budget.maxBytes, `${agent}: bytes`);
+        }
+        buildDigest(x, "session.ts recall s", 500);
+      }
+    }
+  });
+});
+
+Deno.test("fuzz: PARKED.md", async (t) => {
+  await t.step("parseParked never throws and renders back byte-exactly", () => {
+    for (const x of inputs(7)) {
+      assert.equal(renderParked(parseParked(x)), x);
+      assert.equal(renderParked(parseParked("# Parked items\n\n" + x)), "# Parked items\n\n" + x);
+    }
+  });
+  await t.step("parseBullet never throws; slugs are slug-shaped", () => {
+    for (const x of inputs(8)) {
+      const item = parseBullet("- " + x);
+      assert.equal(typeof item.summary, "string");
+      assert.ok(!/[\/\\\s]/.test(item.slug), `slug "${item.slug}"`);
+    }
+  });
+});
+
+Deno.test("fuzz: hook payload, flags, slugs, git output, transcript lines", async (t) => {
+  await t.step("parsePayload never throws; it accepts only an object with a non-empty cwd", () => {
+    for (const x of inputs(9)) {
+      const p = parsePayload(x);
+      if (p) {
+        assert.ok(typeof p.cwd === "string" && p.cwd !== "");
+        gate(p, DEFAULT_OPTIONS);
+      }
+    }
+    assert.equal(parsePayload('{"cwd":' + "[".repeat(100_000) + "}"), undefined);
+    assert.equal(parsePayload('{"cwd": 5}'), undefined);
+    assert.equal(parsePayload('{"cwd": ""}'), undefined);
+    assert.equal(parsePayload('["cwd"]'), undefined);
+  });
+  await t.step("parseHookArgs never throws and keeps sane options", () => {
+    const random = prng(10);
+    for (let i = 0; i < ROUNDS; i++) {
+      const args = Array.from(
+        { length: Math.floor(random() * 6) },
+        () =>
+          random() < 0.5
+            ? ["--source", "--window-minutes", "--agent", "--source=", "--window-minutes=-1"][
+              Math.floor(random() * 5)
+            ]
+            : hostile(random, 4),
+      );
+      const o = parseHookArgs(args);
+      assert.ok(o.windowMs > 0 && Number.isFinite(o.windowMs));
+      assert.ok(o.sources.includes("clear"));
+      assert.ok(["claude", "codex", "gemini"].includes(o.agent));
+    }
+  });
+  await t.step("slug checks never throw; a safe slug never leaves the store", () => {
+    for (const x of inputs(11)) {
+      refusal(x);
+      const s = slugify(x);
+      if (isSafeSlug(x)) assert.ok(!/[\/\\]/.test(x) && !x.includes(".."));
+      if (s) assert.ok(!/[\/\\]/.test(s), s);
+    }
+  });
+  await t.step("git output parsers never throw", () => {
+    for (const x of inputs(12)) {
+      parseNumstatZ(x);
+      parseLog(x);
+      parseStashes(x);
+    }
+  });
+  await t.step("transcript lines never throw, bad lines are counted", () => {
+    const random = prng(13);
+    for (let i = 0; i < 40; i++) {
+      const lines: string[] = [];
+      for (let k = 0; k < 50; k++) {
+        const r = random();
+        if (r < 0.3) lines.push(hostile(random, 10));
+        else if (r < 0.5) lines.push(randomBytesText(random, 200));
+        else if (r < 0.6) lines.push("[".repeat(10_000));
+        else {
+          lines.push(JSON.stringify({
+            type: ["user", "assistant", "system", hostile(random, 2)][k % 4],
+            message: {
+              role: "assistant",
+              content: [{
+                type: "tool_use",
+                id: hostile(random, 2),
+                name: ["Write", "Edit", "TaskCreate", "TodoWrite", hostile(random, 1)][k % 5],
+                input: { file_path: hostile(random, 3), todos: [{ content: 5 }], subject: null },
+              }],
+            },
+          }));
+        }
+      }
+      const facts = parseTranscript(lines.join(random() < 0.5 ? "\n" : "\r\n"), {
+        root: "/home/dev/app",
+      });
+      assert.ok(Array.isArray(facts.files));
+    }
+  });
+});
+
+Deno.test("fuzz: the hook process never fails on hostile stdin", async (t) => {
+  const p = await makeProject();
+  try {
+    await writeDoc(p.store, "fresh");
+    const random = prng(14);
+    const stdins: (string | Uint8Array)[] = [
+      "",
+      "null",
+      "[]",
+      '{"cwd":' + "[".repeat(100_000),
+      "x".repeat(2 * 1024 * 1024),
+      new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28]),
+      clearPayload(p.root).replace("SessionStart", "SessionStart\uD800"),
+      ...Array.from({ length: 6 }, () => randomBytesText(random, 512)),
+    ];
+    for (const stdin of stdins) {
+      await t.step(
+        `stdin of ${stdin.length} ${typeof stdin === "string" ? "chars" : "bytes"}`,
+        async () => {
+          const r = await runHook(stdin);
+          assert.equal(r.code, 0);
+          assert.equal(r.stdout, "", "nothing injected");
+          assert.ok(!/\n\s+at /.test(r.stderr), "no stack trace");
+        },
+      );
+    }
+    // The document is still there to be injected by a real payload.
+    const r = await runHook(clearPayload(p.root));
+    assert.match(r.stdout, /additionalContext/);
+  } finally {
+    await p.cleanup();
+  }
+});

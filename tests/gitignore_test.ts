@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { ignoresState, STATE_IGNORE, withStateIgnored } from "../lib/gitignore.ts";
+
+Deno.test("gitignore: the store stays out of git", async (t) => {
+  await t.step("appends the line, adding a newline where the file lacks one", () => {
+    assert.equal(withStateIgnored(""), `${STATE_IGNORE}\n`);
+    assert.equal(withStateIgnored("node_modules/"), `node_modules/\n${STATE_IGNORE}\n`);
+    assert.equal(withStateIgnored("a\r\n"), `a\r\n${STATE_IGNORE}\r\n`);
+  });
+  await t.step("already ignored (the line, or all of .claude): unchanged", () => {
+    for (const text of [".claude/state/\n", "x\n/.claude/state\n", ".claude/\n", "  .claude  \n"]) {
+      assert.ok(ignoresState(text), text);
+      assert.equal(withStateIgnored(text), text);
+    }
+  });
+  await t.step("near misses do not count", () => {
+    for (const text of ["# .claude/state/", ".claude/state/session/x", "!.claude/state/"]) {
+      assert.equal(ignoresState(text), false, text);
+    }
+  });
+});

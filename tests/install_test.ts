@@ -1,0 +1,242 @@
+import assert from "node:assert/strict";
+import { CLI_FLAGS, hookCommand, PROJECT_DIR_VAR } from "../lib/command.ts";
+import { findHooks } from "../lib/settings.ts";
+import { CLAUDE } from "../lib/hook_target.ts";
+import { join } from "../lib/store.ts";
+import { clearPayload, makeProject, NOW, REPO, runCli, writeDoc } from "./support/scratch.ts";
+import { isoStamp } from "../lib/time.ts";
+
+async function readOr(path: string): Promise<string | undefined> {
+  return await Deno.readTextFile(path).catch(() => undefined);
+}
+
+/** Runs a registered hook command the way Claude Code does: through a shell, payload on stdin. */
+async function runRegistered(command: string, projectDir: string) {
+  const child = new Deno.Command("bash", {
+    args: ["-c", command],
+    cwd: projectDir,
+    env: {
+      PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:/usr/bin:/bin`,
+      HOME: projectDir,
+      CLAUDE_PROJECT_DIR: projectDir,
+      SESSION_NOW: isoStamp(NOW),
+    },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(clearPayload(projectDir)));
+  await w.close();
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) => {
+  const p = await makeProject();
+  const settings = join(p.root, ".claude", "settings.json");
+  const original = `{
+  // keep me
+  "permissions": { "allow": ["Bash(ls:*)"] },
+}
+`;
+  try {
+    await Deno.writeTextFile(settings, original);
+
+    await t.step(
+      "install registers an absolute, least-privilege command with a timeout",
+      async () => {
+        const r = await runCli(["install"], { cwd: p.root });
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /Installed: SessionStart \(clear\) hook in .*settings\.json/);
+        const text = await Deno.readTextFile(settings);
+        assert.ok(text.includes("// keep me"));
+        const [hook] = findHooks(text, CLAUDE);
+        assert.equal(hook.matcher, "clear");
+        assert.equal(hook.timeout, 10);
+        assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), p.root));
+        assert.match(hook.command, /--no-prompt/);
+        assert.match(hook.command, new RegExp(`--allow-write=${p.root}/\\.claude/state/session `));
+        assert.doesNotMatch(hook.command, /--allow-run|--allow-net|--allow-all|-A /);
+        assert.equal(await readOr(join(p.root, ".gitignore")), ".claude/state/\n");
+      },
+    );
+
+    await t.step("the registered command restores under exactly those permissions", async () => {
+      await writeDoc(p.store, "fix-login", { body: "## Goal\n\nMARK-42\n" });
+      const [hook] = findHooks(await Deno.readTextFile(settings), CLAUDE);
+      const r = await runRegistered(hook.command, p.root);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /MARK-42/);
+      const doc = await Deno.readTextFile(join(p.store.dir, "fix-login.md"));
+      assert.match(doc, /consumed: true/);
+    });
+
+    await t.step("install again changes nothing", async () => {
+      const before = await Deno.readTextFile(settings);
+      const r = await runCli(["install"], { cwd: p.root });
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /Already installed/);
+      assert.equal(await Deno.readTextFile(settings), before);
+      assert.equal(await readOr(join(p.root, ".gitignore")), ".claude/state/\n");
+    });
+
+    await t.step("doctor is happy", async () => {
+      const r = await runCli(["doctor"], { cwd: p.root });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /✓ Deno 2\./);
+      assert.match(r.stdout, /✓ hook in .*settings\.json \(project/);
+      assert.match(r.stdout, /✓ store .*1 handover/);
+      assert.match(r.stdout, /✓ \.claude\/state\/ is git-ignored/);
+    });
+
+    await t.step("uninstall leaves the file byte for byte as it was", async () => {
+      const r = await runCli(["uninstall"], { cwd: p.root });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await Deno.readTextFile(settings), original);
+      const again = await runCli(["uninstall"], { cwd: p.root });
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /nothing to remove/);
+    });
+
+    await t.step("doctor names what to fix", async () => {
+      const r = await runCli(["doctor"], { cwd: p.root });
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, /✗ no SessionStart hook .* fix: session\.ts install/);
+    });
+
+    await t.step("doctor spots a hook whose script moved away", async () => {
+      await Deno.writeTextFile(
+        settings,
+        JSON.stringify(CLAUDE.entry("deno run /gone/session_restore.ts")).replace(
+          /^/,
+          '{"hooks":{"SessionStart":[',
+        ) + "]}}",
+      );
+      const r = await runCli(["doctor"], { cwd: p.root });
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, /✗ hook in .* runs \/gone\/session_restore\.ts, which does not exist/);
+      await Deno.writeTextFile(settings, original);
+    });
+
+    await t.step(
+      "--local writes settings.local.json; a file install created goes away",
+      async () => {
+        const local = join(p.root, ".claude", "settings.local.json");
+        assert.equal((await runCli(["install", "--local"], { cwd: p.root })).code, 0);
+        assert.equal(findHooks(await Deno.readTextFile(local), CLAUDE).length, 1);
+        assert.equal(await Deno.readTextFile(settings), original);
+        assert.equal((await runCli(["uninstall", "--local"], { cwd: p.root })).code, 0);
+        assert.equal(await readOr(local), undefined);
+      },
+    );
+
+    await t.step("bad JSON: refused with line and column, nothing changed", async () => {
+      const bad = '{\n  "a": 1,\n  "b": [1 2]\n}\n';
+      await Deno.writeTextFile(settings, bad);
+      const r = await runCli(["install"], { cwd: p.root });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /line 3, column 11/);
+      assert.equal(await Deno.readTextFile(settings), bad);
+      const d = await runCli(["doctor"], { cwd: p.root });
+      assert.match(d.stdout, /✗ .*settings\.json: invalid JSON at line 3/);
+    });
+
+    await t.step("usage mistakes exit 2 and name the options", async () => {
+      for (
+        const args of [
+          ["install", "--nope"],
+          ["uninstall", "x"],
+          ["install", "--user", "--local"],
+          ["doctor", "--user"],
+        ]
+      ) {
+        const r = await runCli(args, { cwd: p.root });
+        assert.equal(r.code, 2, args.join(" "));
+        assert.doesNotMatch(r.stderr, /at .*\.ts:\d+/, "no stack trace");
+      }
+      const h = await runCli(["install", "--help"], { cwd: p.root });
+      assert.equal(h.code, 0);
+      assert.match(h.stdout, /--user/);
+    });
+  } finally {
+    await p.cleanup();
+  }
+});
+
+Deno.test("install --user: ~/.claude/settings.json, root from $CLAUDE_PROJECT_DIR", async (t) => {
+  const p = await makeProject();
+  const home = await Deno.makeTempDir({ prefix: "session-home-" });
+  try {
+    const userSettings = join(home, ".claude", "settings.json");
+    await t.step(
+      "registers in the user's file with the project dir left to the shell",
+      async () => {
+        const r = await runCli(["install", "--user"], { cwd: p.root, env: { HOME: home } });
+        assert.equal(r.code, 0, r.stderr);
+        const [hook] = findHooks(await Deno.readTextFile(userSettings), CLAUDE);
+        assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), PROJECT_DIR_VAR));
+        assert.equal(await readOr(join(p.root, ".claude", "settings.json")), undefined);
+      },
+    );
+    await t.step("the command restores in any project", async () => {
+      await writeDoc(p.store, "any", { body: "## Goal\n\nMARK-USER\n" });
+      const [hook] = findHooks(await Deno.readTextFile(userSettings), CLAUDE);
+      const r = await runRegistered(hook.command, p.root);
+      assert.match(r.stdout, /MARK-USER/, r.stderr);
+    });
+    await t.step(
+      "CLAUDE_CONFIG_DIR moves the user file; uninstall removes what install made",
+      async () => {
+        const config = join(home, "config");
+        const env = { HOME: home, CLAUDE_CONFIG_DIR: config };
+        assert.equal((await runCli(["install", "--user"], { cwd: p.root, env })).code, 0);
+        assert.ok(await readOr(join(config, "settings.json")));
+        assert.equal((await runCli(["uninstall", "--user"], { cwd: p.root, env })).code, 0);
+        assert.equal(await readOr(join(config, "settings.json")), undefined);
+        assert.equal(
+          (await runCli(["uninstall", "--user"], { cwd: p.root, env: { HOME: home } })).code,
+          0,
+        );
+        assert.equal(await readOr(userSettings), undefined);
+      },
+    );
+  } finally {
+    await p.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("plugin and skill files agree with the code", async (t) => {
+  await t.step("hooks/hooks.json runs the same command, from ${CLAUDE_PLUGIN_ROOT}", async () => {
+    const hooks = JSON.parse(await Deno.readTextFile(join(REPO, "hooks", "hooks.json")));
+    assert.deepEqual(
+      hooks.hooks.SessionStart,
+      [CLAUDE.entry(hookCommand("${CLAUDE_PLUGIN_ROOT}/session_restore.ts", PROJECT_DIR_VAR))],
+    );
+  });
+  await t.step(
+    ".claude-plugin/plugin.json names the plugin and points skills at the root",
+    async () => {
+      const plugin = JSON.parse(
+        await Deno.readTextFile(join(REPO, ".claude-plugin", "plugin.json")),
+      );
+      assert.equal(plugin.name, "session");
+      assert.deepEqual(plugin.skills, ["./"]);
+    },
+  );
+  await t.step("SKILL.md: front matter, and the CLI run with its exact flags", async () => {
+    const skill = await Deno.readTextFile(join(REPO, "SKILL.md"));
+    assert.match(skill, /^---\nname: session\ndescription: .*\bdump\b.*\/clear.*\nargument-hint: /);
+    assert.ok(
+      skill.includes(`deno run ${CLI_FLAGS.join(" ")} \${CLAUDE_SKILL_DIR}/session.ts`),
+      "SKILL.md runs session.ts with CLI_FLAGS from its own folder",
+    );
+    assert.ok(skill.split("\n").length < 80, "short: every line costs context");
+  });
+});

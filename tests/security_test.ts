@@ -1,0 +1,260 @@
+/**
+ * Security: every path that comes from data (LATEST, names, slugs, session ids) stays inside the
+ * store, and the hook — run with the flags `install` registers — cannot read or write outside
+ * the project's store or spawn anything at all.
+ *
+ * Deno's `--allow-read=<root>` / `--allow-write=<store>` check paths as written, not as resolved:
+ * a symlink inside the project can point anywhere. So the flags alone are not the proof; the
+ * tests below also plant symlinks out of the project and check nothing outside is touched.
+ */
+
+import assert from "node:assert/strict";
+import * as command from "../lib/command.ts";
+import { join } from "../lib/store.ts";
+import { isoStamp } from "../lib/time.ts";
+import {
+  clearPayload,
+  HOOK,
+  makeProject,
+  NOW,
+  type Project,
+  runCli,
+  runScript,
+  writeDoc,
+} from "./support/scratch.ts";
+
+/** Splits a POSIX shell command line into words (single/double quotes, backslash escapes). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      word += line.slice(i + 1, end);
+      i = end;
+      inWord = true;
+    } else if (c === '"') {
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === "\\" && i + 1 < line.length) i++;
+        word += line[i];
+      }
+      inWord = true;
+    } else if (c === "\\" && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+/**
+ * The Deno flags of the hook as `install` registers it for `root` (from lib/command.ts's
+ * `hookCommand` once it exists; until then the documented least-privilege set).
+ */
+function hookFlags(root: string): string[] {
+  const hookCommand = (command as Record<string, unknown>).hookCommand as
+    | ((script: string, root: string) => string)
+    | undefined;
+  if (hookCommand) {
+    const words = shellWords(hookCommand("/HOOK.ts", root));
+    return words.slice(words.indexOf("run") + 1, words.indexOf("/HOOK.ts"));
+  }
+  return [
+    "--no-prompt",
+    `--allow-read=${root}`,
+    `--allow-write=${root}/.claude/state/session`,
+    "--allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG",
+  ];
+}
+
+/** Runs the hook exactly as registered (its flags only), with `payload` on stdin. */
+function runRegisteredHook(p: Project, payload: string) {
+  return runScript(HOOK, [], { stdin: payload, cwd: p.root, flags: hookFlags(p.root) });
+}
+
+/** Every file under `dir` with its bytes, for before/after comparisons. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of Deno.readDirSync(d)) {
+      const path = join(d, e.name);
+      if (e.isDirectory) walk(path);
+      else out[path] = e.isSymlink ? `-> ${Deno.readLinkSync(path)}` : Deno.readTextFileSync(path);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+Deno.test("security: the registered hook's flags confine whatever code runs under them", async () => {
+  const p = await makeProject();
+  const outside = await Deno.makeTempDir({ prefix: "session-outside-" });
+  try {
+    await Deno.writeTextFile(join(outside, "secret.txt"), "secret");
+    const probe = join(outside, "probe.ts");
+    // The probe tries everything the hook must not be able to do, and one thing it must.
+    await Deno.writeTextFile(
+      probe,
+      `const tries = {
+        readOutside: () => Deno.readTextFileSync(${JSON.stringify(join(outside, "secret.txt"))}),
+        writeOutsideStore: () => Deno.writeTextFileSync(${
+        JSON.stringify(join(p.root, "planted.txt"))
+      }, "x"),
+        writeOutside: () => Deno.writeTextFileSync(${JSON.stringify(join(outside, "w.txt"))}, "x"),
+        spawnSh: () => new Deno.Command("sh", { args: ["-c", "true"] }).outputSync(),
+        spawnGit: () => new Deno.Command("git", { args: ["--version"] }).outputSync(),
+        readHome: () => Deno.env.get("HOME"),
+        writeStore: () => Deno.writeTextFileSync(${
+        JSON.stringify(join(p.store.dir, "ok.txt"))
+      }, "x"),
+      };
+      const out = {};
+      for (const [k, f] of Object.entries(tries)) {
+        try { f(); out[k] = "allowed"; } catch (e) { out[k] = e.name; }
+      }
+      console.log(JSON.stringify(out));`,
+    );
+    const r = await runScript(probe, [], { cwd: p.root, flags: hookFlags(p.root) });
+    const got = JSON.parse(r.stdout);
+    for (const k of ["readOutside", "writeOutsideStore", "writeOutside", "spawnSh", "spawnGit"]) {
+      assert.notEqual(got[k], "allowed", `${k} must be denied: ${r.stdout}`);
+    }
+    assert.equal(got.writeStore, "allowed", "the store itself is writable");
+    const flags = hookFlags(p.root);
+    assert.ok(flags.includes("--no-prompt"), "never prompts");
+    assert.ok(!flags.some((f) => /^--allow-(all|run|net|ffi|sys)|^-A$/.test(f)), flags.join(" "));
+    if (flags.some((f) => f.startsWith("--allow-env="))) {
+      assert.notEqual(got.readHome, "allowed", "only the hook's own variables are readable");
+    }
+    assert.ok(!(await Deno.stat(join(p.root, "planted.txt")).catch(() => false)));
+  } finally {
+    await p.cleanup();
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("security: data-derived paths stay in the store", async (t) => {
+  const outside = await Deno.makeTempDir({ prefix: "session-outside-" });
+  const fresh = (slug: string) =>
+    `---\nslug: ${slug}\ncreated: ${isoStamp(NOW)}\nconsumed: false\nbranch: main\n---\n\n` +
+    `## Goal\n\nSECRET-${slug}\n`;
+  try {
+    await Deno.writeTextFile(join(outside, "evil.md"), fresh("evil"));
+    const before = snapshot(outside);
+
+    await t.step(
+      "a store symlinked out of the project: the hook neither reads nor writes",
+      async () => {
+        const p = await makeProject({ store: false });
+        try {
+          await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
+          await Deno.writeTextFile(join(outside, "LATEST"), "evil\n");
+          const withLatest = snapshot(outside);
+          await Deno.symlink(outside, p.store.dir);
+          const r = await runRegisteredHook(p, clearPayload(p.root));
+          assert.equal(r.code, 0);
+          assert.equal(r.stdout, "", "nothing injected from outside the project");
+          assert.deepEqual(snapshot(outside), withLatest, "nothing outside changed");
+          // Not only the flags: with blanket permissions (a user's own registration) the hook
+          // itself still refuses a store that leads outside the project.
+          const broad = await runScript(HOOK, [], {
+            stdin: clearPayload(p.root),
+            cwd: p.root,
+            flags: ["--allow-read", "--allow-write", "--allow-env"],
+          });
+          assert.equal(broad.stdout, "", "blanket permissions: nothing injected from outside");
+          assert.deepEqual(snapshot(outside), withLatest, "blanket permissions: nothing changed");
+          const recall = await runCli(["recall"], { cwd: p.root });
+          assert.equal(recall.code, 1);
+          assert.ok(!recall.stdout.includes("SECRET"), "recall printed nothing from outside");
+        } finally {
+          await Deno.remove(join(outside, "LATEST")).catch(() => {});
+          await p.cleanup();
+        }
+      },
+    );
+
+    const hostileLatest = [
+      `../../../../..${outside}/evil`,
+      `${outside}/evil`,
+      "..\\evil",
+      "sub/evil",
+      "..",
+      ".tmp-evil",
+    ];
+    for (const latest of hostileLatest) {
+      await t.step(`LATEST = ${JSON.stringify(latest)}: hook silent, recall refuses`, async () => {
+        const p = await makeProject();
+        try {
+          await Deno.writeTextFile(p.store.latest, latest + "\n");
+          const r = await runRegisteredHook(p, clearPayload(p.root));
+          assert.equal(r.code, 0);
+          assert.equal(r.stdout, "");
+          const recall = await runCli(["recall"], { cwd: p.root });
+          assert.notEqual(recall.code, 0);
+          assert.ok(!recall.stdout.includes("SECRET"), recall.stdout);
+          assert.deepEqual(snapshot(outside), before);
+        } finally {
+          await p.cleanup();
+        }
+      });
+    }
+
+    await t.step("a document that is a symlink out of the store is never read", async () => {
+      const p = await makeProject();
+      try {
+        await Deno.symlink(join(outside, "evil.md"), join(p.store.dir, "evil.md"));
+        await Deno.writeTextFile(p.store.latest, "evil\n");
+        const r = await runRegisteredHook(p, clearPayload(p.root));
+        assert.equal(r.stdout, "");
+        const recall = await runCli(["recall", "evil"], { cwd: p.root });
+        assert.notEqual(recall.code, 0);
+        assert.ok(!recall.stdout.includes("SECRET"));
+        assert.deepEqual(snapshot(outside), before, "the target was not consumed");
+      } finally {
+        await p.cleanup();
+      }
+    });
+
+    await t.step("names and slugs from the command line never leave the store", async () => {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "inside");
+        const body = "## Goal\n\nG.\n";
+        const attempts: [string[], string?][] = [
+          [["dump", `../../../../..${outside}/planted`], body],
+          [["dump", "../planted"], body],
+          [["dump", "a/b"], body],
+          [["dump", "..\\planted"], body],
+          [["dump", "LATEST"], body],
+          [["recall", "../inside"]],
+          [["recall", `${outside}/evil`]],
+          [["park", "x", "--slug", "../planted"]],
+          [["evidence", "--session", "../../../../etc/passwd"]],
+        ];
+        for (const [args, stdin] of attempts) {
+          const r = await runCli(args, { cwd: p.root, stdin });
+          assert.ok(!r.stdout.includes("SECRET"), `${args.join(" ")}: ${r.stdout}`);
+          if (args[0] !== "evidence") assert.notEqual(r.code, 0, `${args.join(" ")} refused`);
+        }
+        assert.deepEqual(snapshot(outside), before, "nothing planted outside");
+        const planted = Object.keys(snapshot(p.root)).filter((f) => /planted/.test(f));
+        assert.deepEqual(planted, [], "nothing planted in the project either");
+      } finally {
+        await p.cleanup();
+      }
+    });
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
