@@ -262,3 +262,46 @@ Deno.test("dump", async (t) => {
     }
   });
 });
+
+Deno.test("dump: copied open items", async (t) => {
+  const { copiedItems, MAX_COPIED } = await import("../lib/cli/dump.ts");
+  const item = (slug: string, source: "parked" | "task") => ({
+    slug,
+    text: `**${slug}** — x.`,
+    source,
+  });
+  await t.step("tasks first, then parked; all when few", () => {
+    assert.equal(
+      copiedItems([item("p", "parked"), item("t", "task")]),
+      "- **t** — x.\n- **p** — x.",
+    );
+  });
+  await t.step("over the limit: the rest are counted, never silently cut", () => {
+    const many = Array.from({ length: MAX_COPIED + 3 }, (_, i) => item(`p${i}`, "parked"));
+    const lines = copiedItems(many).split("\n");
+    assert.equal(lines.length, MAX_COPIED + 1);
+    assert.equal(
+      lines.at(-1),
+      "(… and 3 more open items: `session.ts list` shows every parked one.)",
+    );
+  });
+  await t.step("through dump: 40 parked items, 25 copied, PARKED.md keeps all", async () => {
+    const p = await scratchRepo({ git: false });
+    try {
+      const bullets = Array.from(
+        { length: 40 },
+        (_, i) => `- **item-${i}** — Thing ${i}. Raised: 2026-11-29.`,
+      );
+      const parked = `# Parked items\n\n${bullets.join("\n")}\n`;
+      await put(p.root, ".claude/state/session/PARKED.md", parked);
+      const r = await cli(["dump", "many"], { cwd: p.root, stdin: BODY });
+      assert.equal(r.code, 0, r.err);
+      assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 25 outstanding"), r.out);
+      const text = await Deno.readTextFile(join(storeAt(p.root).dir, "many.md"));
+      assert.ok(text.includes("(… and 15 more open items"));
+      assert.equal(await Deno.readTextFile(storeAt(p.root).parked), parked);
+    } finally {
+      await p.cleanup();
+    }
+  });
+});

@@ -5,7 +5,7 @@
  */
 
 import { createFileAtomic, writeFileAtomic } from "../atomic.ts";
-import type { Evidence } from "../evidence.ts";
+import type { Evidence, OpenItem } from "../evidence.ts";
 import { filesSection } from "../files_table.ts";
 import { splitFrontMatter } from "../front_matter.ts";
 import {
@@ -29,7 +29,8 @@ import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts
 /** Arguments and help of `dump`. */
 export const SPEC: ModeSpec = {
   mode: "dump",
-  usage: "dump [name] [--force] [--since SPEC] [--dir DIR]  < sections.md",
+  usage:
+    "dump [name] [--force] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR] < sections.md",
   summary:
     "Writes a handover from the agent's sections (markdown on stdin) and points LATEST at it.",
   flags: {
@@ -71,7 +72,7 @@ export function composeSections(
   const files = filesSection(findSection(agent, "Files touched"), ev.files);
   const outstanding = [findSection(agent, "Outstanding") ?? ""];
   const missing = ev.outstanding.filter((o) => !outstanding[0].includes(`**${o.slug}**`));
-  if (missing.length) outstanding.push(missing.map((o) => `- ${o.text}`).join("\n"));
+  if (missing.length) outstanding.push(copiedItems(missing));
   const artifacts = findSection(agent, "Artifacts") ??
     ev.artifacts.map((a) => `- \`${a.dir}/\` — ${a.files} file(s) changed within a day`).join("\n");
   out.push(
@@ -80,6 +81,30 @@ export function composeSections(
     { title: "Artifacts", content: artifacts },
   );
   return { sections: orderSections(out), files: files.files };
+}
+
+/** At most this many open items are copied into `## Outstanding`; the rest are counted. */
+export const MAX_COPIED = 25;
+
+/**
+ * The open items a dump copies: the session's unfinished tasks first (only this handover knows
+ * them), then parked items; over {@link MAX_COPIED} the rest are counted, never silently cut.
+ */
+export function copiedItems(items: OpenItem[]): string {
+  const ordered = [
+    ...items.filter((o) => o.source !== "parked"),
+    ...items.filter((o) => o.source === "parked"),
+  ];
+  const lines = ordered.slice(0, MAX_COPIED).map((o) => `- ${o.text}`);
+  const rest = ordered.length - MAX_COPIED;
+  if (rest > 0) {
+    lines.push(
+      `(… and ${rest} more open item${
+        rest === 1 ? "" : "s"
+      }: \`session.ts list\` shows every parked one.)`,
+    );
+  }
+  return lines.join("\n");
 }
 
 /** The agent's markdown from stdin: refused when empty or binary; a pasted front matter dropped. */

@@ -41,7 +41,7 @@ export const SESSION_FLAG = {
 /** Arguments and help of `evidence`. */
 export const SPEC: ModeSpec = {
   mode: "evidence",
-  usage: "evidence [--json] [--since SPEC] [--dir DIR]",
+  usage: "evidence [--json] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR]",
   summary: "Shows what `dump` will use: branch, changed files, commits, artifacts, parked items.",
   flags: {
     json: { type: "boolean", help: "print the evidence as one JSON object (shape: README)" },
