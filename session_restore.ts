@@ -16,7 +16,7 @@ import {
   type Payload,
   type RestoreOptions,
 } from "./lib/hook_input.ts";
-import { findRoot, readLatest, storeAt, storeOutside } from "./lib/store.ts";
+import { armPath, exists, findRoot, readLatest, storeAt, storeOutside } from "./lib/store.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
 // Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
@@ -27,8 +27,13 @@ Error.stackTraceLimit = 0;
 
 /** Why the hook can stay silent without loading the answer code, or undefined when it cannot. */
 function quickSilence(payload: Payload, options: RestoreOptions, projectDir?: string) {
-  // Gemini's deferred restore answers BeforeAgent from its own arm file: always the full path.
-  if (options.agent === "gemini") return undefined;
+  if (options.agent === "gemini") {
+    // Gemini's BeforeAgent (every message) answers only when /clear armed the store.
+    if (payload.hook_event_name === "BeforeAgent") {
+      return exists(armPath(storeAt(findRoot({ cwd: payload.cwd })))) ? undefined : "not armed";
+    }
+    projectDir = undefined; // Gemini sets it to its cwd; lib/hook.ts ignores it too
+  }
   const closed = gate(payload, options);
   if (closed) return closed;
   const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));

@@ -13,17 +13,20 @@
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
 import { findPending, hookOutput, type Payload, restore, type RestoreOptions } from "./restore.ts";
-import { findRoot, join, removeQuietly, type Store, storeAt, storeOutside } from "./store.ts";
+import {
+  armPath,
+  findRoot,
+  join,
+  removeQuietly,
+  type Store,
+  storeAt,
+  storeOutside,
+} from "./store.ts";
 
 /** What the hook prints (nothing when `stdout` is undefined) and why, for diagnostics. */
 export interface HookAnswer {
   stdout?: string;
   reason: string;
-}
-
-/** The file that arms Gemini's deferred restore: the session id that may claim it. */
-export function armPath(store: Store): string {
-  return join(store.dir, ".gemini-armed");
 }
 
 /**

@@ -125,6 +125,11 @@ export function storeAt(root: string): Store {
   };
 }
 
+/** The file that arms Gemini CLI's deferred restore (lib/hook.ts): the session id that may claim it. */
+export function armPath(store: Store): string {
+  return join(store.dir, ".gemini-armed");
+}
+
 /** Whether `slug` may name a document: no separators, no `..`, not reserved, not hidden. */
 export function isSafeSlug(slug: string): boolean {
   if (!slug || slug.length > 200) return false;

@@ -4,9 +4,9 @@
  * respected; and Gemini's deferred restore (arm on SessionStart/clear, deliver on BeforeAgent).
  */
 import assert from "node:assert/strict";
-import { armPath, takeArm } from "../lib/hook.ts";
+import { takeArm } from "../lib/hook.ts";
 import { BUDGETS, buildContext, utf8Length } from "../lib/restore.ts";
-import { docPath, readLatest } from "../lib/store.ts";
+import { armPath, docPath, readLatest } from "../lib/store.ts";
 import { makeProject, NOW, type Project, type Ran, runHook, writeDoc } from "./support/scratch.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);

@@ -127,7 +127,7 @@ export async function startCodex(
   options: { env?: Record<string, string>; reviewHooks?: boolean } = {},
 ): Promise<Tmux> {
   const tmux = await startTmux({
-    command: [bin, "--sandbox", "danger-full-access", "--ask-for-approval", "never"],
+    command: [bin, "--no-daemon", "--sandbox", "danger-full-access", "--ask-for-approval", "never"],
     cwd: world.project,
     env: baseEnv(world, { CODEX_HOME: `${world.home}/.codex`, ...options.env }),
   });
