@@ -15,7 +15,7 @@ import { compare, growthExponent, type Proc, timeFn, timeOnce } from "./harness.
 import { BENCH_NOW, handoverDoc, makeProject } from "./fixtures.ts";
 import { MODES } from "../lib/cli/main.ts";
 import type { Context } from "../lib/cli/context.ts";
-import { CLI_FLAGS, projectFile } from "../lib/command.ts";
+import { CLI_FLAGS, hookFlags, projectFile } from "../lib/command.ts";
 import { isoStamp } from "../lib/time.ts";
 
 /** One line of the table. */
@@ -81,24 +81,9 @@ function expectExit(code: number) {
 
 // ---------------------------------------------------------------- the hook
 
-/**
- * The hook's flags as `install` writes them: least privilege, no prompt, and `--no-config` (the
- * hook needs no import map; without it Deno reads the project's deno.json, lock file and .npmrc
- * on every start, about 5 % of the floor).
- */
-function hookFlags(root: string, store: string): string[] {
-  return [
-    "--no-config",
-    "--no-prompt",
-    `--allow-read=${root}`,
-    `--allow-write=${store}`,
-    "--allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG",
-  ];
-}
-
 async function hookRows(): Promise<void> {
   const p = makeProject(base, 0, 0);
-  const flags = hookFlags(p.root, p.store);
+  const flags = hookFlags(p.root);
   const payload = JSON.stringify({
     session_id: "bench",
     transcript_path: `${p.root}/t.jsonl`,

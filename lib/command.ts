@@ -41,19 +41,27 @@ export function shellQuoteExpanding(word: string): string {
 }
 
 /**
- * The hook command: Deno with read on the project root, write on its store, the hook's three
- * variables, nothing else, never a prompt. `root` may be `PROJECT_DIR_VAR` (resolved by the
- * agent's shell at run time) and `script` may hold a variable such as `${CLAUDE_PLUGIN_ROOT}`.
+ * The hook's Deno flags for `root`, as argv words: read on the project root, write on its store,
+ * the hook's three variables, nothing else, never a prompt, and `--no-config` — the hook needs no
+ * import map, and without it Deno reads this project's deno.json, lock file and .npmrc on every
+ * start (about 5 % of the hook's whole time; docs/PERFORMANCE.md).
+ */
+export function hookFlags(root: string): string[] {
+  return [
+    "--no-config",
+    "--no-prompt",
+    `--allow-read=${root}`,
+    `--allow-write=${root}/.claude/state/session`,
+    `--allow-env=${HOOK_ENV.join(",")}`,
+  ];
+}
+
+/**
+ * The hook command: `deno run` with {@link hookFlags}. `root` may be `PROJECT_DIR_VAR` (resolved
+ * by the agent's shell at run time) and `script` may hold a variable such as
+ * `${CLAUDE_PLUGIN_ROOT}`.
  */
 export function hookCommand(script: string, root: string): string {
   const q = shellQuoteExpanding;
-  return [
-    "deno",
-    "run",
-    "--no-prompt",
-    q(`--allow-read=${root}`),
-    q(`--allow-write=${root}/.claude/state/session`),
-    `--allow-env=${HOOK_ENV.join(",")}`,
-    q(script),
-  ].join(" ");
+  return ["deno", "run", ...hookFlags(root).map(q), q(script)].join(" ");
 }

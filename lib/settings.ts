@@ -45,7 +45,14 @@ export function lineColumn(text: string, offset: number): { line: number; column
 export function parseSettings(text: string): Node | undefined {
   if (text.trim() === "") return undefined;
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let tree: Node | undefined;
+  try {
+    tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (err) {
+    // jsonc-parser recurses per nesting level: absurdly deep input overflows the stack.
+    if (err instanceof RangeError) throw new SettingsError("the file is nested too deeply to edit");
+    throw err;
+  }
   if (errors.length > 0) {
     const { line, column } = lineColumn(text, errors[0].offset);
     throw new SettingsError(

@@ -13,6 +13,8 @@ import { buildDigest, capLines, parseSections } from "../lib/handover.ts";
 import { gate, parseHookArgs, parsePayload } from "../lib/hook_input.ts";
 import { parseBullet, parseParked, renderParked } from "../lib/parked.ts";
 import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/restore.ts";
+import { CLAUDE } from "../lib/hook_target.ts";
+import { addHook, findHooks, removeHooks, SettingsError } from "../lib/settings.ts";
 import { isSafeSlug } from "../lib/store.ts";
 import { refusal, slugify } from "../lib/slug.ts";
 import { parseTranscript } from "../lib/transcript.ts";
@@ -289,6 +291,97 @@ Deno.test("fuzz: hook payload, flags, slugs, git output, transcript lines", asyn
         root: "/home/dev/app",
       });
       assert.ok(Array.isArray(facts.files));
+    }
+  });
+});
+
+/** A random JSONC settings object: comments, trailing commas, CRLF, others' hooks, nesting. */
+function settingsText(random: () => number): string {
+  const eol = random() < 0.3 ? "\r\n" : "\n";
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const comment = () =>
+    random() < 0.25
+      ? pick([` // note ${pick(PIECES).replace(/[\r\n]/g, "")}${eol}`, " /* c */ "])
+      : "";
+  const scalar = () =>
+    pick([
+      () => String(Math.floor(random() * 1e6) / 100),
+      () => JSON.stringify(hostile(random, 4)),
+      () => pick(["true", "false", "null"]),
+    ])();
+  const value = (depth: number): string => {
+    const r = random();
+    if (depth > 3 || r < 0.5) return scalar();
+    if (r < 0.7) {
+      const items = Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return `[${comment()}${items.join(`,${comment()} `)}${
+        random() < 0.2 && items.length ? "," : ""
+      }]`;
+    }
+    return object(depth + 1);
+  };
+  const others = () =>
+    JSON.stringify({
+      matcher: pick(["startup", "clear", "*"]),
+      hooks: [{ type: "command", command: `echo ${Math.floor(random() * 100)}` }],
+    });
+  const object = (depth: number): string => {
+    const entries: string[] = [];
+    const n = Math.floor(random() * 5);
+    for (let i = 0; i < n; i++) {
+      entries.push(`${JSON.stringify(`k${i}${hostile(random, 2)}`)}: ${value(depth)}`);
+    }
+    if (depth === 0 && random() < 0.5) {
+      // At least one group: an empty SessionStart array the user kept is pruned by uninstall
+      // (it cannot tell it from one that install created) — a known, accepted difference.
+      const groups = Array.from({ length: 1 + Math.floor(random() * 2) }, others);
+      entries.push(
+        `"hooks": {${comment()}"SessionStart": [${groups.join(", ")}]${
+          random() < 0.5 ? `, "Stop": [${others()}]` : ""
+        }}`,
+      );
+    }
+    const pad = eol + "  ".repeat(depth + 1);
+    const body = entries.map((e) => comment() + pad + e).join(",");
+    return `{${body}${random() < 0.2 && entries.length ? "," : ""}${eol}${"  ".repeat(depth)}}`;
+  };
+  return comment() + object(0) + eol;
+}
+
+Deno.test("fuzz: settings JSONC", async (t) => {
+  const command = "deno run --no-prompt /opt/session/session_restore.ts";
+  await t.step("hostile text: only SettingsError ever comes out", () => {
+    for (const x of inputs(15)) {
+      for (
+        const f of [
+          () => findHooks(x, CLAUDE),
+          () => addHook(x, CLAUDE, command),
+          () => removeHooks(x, CLAUDE),
+        ]
+      ) {
+        try {
+          f();
+        } catch (err) {
+          assert.ok(err instanceof SettingsError, `${err}`);
+        }
+      }
+    }
+  });
+  await t.step("install then uninstall gives the file back byte for byte", () => {
+    const random = prng(16);
+    for (let i = 0; i < ROUNDS; i++) {
+      const text = settingsText(random);
+      const added = addHook(text, CLAUDE, command);
+      const found = findHooks(added, CLAUDE);
+      assert.equal(found.length, 1, text);
+      assert.equal(found[0].command, command);
+      assert.equal(addHook(added, CLAUDE, command), added, "install is idempotent");
+      const back = removeHooks(added, CLAUDE);
+      // Uninstall empties a file it leaves as a bare `{}` (lib/settings.ts): that one case aside,
+      // the round trip is byte-exact.
+      if (!(back === "" && /^\s*\{\s*\}\s*$/.test(text))) {
+        assert.equal(back, text, `round trip of:\n${text}`);
+      }
     }
   });
 });

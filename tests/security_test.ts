@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import * as command from "../lib/command.ts";
+import { hookCommand, hookFlags } from "../lib/command.ts";
 import { join } from "../lib/store.ts";
 import { isoStamp } from "../lib/time.ts";
 import {
@@ -22,60 +22,6 @@ import {
   runScript,
   writeDoc,
 } from "./support/scratch.ts";
-
-/** Splits a POSIX shell command line into words (single/double quotes, backslash escapes). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word = "";
-  let inWord = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      word += line.slice(i + 1, end);
-      i = end;
-      inWord = true;
-    } else if (c === '"') {
-      for (i++; i < line.length && line[i] !== '"'; i++) {
-        if (line[i] === "\\" && i + 1 < line.length) i++;
-        word += line[i];
-      }
-      inWord = true;
-    } else if (c === "\\" && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = "";
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(word);
-  return words;
-}
-
-/**
- * The Deno flags of the hook as `install` registers it for `root` (from lib/command.ts's
- * `hookCommand` once it exists; until then the documented least-privilege set).
- */
-function hookFlags(root: string): string[] {
-  const hookCommand = (command as Record<string, unknown>).hookCommand as
-    | ((script: string, root: string) => string)
-    | undefined;
-  if (hookCommand) {
-    const words = shellWords(hookCommand("/HOOK.ts", root));
-    return words.slice(words.indexOf("run") + 1, words.indexOf("/HOOK.ts"));
-  }
-  return [
-    "--no-prompt",
-    `--allow-read=${root}`,
-    `--allow-write=${root}/.claude/state/session`,
-    "--allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG",
-  ];
-}
 
 /** Runs the hook exactly as registered (its flags only), with `payload` on stdin. */
 function runRegisteredHook(p: Project, payload: string) {
@@ -131,6 +77,16 @@ Deno.test("security: the registered hook's flags confine whatever code runs unde
     }
     assert.equal(got.writeStore, "allowed", "the store itself is writable");
     const flags = hookFlags(p.root);
+    // These are the flags `install` writes: the registered command is exactly deno run + them.
+    assert.equal(
+      hookCommand("/opt/s/session_restore.ts", "/r"),
+      [
+        "deno",
+        "run",
+        ...hookFlags("/r"),
+        "/opt/s/session_restore.ts",
+      ].join(" "),
+    );
     assert.ok(flags.includes("--no-prompt"), "never prompts");
     assert.ok(!flags.some((f) => /^--allow-(all|run|net|ffi|sys)|^-A$/.test(f)), flags.join(" "));
     if (flags.some((f) => f.startsWith("--allow-env="))) {
