@@ -7,10 +7,8 @@
 
 import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/command.ts";
-import { MODES } from "../../lib/cli/main.ts";
-import { renderFrontMatter } from "../../lib/front_matter.ts";
 import { isoStamp } from "../../lib/time.ts";
-import { ensureClaude, makeWorld, startClaude, type World } from "./support/claude.ts";
+import { claudeEnv, ensureClaude, makeWorld, startClaude, type World } from "./support/claude.ts";
 import {
   isToolResult,
   lastMessage,
@@ -39,47 +37,35 @@ function body(mark: string): string {
   ].join("\n");
 }
 
-/** The shell command the model runs for a dump: the real `dump` once the CLI has it. */
+/** The shell command the model runs for a dump, as SKILL.md tells it to. */
 function dumpCommand(skillDir: string, slug: string, mark: string): string {
-  if ("dump" in MODES) {
-    return `deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts dump ${slug} <<'EOF'\n${
-      body(mark)
-    }\nEOF`;
-  }
-  // Until `dump` lands: write the document and pointer as dump will, and end with its last line.
-  const doc = renderFrontMatter([
-    ["slug", slug],
-    ["created", isoStamp(NOW)],
-    ["consumed", "false"],
-    ["branch", "main"],
-  ]) + "\n" + body(mark) + "\n";
-  return `mkdir -p ${STORE} && cat > ${STORE}/${slug}.md <<'EOF'\n${doc}EOF\n` +
-    `printf '${slug}\\n' > ${STORE}/LATEST && echo ${STORE}/${slug}.md && echo /clear`;
+  return `deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts dump ${slug} <<'EOF'\n${
+    body(mark)
+  }\nEOF`;
 }
 
-/** Writes a handover straight into the store (for dumps made outside the session). */
-async function writeHandover(world: World, slug: string, mark: string, created: Date) {
-  await Deno.mkdir(`${world.project}/${STORE}`, { recursive: true });
-  const doc = renderFrontMatter([
-    ["slug", slug],
-    ["created", isoStamp(created)],
-    ["consumed", "false"],
-    ["branch", "main"],
-  ]) + "\n" + body(mark) + "\n";
-  await Deno.writeTextFile(`${world.project}/${STORE}/${slug}.md`, doc);
-  await Deno.writeTextFile(`${world.project}/${STORE}/LATEST`, `${slug}\n`);
-}
-
-async function cli(world: World, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
+/** Runs the CLI in the world's project (HOME scratch, clock pinned to `now`). */
+async function cli(world: World, args: string[], o: { stdin?: string; now?: Date } = {}) {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...CLI_FLAGS, `${REPO}/session.ts`, ...args],
     cwd: world.project,
-    env: { HOME: world.home, ...ENV },
+    env: { HOME: world.home, SESSION_NOW: isoStamp(o.now ?? NOW) },
+    stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(o.stdin ?? ""));
+  await w.close();
+  const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Dumps a handover from outside the session (the real `dump`), made at `created`. */
+async function dumpOutside(world: World, slug: string, mark: string, created: Date) {
+  const r = await cli(world, ["dump", slug], { stdin: body(mark), now: created });
+  assert.equal(r.code, 0, r.stderr);
 }
 
 async function waitForFile(path: string, test: (text: string) => boolean, ms = 20_000) {
@@ -147,7 +133,7 @@ Deno.test("Claude Code as a skill folder: dump, /clear, restored once", async (t
   const doc = `${world.project}/${STORE}/e2e-handover.md`;
   try {
     await t.step("install registers the hook", async () => {
-      const r = await cli(world, "install");
+      const r = await cli(world, ["install"]);
       assert.equal(r.code, 0, r.stderr);
     });
 
@@ -221,7 +207,7 @@ Deno.test("Claude Code as a skill folder: dump, /clear, restored once", async (t
 
     await t.step("a dump older than the window carries nothing", async () => {
       const old = `OLD-${mark}`;
-      await writeHandover(world, "too-old", old, new Date(NOW.getTime() - 31 * 60_000));
+      await dumpOutside(world, "too-old", old, new Date(NOW.getTime() - 31 * 60_000));
       await clear(tmux!);
       const r = await ask(tmux!, standIn, "and now?");
       assert.ok(!r.raw.includes(old));
@@ -234,7 +220,7 @@ Deno.test("Claude Code as a skill folder: dump, /clear, restored once", async (t
     await t.step("uninstall leaves the settings file as it was", async () => {
       await tmux!.kill();
       tmux = undefined;
-      const r = await cli(world, "uninstall");
+      const r = await cli(world, ["uninstall"]);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(await Deno.readTextFile(settings), original);
     });
@@ -257,8 +243,65 @@ Deno.test("Claude Code with the checkout as a plugin: skill listed, hook restore
       assert.match(r.raw, /- session:session: Handover that survives/);
     });
     await t.step("hooks/hooks.json restores after /clear", async () => {
-      await writeHandover(world, "from-plugin", mark, NOW);
+      await dumpOutside(world, "from-plugin", mark, NOW);
       await clear(tmux!, `${world.project}/${STORE}/from-plugin.md`);
+      const r = await ask(tmux!, standIn, "go on");
+      assert.ok(r.raw.includes(mark));
+    });
+  } finally {
+    await tmux?.kill();
+    await standIn.close();
+    await world.cleanup();
+  }
+});
+
+Deno.test("Claude Code with the checkout as a marketplace: install the plugin, it restores", async (t) => {
+  const world = await makeWorld();
+  const standIn = startStandIn();
+  let tmux: Tmux | undefined;
+  const mark = `MARKET-${crypto.randomUUID().slice(0, 8)}`;
+  // The checkout as a clone would have it (tracked and unignored files), not .temp/ and its clients.
+  const source = `${world.home}/../market-src`;
+  try {
+    await t.step("claude plugin marketplace add + install", async () => {
+      const listed = await new Deno.Command("git", {
+        args: ["ls-files", "-co", "--exclude-standard", "-z"],
+        cwd: REPO,
+        stdout: "piped",
+      }).output();
+      for (const file of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+        const to = `${source}/${file}`;
+        await Deno.mkdir(to.replace(/\/[^/]+$/, ""), { recursive: true });
+        await Deno.copyFile(`${REPO}/${file}`, to).catch(() => {}); // deleted but still tracked
+      }
+      const env = claudeEnv(world, standIn);
+      for (
+        const args of [["plugin", "marketplace", "add", source], [
+          "plugin",
+          "install",
+          "session@session",
+        ]]
+      ) {
+        const out = await new Deno.Command(bin, {
+          args,
+          cwd: world.project,
+          env,
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+        assert.ok(out.success, `claude ${args.join(" ")}: ${text}`);
+      }
+    });
+    tmux = await startClaude(bin, world, standIn, { env: ENV });
+    await t.step("the installed plugin's skill is listed", async () => {
+      const r = await ask(tmux!, standIn, "hello");
+      assert.match(r.raw, /- session:session: Handover that survives/);
+    });
+    await t.step("its hook restores after /clear", async () => {
+      await dumpOutside(world, "from-market", mark, NOW);
+      await clear(tmux!, `${world.project}/${STORE}/from-market.md`);
       const r = await ask(tmux!, standIn, "go on");
       assert.ok(r.raw.includes(mark));
     });

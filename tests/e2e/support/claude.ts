@@ -25,15 +25,34 @@ async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
   return text;
 }
 
-/** Installs the pinned Claude Code (once) and returns the path of its `claude` binary. */
-export async function ensureClaude(): Promise<string> {
-  const bin = `${PREFIX}/node_modules/.bin/claude`;
+/**
+ * The installed client: the package's `bin` (its postinstall puts the native binary there), else
+ * the platform package's binary itself, for npm setups that skip install scripts.
+ */
+async function installedBinary(): Promise<string | undefined> {
+  const scope = `${PREFIX}/node_modules/@anthropic-ai`;
+  const candidates = [`${PREFIX}/node_modules/.bin/claude`];
   try {
-    const v = await run(bin, ["--version"]);
-    if (v.includes(CLAUDE_CODE_VERSION)) return bin;
+    for await (const e of Deno.readDir(scope)) {
+      if (e.name.startsWith("claude-code-")) candidates.push(`${scope}/${e.name}/claude`);
+    }
   } catch {
     // not installed yet
   }
+  for (const bin of candidates) {
+    try {
+      if ((await run(bin, ["--version"])).includes(CLAUDE_CODE_VERSION)) return bin;
+    } catch {
+      // a placeholder stub, or another platform's binary
+    }
+  }
+  return undefined;
+}
+
+/** Installs the pinned Claude Code (once) and returns the path of its `claude` binary. */
+export async function ensureClaude(): Promise<string> {
+  const found = await installedBinary();
+  if (found) return found;
   await Deno.mkdir(PREFIX, { recursive: true });
   await run("npm", [
     "install",
@@ -44,8 +63,8 @@ export async function ensureClaude(): Promise<string> {
     "--loglevel=error",
     `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
   ]);
-  const v = await run(bin, ["--version"]);
-  if (!v.includes(CLAUDE_CODE_VERSION)) throw new Error(`claude --version said: ${v}`);
+  const bin = await installedBinary();
+  if (!bin) throw new Error(`Claude Code ${CLAUDE_CODE_VERSION} installed but no binary runs`);
   return bin;
 }
 
