@@ -373,10 +373,21 @@ try {
 } finally {
   if (!Deno.env.get("SESSION_BENCH_KEEP")) Deno.removeSync(base, { recursive: true });
 }
+/** The machine's load average, when the OS tells (ratios inflate on an oversubscribed machine). */
+function loadAverage(): string {
+  try {
+    return `, load average ${
+      Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ")
+    }`;
+  } catch {
+    return "";
+  }
+}
+
 console.log(table());
 console.log(
   `\n${FULL ? "full" : "CI"} sizes, ${RUNS} interleaved rounds per row, medians; ` +
-    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cpus.`,
+    `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cpus${loadAverage()}.`,
 );
 if (errors) {
   console.error(`session bench: ${errors} row(s) failed to run`);
