@@ -293,13 +293,6 @@ function simpleSlugEnd(b: Uint8Array, q: number): number {
   return b[i] === 42 && b[i + 1] === 42 ? i : -1;
 }
 
-/** Whether bytes `[from, to)` are exactly the ASCII string `s`. */
-function bytesEqual(b: Uint8Array, from: number, to: number, s: string): boolean {
-  if (to - from !== s.length) return false;
-  for (let k = 0; k < s.length; k++) if (b[from + k] !== s.charCodeAt(k)) return false;
-  return true;
-}
-
 function asDoc(doc: ParkedDoc): Doc {
   return doc instanceof Doc ? doc : parseParked(doc.text) as Doc;
 }
@@ -487,30 +480,55 @@ export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
 }
 
 /**
- * Indexes of the bullets whose slug is `slug`. A canonical bullet (`- **x**`) is compared in
- * place; when its first slug byte is a lowercase letter or digit that differs from `slug`'s, it is
- * rejected at once (slugify keeps such a first character). Others are parsed.
+ * Compares the slug of the canonical bullet at `s` (`- **…**`) with the ASCII `slug` in place,
+ * byte by byte. Returns `full` when the slug is exactly `slug`, `prefix` when it is `slug`
+ * followed by more (the first extra byte at `at`), `no` when it surely differs, `unknown` when
+ * only a parse can tell. Surely: a first differing byte that is a lowercase letter or digit stays
+ * as it is under slugify, so the slugs differ there; any other byte (a capital, a space, a second
+ * `-`) could be rewritten, so the bullet is parsed instead.
  */
+function compareSlugAt(
+  b: Uint8Array,
+  s: number,
+  slug: string,
+): { kind: "full" | "prefix" | "no" | "unknown"; at: number } {
+  if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) {
+    return { kind: "unknown", at: 0 };
+  }
+  const q = s + 4;
+  let k = 0;
+  while (k < slug.length && b[q + k] === slug.charCodeAt(k)) k++;
+  const c = b[q + k];
+  if (k < slug.length) return { kind: ALNUM[c] ? "no" : "unknown", at: q + k };
+  if (c === 42 && b[q + k + 1] === 42) return { kind: "full", at: q + k };
+  return { kind: ALNUM[c] || c === 45 ? "prefix" : "unknown", at: q + k };
+}
+
+const ASCII_SLUG = /^[a-z0-9-]+$/;
+
+/** Indexes of the bullets whose slug is `slug` (canonical ones compared in place). */
 function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
   const b = d.bytes;
   const starts = d.starts;
   const n = d.count;
-  const c0 = slug.charCodeAt(0);
+  const ascii = ASCII_SLUG.test(slug);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const s = starts[i];
-    const q = s + 4;
-    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[q]]) {
-      if (b[q] !== c0) continue;
-      const end = simpleSlugEnd(b, q);
-      if (end >= 0) {
-        if (bytesEqual(b, q, end, slug)) out.push(i);
-        if (firstOnly && out.length) break;
+    if (ascii) {
+      const r = compareSlugAt(b, starts[i], slug);
+      if (r.kind === "no") continue;
+      if (r.kind === "full") {
+        out.push(i);
+        if (firstOnly) break;
         continue;
       }
+      // A longer slug differs, unless what follows is not a plain slug (then parse).
+      if (r.kind === "prefix" && simpleSlugEnd(b, starts[i] + 4) >= 0) continue;
     }
-    if (d.item(i).slug === slug) out.push(i);
-    if (firstOnly && out.length) break;
+    if (d.item(i).slug === slug) {
+      out.push(i);
+      if (firstOnly) break;
+    }
   }
   return out;
 }
@@ -522,25 +540,27 @@ export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   const b = d.bytes;
   const starts = d.starts;
   const n = d.count;
-  const c0 = base.charCodeAt(0);
+  const ascii = ASCII_SLUG.test(base);
   const out: ParkedItem[] = [];
   for (let i = 0; i < n; i++) {
-    const s = starts[i];
-    const from = s + 4;
-    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[from]]) {
-      if (b[from] !== c0) continue; // see slugIndexes
-      const to = simpleSlugEnd(b, from);
-      if (to >= 0) {
-        // In place: the slug must be `base`, or `base` then `-<digits>`.
-        if (to - from < base.length || !bytesEqual(b, from, from + base.length, base)) continue;
-        let k = from + base.length;
-        if (k < to) {
-          if (b[k] !== 45 || k + 1 === to) continue;
-          for (k++; k < to && b[k] >= 48 && b[k] <= 57; k++);
-          if (k !== to) continue;
-        }
+    if (ascii) {
+      const r = compareSlugAt(b, starts[i], base);
+      if (r.kind === "no") continue;
+      if (r.kind === "full") {
         out.push(d.item(i));
         continue;
+      }
+      if (r.kind === "prefix") {
+        const end = simpleSlugEnd(b, starts[i] + 4);
+        if (end >= 0) {
+          // A plain slug: in the family only as `base-<digits>`.
+          let k = r.at;
+          if (b[k] === 45 && k + 1 < end) {
+            for (k++; k < end && b[k] >= 48 && b[k] <= 57; k++);
+            if (k === end) out.push(d.item(i));
+          }
+          continue;
+        }
       }
     }
     if (family.test(d.item(i).slug)) out.push(d.item(i));
