@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { ParkedItem } from "./parked.ts";
+import { itemsWithSlug, type ParkedDoc, type ParkedItem } from "./parked.ts";
 import { slugify } from "./slug.ts";
 
 /** Most edits allowed in a query word of `length` characters. */
@@ -108,4 +108,15 @@ export async function matchParked(items: ParkedItem[], query: string): Promise<M
     if (found[i] === words.length) ranked.push({ item, exact: false, distance: distance[i] });
   });
   return decide(ranked);
+}
+
+/**
+ * Matches `query` against a whole PARKED.md: an exact slug is found in place (no item built, no
+ * Fuse loaded); otherwise {@link matchParked} over every item.
+ */
+export async function matchDoc(doc: ParkedDoc, query: string): Promise<MatchResult> {
+  const slug = slugify(query);
+  const exact = slug ? itemsWithSlug(doc, slug) : [];
+  if (exact.length) return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
+  return await matchParked(doc.items, query);
 }

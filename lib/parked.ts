@@ -1,9 +1,10 @@
 /**
  * PARKED.md: the open loops, one bullet each. Pure parse/render, no IO.
  *
- * The file is kept as a list of parts, each holding its exact bytes (line endings included), so
- * `renderParked(parseParked(x)) === x` for every input, well-formed or not, and an edit touches
- * only the bullet it changes: hand-written notes, headings, garbage and CRLF survive untouched.
+ * A parsed file keeps its exact text and the span of each bullet, so `renderParked(parseParked(x))
+ * === x` for every input, well-formed or not, and an edit splices only the bullet it changes:
+ * hand-written notes, headings, garbage and CRLF survive untouched. Items are built on first use
+ * (`park` and `drop` on a 10,000-item file need one or two, not all).
  *
  * Canonical bullet: `- **<slug>** — <summary>. Raised: <YYYY-MM-DD>. Why: <reason>. Next: <next>.`
  * (`Why`/`Next` are left out when empty). Tolerated by the reader: `*`/`+` markers, `__slug__` or
@@ -45,24 +46,21 @@ export interface ParkedFields {
   next?: string;
 }
 
-/** One stretch of the file: free text, or an item's bullet (its exact bytes either way). */
-export type ParkedPart =
-  | { kind: "text"; raw: string }
-  | { kind: "item"; raw: string; item: ParkedItem };
-
-/** A parsed PARKED.md. Treat as immutable: the edit functions return a new one. */
+/** A parsed PARKED.md. Immutable: the edit functions return a new one. */
 export interface ParkedDoc {
-  /** The open items, in file order. */
-  items: ParkedItem[];
-  /** Every part of the file in order; concatenating their `raw` gives the file back. */
-  parts: ParkedPart[];
+  /** The open items, in file order (built on first use). */
+  readonly items: ParkedItem[];
+  /** How many items (without building them). */
+  readonly count: number;
+  /** The file's exact text. */
+  readonly text: string;
+  /** The file's exact bytes (what an edit writes back; bytes that are not UTF-8 survive). */
+  readonly bytes: Uint8Array;
   /** The line ending new lines are written with (the file's first one; LF for a new file). */
-  eol: "\n" | "\r\n";
+  readonly eol: "\n" | "\r\n";
 }
 
 const BULLET = /^ ?[-*+][ \t]+(?=\S)/;
-const HEADING = /^ {0,3}#/;
-const FENCE = /^ {0,3}(```|~~~)/;
 const SLUG_MARK = /^(?:\*\*(.+?)\*\*|__(.+?)__|`([^`]+)`)[ \t]*(?:—|–|--?|:)?[ \t]*/;
 const FIELD_MARK = /(^|[\s.;,])(raised|why|next)[ \t]*:[ \t]*/gi;
 const MAX_SLUG_WORDS = 5;
@@ -173,10 +171,7 @@ function quickSlug(raw: string): string | undefined {
   return SIMPLE_SLUG.test(inner) ? inner : undefined;
 }
 
-/**
- * An item whose fields are read from its bullet only when first asked for: `park` and `drop`
- * on a 10,000-item file need every slug but the fields of one or two bullets.
- */
+/** An item whose fields are read from its bullet only when first asked for. */
 class LazyItem implements ParkedItem {
   readonly line: number;
   readonly slug: string;
@@ -211,136 +206,346 @@ class LazyItem implements ParkedItem {
   }
 }
 
-/** Splits text into lines that keep their endings (`\n` or `\r\n`); the last may have none. */
-function splitLines(text: string): string[] {
-  const out: string[] = [];
-  let pos = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf("\n", pos);
-    const end = nl === -1 ? text.length : nl + 1;
-    out.push(text.slice(pos, end));
-    pos = end;
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+/**
+ * The parsed file: its bytes and each bullet's byte span; items built on demand and kept. Bytes,
+ * not text, so `park`/`drop` on a large file decode and re-encode only the bullets they touch.
+ */
+/** Where the bullets are: byte offsets of their starts and ends, and their 1-based lines. */
+interface Spans {
+  starts: number[];
+  ends: number[];
+  lines: number[];
+}
+
+class Doc implements ParkedDoc {
+  #items: (ParkedItem | undefined)[] = [];
+  #all = false;
+  #text?: string;
+  #spans?: Spans;
+  #makeSpans?: () => Spans;
+  /**
+   * `spans` may be a function: an edit's shifted offsets are computed only if something asks
+   * (writing the result needs only its bytes and its count).
+   */
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly eol: "\n" | "\r\n",
+    readonly count: number,
+    spans: Spans | (() => Spans),
+    text?: string,
+  ) {
+    if (typeof spans === "function") this.#makeSpans = spans;
+    else this.#spans = spans;
+    this.#text = text;
   }
-  return out;
+  #get(): Spans {
+    return this.#spans ??= this.#makeSpans!();
+  }
+  /** Byte offset of each bullet's first byte. */
+  get starts(): number[] {
+    return this.#get().starts;
+  }
+  /** Byte offset just past each bullet's last line ending. */
+  get ends(): number[] {
+    return this.#get().ends;
+  }
+  /** 1-based line of each bullet. */
+  get lines(): number[] {
+    return this.#get().lines;
+  }
+  get text(): string {
+    return this.#text ??= DECODER.decode(this.bytes);
+  }
+  get items(): ParkedItem[] {
+    if (!this.#all) {
+      for (let i = 0; i < this.starts.length; i++) this.item(i);
+      this.#all = true;
+    }
+    return this.#items as ParkedItem[];
+  }
+  /** The item of bullet `i`. */
+  item(i: number): ParkedItem {
+    return this.#items[i] ??= new LazyItem(this.raw(i), this.lines[i]);
+  }
+  /** Bullet `i` as text. */
+  raw(i: number): string {
+    return DECODER.decode(this.bytes.subarray(this.starts[i], this.ends[i]));
+  }
 }
 
-function content(line: string): string {
-  if (!line.endsWith("\n")) return line;
-  return line.endsWith("\r\n") ? line.slice(0, -2) : line.slice(0, -1);
+/** 1 for the bytes of `[a-z0-9]` (a table: this runs for every bullet of a large file). */
+const ALNUM = new Uint8Array(256);
+for (let c = 48; c <= 57; c++) ALNUM[c] = 1;
+for (let c = 97; c <= 122; c++) ALNUM[c] = 1;
+
+/** Matches `[a-z0-9]+(?:-[a-z0-9]+)*\*\*` at `q`: the index of the closing `**`, or -1. */
+function simpleSlugEnd(b: Uint8Array, q: number): number {
+  let i = q;
+  for (;;) {
+    if (ALNUM[b[i]] !== 1) return -1;
+    while (ALNUM[b[i]] === 1) i++;
+    if (b[i] !== 45) break;
+    i++;
+  }
+  return b[i] === 42 && b[i + 1] === 42 ? i : -1;
 }
 
-/** What a line is, by its first characters (regexes only where those allow a match). */
-function lineKind(c: string): "fence" | "bullet" | "heading" | "comment" | "blank" | "other" {
-  const ch = c.charCodeAt(0);
-  // space, backtick, tilde
-  if ((ch === 32 || ch === 96 || ch === 126) && FENCE.test(c)) return "fence";
-  // -, *, +, space
-  if ((ch === 45 || ch === 42 || ch === 43 || ch === 32) && BULLET.test(c)) return "bullet";
-  if (!/\S/.test(c)) return "blank";
-  if ((ch === 35 || ch === 32) && HEADING.test(c)) return "heading";
-  if (c.trimStart().startsWith("<!--")) return "comment";
-  return "other";
+/** Whether bytes `[from, to)` are exactly the ASCII string `s`. */
+function bytesEqual(b: Uint8Array, from: number, to: number, s: string): boolean {
+  if (to - from !== s.length) return false;
+  for (let k = 0; k < s.length; k++) if (b[from + k] !== s.charCodeAt(k)) return false;
+  return true;
 }
 
-/** Parses PARKED.md. Never throws; any input renders back byte-exactly. */
+function asDoc(doc: ParkedDoc): Doc {
+  return doc instanceof Doc ? doc : parseParked(doc.text) as Doc;
+}
+
+const K_FENCE = 1, K_BULLET = 2, K_BLANK = 3, K_HEADING = 4, K_COMMENT = 5, K_OTHER = 6;
+
+/** ASCII whitespace as JavaScript's `\s` sees it (newline aside). */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+}
+
+/** The line `[p, end)` as text, for the rare checks that meet a non-ASCII byte. */
+function lineText(b: Uint8Array, p: number, end: number): string {
+  return DECODER.decode(b.subarray(p, end));
+}
+
+/**
+ * What the line at byte `p` (ending at `end`, its `\n` or the file's end) is. The same rules as
+ * the regexes `^ {0,3}(```|~~~)`, `^ ?[-*+][ \t]+(?=\S)`, `^\s*$`, `^ {0,3}#`, `^\s*<!--`, read on
+ * bytes; a non-ASCII byte where whitespace matters falls back to the regex on the decoded line.
+ */
+function lineKindAt(b: Uint8Array, p: number, end: number): number {
+  let q = p;
+  while (q < end && q - p < 3 && b[q] === 32) q++;
+  const c = b[q];
+  if ((c === 96 || c === 126) && b[q + 1] === c && b[q + 2] === c) return K_FENCE;
+  // Bullet: an optional space, a marker, spaces or tabs, then something that is not a space.
+  let r = b[p] === 32 ? p + 1 : p;
+  if (b[r] === 45 || b[r] === 42 || b[r] === 43) {
+    r++;
+    if (b[r] === 32 || b[r] === 9) {
+      while (b[r] === 32 || b[r] === 9) r++;
+      if (r < end) {
+        const d = b[r];
+        if (d < 128 ? !isSpace(d) : /^\S/.test(lineText(b, r, end))) return K_BULLET;
+      }
+    }
+  }
+  // Blank: nothing but whitespace.
+  let blank = true;
+  for (let k = p; k < end; k++) {
+    const d = b[k];
+    if (d >= 128) {
+      blank = !/\S/.test(lineText(b, p, end));
+      break;
+    }
+    if (!isSpace(d)) {
+      blank = false;
+      break;
+    }
+  }
+  if (blank) return K_BLANK;
+  if (c === 35) return K_HEADING;
+  let w = p;
+  while (w < end && isSpace(b[w])) w++;
+  if (b[w] >= 128) {
+    return /^[^\S\n]*<!--/.test(lineText(b, p, end)) ? K_COMMENT : K_OTHER;
+  }
+  return b[w] === 60 && b[w + 1] === 33 && b[w + 2] === 45 && b[w + 3] === 45 ? K_COMMENT : K_OTHER;
+}
+
+/**
+ * Parses PARKED.md. Never throws; any input renders back byte-exactly. A bullet is a line
+ * starting with `-`, `*` or `+` (at most one space of indent); the non-blank lines after it that
+ * are not a bullet, heading, fence or comment belong to it. Fenced code holds no items.
+ */
 export function parseParked(text: string): ParkedDoc {
   const str = typeof text === "string" ? text : "";
-  const parts: ParkedPart[] = [];
-  const items: ParkedItem[] = [];
-  let textBuf = "";
-  let bulletRaw = "";
-  let bulletLine = 0;
-  let fenced = false;
-  let lineNo = 0;
-  let eol: ParkedDoc["eol"] = "\n";
-  for (let pos = 0; pos < str.length;) {
-    const nl = str.indexOf("\n", pos);
-    const end = nl === -1 ? str.length : nl + 1;
-    const raw = str.slice(pos, end);
-    pos = end;
-    lineNo++;
-    if (lineNo === 1 && raw.endsWith("\r\n")) eol = "\r\n";
-    const kind = lineKind(content(raw));
-    if (!fenced && kind === "bullet") {
-      if (bulletLine) {
-        const item = new LazyItem(bulletRaw, bulletLine);
-        parts.push({ kind: "item", raw: bulletRaw, item });
-        items.push(item);
-      } else if (textBuf) {
-        parts.push({ kind: "text", raw: textBuf });
-        textBuf = "";
-      }
-      bulletRaw = raw;
-      bulletLine = lineNo;
-      continue;
-    }
-    if (!fenced && bulletLine && kind === "other") {
-      bulletRaw += raw; // a continuation line of the open bullet
-      continue;
-    }
-    if (kind === "fence") fenced = !fenced;
-    if (bulletLine) {
-      const item = new LazyItem(bulletRaw, bulletLine);
-      parts.push({ kind: "item", raw: bulletRaw, item });
-      items.push(item);
-      bulletLine = 0;
-    }
-    textBuf += raw;
-  }
-  if (bulletLine) {
-    const item = new LazyItem(bulletRaw, bulletLine);
-    parts.push({ kind: "item", raw: bulletRaw, item });
-    items.push(item);
-  } else if (textBuf) parts.push({ kind: "text", raw: textBuf });
-  return { items, parts, eol };
+  return scan(ENCODER.encode(str), str);
 }
 
-/** The file's text: the parts' exact bytes, concatenated. */
+/** Parses PARKED.md from its bytes (no decoding but of the bullets later asked for). */
+export function parseParkedBytes(bytes: Uint8Array): ParkedDoc {
+  return scan(bytes);
+}
+
+function scan(b: Uint8Array, text?: string): Doc {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const lines: number[] = [];
+  let open = -1;
+  let openLine = 0;
+  let fenced = false;
+  let lineNo = 0;
+  const n = b.length;
+  for (let pos = 0; pos < n;) {
+    const nl = b.indexOf(10, pos);
+    const lineEnd = nl === -1 ? n : nl;
+    lineNo++;
+    // The common line, `- x…`, is a bullet: skip the general check (it would say the same).
+    const c2 = b[pos + 2];
+    const kind = b[pos] === 45 && b[pos + 1] === 32 && c2 > 32 && c2 < 128 && pos + 2 < lineEnd
+      ? K_BULLET
+      : lineKindAt(b, pos, lineEnd);
+    if (!fenced && kind === K_BULLET) {
+      if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
+      open = pos;
+      openLine = lineNo;
+    } else if (!(open >= 0 && !fenced && kind === K_OTHER)) {
+      if (kind === K_FENCE) fenced = !fenced;
+      if (open >= 0) starts.push(open), ends.push(pos), lines.push(openLine);
+      open = -1;
+    }
+    pos = nl === -1 ? n : nl + 1;
+  }
+  if (open >= 0) starts.push(open), ends.push(n), lines.push(openLine);
+  const first = b.indexOf(10);
+  const eol = first > 0 && b[first - 1] === 13 ? "\r\n" : "\n";
+  return new Doc(b, eol, starts.length, { starts, ends, lines }, text);
+}
+
+/** The file's text, exactly. */
 export function renderParked(doc: ParkedDoc): string {
-  return doc.parts.map((p) => p.raw).join("");
+  return doc.text;
+}
+
+/** The file's bytes, exactly (what an edit writes). */
+export function renderParkedBytes(doc: ParkedDoc): Uint8Array {
+  return doc.bytes;
 }
 
 /** An empty PARKED.md (what a missing file parses as). */
 export function emptyParked(): ParkedDoc {
-  return { items: [], parts: [], eol: "\n" };
+  return parseParked("");
 }
 
-function countNewlines(text: string): number {
+function countNewlines(b: Uint8Array): number {
   let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
   return n;
 }
 
-/** A bullet part (its item's line is set by {@link assemble}). */
-function itemPart(raw: string): ParkedPart {
-  return { kind: "item", raw, item: new LazyItem(raw, 0) };
+function concat(...chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /**
- * A document from edited parts, without re-parsing: the edits only ever insert, replace or remove
- * whole bullets next to lines that end a bullet anyway, so the parts stay what a parse would find;
- * only line numbers move, and items whose line moved are renumbered.
+ * `doc` with bullet `i` replaced by `raw` (or removed when `raw` is undefined), without
+ * re-scanning: edits only ever put whole bullets next to lines that end a bullet anyway, so the
+ * other spans stay what a parse would find; they only move.
  */
-function assemble(parts: ParkedPart[], eol: ParkedDoc["eol"]): ParkedDoc {
-  let line = 1;
-  const items: ParkedItem[] = [];
-  const out = parts.map((p) => {
-    let part = p;
-    if (p.kind === "item") {
-      if (p.item.line !== line) {
-        part = { kind: "item", raw: p.raw, item: new LazyItem(p.raw, line) };
-      }
-      items.push((part as { item: ParkedItem }).item);
+function splice(doc: Doc, i: number, raw: Uint8Array | undefined): Doc {
+  const s = doc.starts[i];
+  const e = doc.ends[i];
+  const replacement = raw ?? new Uint8Array(0);
+  const delta = replacement.length - (e - s);
+  const lineDelta = countNewlines(replacement) - countNewlines(doc.bytes.subarray(s, e));
+  const bytes = concat(doc.bytes.subarray(0, s), replacement, doc.bytes.subarray(e));
+  const count = raw === undefined ? doc.count - 1 : doc.count;
+  return new Doc(bytes, doc.eol, count, () => {
+    const starts = doc.starts.slice();
+    const ends = doc.ends.slice();
+    const lines = doc.lines.slice();
+    for (let j = i + 1; j < starts.length; j++) {
+      starts[j] += delta;
+      ends[j] += delta;
+      lines[j] += lineDelta;
     }
-    line += countNewlines(p.raw);
-    return part;
+    if (raw === undefined) {
+      starts.splice(i, 1);
+      ends.splice(i, 1);
+      lines.splice(i, 1);
+    } else {
+      ends[i] = s + replacement.length;
+    }
+    return { starts, ends, lines };
   });
-  return { items, parts: out, eol };
 }
 
-/** The index of the first item with `slug`, or -1. */
+/** The index of the first item with `slug`, or -1 (canonical bullets are compared in place). */
 export function findParked(doc: ParkedDoc, slug: string): number {
-  return doc.items.findIndex((i) => i.slug === slug);
+  return slugIndexes(asDoc(doc), slug, true)[0] ?? -1;
+}
+
+/** Every item whose slug is `slug` (normally one; hand edits can repeat a slug). */
+export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
+  const d = asDoc(doc);
+  return slugIndexes(d, slug, false).map((i) => d.item(i));
+}
+
+/**
+ * Indexes of the bullets whose slug is `slug`. A canonical bullet (`- **x**`) is compared in
+ * place; when its first slug byte is a lowercase letter or digit that differs from `slug`'s, it is
+ * rejected at once (slugify keeps such a first character). Others are parsed.
+ */
+function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
+  const b = d.bytes;
+  const starts = d.starts;
+  const n = d.count;
+  const c0 = slug.charCodeAt(0);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = starts[i];
+    const q = s + 4;
+    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[q]]) {
+      if (b[q] !== c0) continue;
+      const end = simpleSlugEnd(b, q);
+      if (end >= 0) {
+        if (bytesEqual(b, q, end, slug)) out.push(i);
+        if (firstOnly && out.length) break;
+        continue;
+      }
+    }
+    if (d.item(i).slug === slug) out.push(i);
+    if (firstOnly && out.length) break;
+  }
+  return out;
+}
+
+/** The items whose slug is `base` or `base-<n>` (the slugs `park` derives from one summary). */
+export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
+  const d = asDoc(doc);
+  const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:-\\d+)?$`);
+  const b = d.bytes;
+  const starts = d.starts;
+  const n = d.count;
+  const c0 = base.charCodeAt(0);
+  const out: ParkedItem[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = starts[i];
+    const from = s + 4;
+    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[from]]) {
+      if (b[from] !== c0) continue; // see slugIndexes
+      const to = simpleSlugEnd(b, from);
+      if (to >= 0) {
+        // In place: the slug must be `base`, or `base` then `-<digits>`.
+        if (to - from < base.length || !bytesEqual(b, from, from + base.length, base)) continue;
+        let k = from + base.length;
+        if (k < to) {
+          if (b[k] !== 45 || k + 1 === to) continue;
+          for (k++; k < to && b[k] >= 48 && b[k] <= 57; k++);
+          if (k !== to) continue;
+        }
+        out.push(d.item(i));
+        continue;
+      }
+    }
+    if (family.test(d.item(i).slug)) out.push(d.item(i));
+  }
+  return out;
 }
 
 /** Result of {@link upsertParked}. */
@@ -352,16 +557,18 @@ export interface Upserted {
 }
 
 /**
- * Adds a bullet for `fields`, or rewrites the first bullet with the same slug. On update the
+ * Adds a bullet for `fields`, or rewrites the first bullet with the same slug (`known`: its index,
+ * when the caller already found it). On update the
  * original `Raised` date is kept, and `why`/`next` are kept unless new ones are given. A new
  * bullet goes right after the last item (or at the end; a new file gets the header).
  */
-export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
-  const eol = doc.eol;
-  const parts = doc.parts.slice();
-  const at = parts.findIndex((p) => p.kind === "item" && p.item.slug === fields.slug);
-  if (at >= 0) {
-    const old = (parts[at] as { item: ParkedItem }).item;
+export function upsertParked(doc: ParkedDoc, fields: ParkedFields, known?: number): Upserted {
+  const d = asDoc(doc);
+  const i = known !== undefined && known >= 0 && d.item(known).slug === fields.slug
+    ? known
+    : findParked(d, fields.slug);
+  if (i >= 0) {
+    const old = d.item(i);
     const merged: ParkedFields = {
       slug: fields.slug,
       summary: fields.summary,
@@ -369,37 +576,58 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
       why: fields.why || old.why,
       next: fields.next || old.next,
     };
-    const raw = parts[at].raw;
+    const raw = d.raw(i);
     const ending = raw.endsWith("\r\n") ? "\r\n" : raw.endsWith("\n") ? "\n" : "";
-    parts[at] = itemPart(formatBullet(merged) + ending);
-    const out = assemble(parts, doc.eol);
-    return { doc: out, item: out.items[findParked(out, fields.slug)], updated: true };
+    const out = splice(d, i, ENCODER.encode(formatBullet(merged) + ending));
+    return { doc: out, item: out.item(i), updated: true };
   }
+  return appendParked(d, fields);
+}
+
+/**
+ * Adds a bullet for `fields` without looking for its slug (the caller knows it is new): right
+ * after the last item, or at the end; a new file gets the header.
+ */
+export function appendParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
+  const d = asDoc(doc);
+  const eol = d.eol;
   const bullet = formatBullet(fields) + eol;
-  let lastItem = -1;
-  parts.forEach((p, i) => {
-    if (p.kind === "item") lastItem = i;
-  });
-  if (parts.length === 0) {
-    parts.push({ kind: "text", raw: `${PARKED_HEADER}${eol}${eol}` }, itemPart(bullet));
-  } else if (lastItem >= 0) {
-    const prev = parts[lastItem];
-    if (!prev.raw.endsWith("\n")) parts[lastItem] = itemPart(prev.raw + eol);
-    parts.splice(lastItem + 1, 0, itemPart(bullet));
-  } else {
-    // No items yet: append at the end, re-parsing to be sure the bullet is not swallowed by a
-    // fence the file leaves open (then the fence is closed first).
-    const text = renderParked(doc);
-    const lastLine = content(splitLines(text).pop() ?? "");
-    let sep = text.endsWith("\n") ? "" : eol;
-    if (lastLine.trim() !== "" || sep) sep += eol;
-    let out = parseParked(text + sep + bullet);
-    if (out.items.length === 0) out = parseParked(`${text}${sep}\`\`\`${eol}${eol}${bullet}`);
-    return { doc: { ...out, eol }, item: out.items[out.items.length - 1], updated: false };
+  if (d.count > 0) {
+    // Right after the last item; a last bullet without a line ending gets one first.
+    const last = d.count - 1;
+    const lastEnd = d.ends[last];
+    const grown = d.bytes[lastEnd - 1] === 10
+      ? d
+      : splice(d, last, concat(d.bytes.subarray(d.starts[last], lastEnd), ENCODER.encode(eol)));
+    const pos = grown.ends[last];
+    const add = ENCODER.encode(bullet);
+    const bytes = concat(grown.bytes.subarray(0, pos), add, grown.bytes.subarray(pos));
+    const lastLines = countNewlines(grown.bytes.subarray(grown.starts[last], pos));
+    const line = grown.lines[last] + lastLines;
+    const out = new Doc(bytes, eol, grown.count + 1, () => ({
+      starts: [...grown.starts, pos],
+      ends: [...grown.ends, pos + add.length],
+      lines: [...grown.lines, line],
+    }));
+    const item = new LazyItem(DECODER.decode(add), line);
+    return { doc: out, item, updated: false };
   }
-  const out = assemble(parts, eol);
-  const found = out.items.filter((i) => i.slug === fields.slug);
-  return { doc: out, item: found[found.length - 1], updated: false };
+  if (d.bytes.length === 0) {
+    const out = parseParked(`${PARKED_HEADER}${eol}${eol}${bullet}`) as Doc;
+    return { doc: out, item: out.item(0), updated: false };
+  }
+  // No items yet: append at the end, re-parsing to be sure the bullet is not swallowed by a
+  // fence the file leaves open (then the fence is closed first).
+  const last = d.bytes.lastIndexOf(10, d.bytes.length - 2);
+  const lastLine = DECODER.decode(d.bytes.subarray(last + 1));
+  let sep = d.bytes[d.bytes.length - 1] === 10 ? "" : eol;
+  if (lastLine.trim() !== "" || sep) sep += eol;
+  let out = scan(concat(d.bytes, ENCODER.encode(sep + bullet)));
+  if (out.count === 0) {
+    out = scan(concat(d.bytes, ENCODER.encode(`${sep}\`\`\`${eol}${eol}${bullet}`)));
+  }
+  const fixed = new Doc(out.bytes, eol, out.count, out);
+  return { doc: fixed, item: fixed.item(fixed.count - 1), updated: false };
 }
 
 /** Result of {@link removeParked}. */
@@ -414,26 +642,35 @@ export interface Removed {
  * slug. Everything else stays exactly as it was.
  */
 export function removeParked(doc: ParkedDoc, which: string | ParkedItem): Removed {
-  const at = doc.parts.findIndex((p) =>
-    p.kind === "item" && (typeof which === "string" ? p.item.slug === which : p.item === which)
-  );
-  if (at < 0) return { doc };
-  const removed = (doc.parts[at] as { item: ParkedItem }).item;
-  const parts = doc.parts.slice();
-  const raw = parts[at].raw;
-  parts.splice(at, 1);
-  // A last bullet without a line ending leaves the previous line's ending dangling: drop it.
-  if (!raw.endsWith("\n") && at === parts.length && at > 0) {
-    const prev = parts[at - 1];
-    const trimmed = prev.raw.replace(/\r?\n$/, "");
-    parts[at - 1] = prev.kind === "item" ? itemPart(trimmed) : { kind: "text", raw: trimmed };
+  const d = asDoc(doc);
+  let i = -1;
+  if (typeof which === "string") i = findParked(d, which);
+  else {
+    const at = d.lines.indexOf(which.line);
+    if (at >= 0 && d.item(at) === which) i = at;
   }
-  return { doc: assemble(parts, doc.eol), removed };
+  if (i < 0) return { doc };
+  const removed = d.item(i);
+  const s = d.starts[i];
+  const e = d.ends[i];
+  // A last bullet without a line ending leaves the previous line's ending dangling: drop it.
+  if (d.bytes[e - 1] !== 10 && e === d.bytes.length && s > 0) {
+    const cut = s >= 2 && d.bytes[s - 2] === 13 ? 2 : 1;
+    const ends = d.ends.slice(0, i);
+    if (i > 0 && ends[i - 1] === s) ends[i - 1] = s - cut;
+    const out = new Doc(d.bytes.slice(0, s - cut), d.eol, i, {
+      starts: d.starts.slice(0, i),
+      ends,
+      lines: d.lines.slice(0, i),
+    });
+    return { doc: out, removed };
+  }
+  return { doc: splice(d, i, undefined), removed };
 }
 
 /** A slug for a new item that does not collide with another item's: `-2`, `-3`, … appended. */
 export function uniqueSlug(doc: ParkedDoc, base: string): string {
-  const taken = new Set(doc.items.map((i) => i.slug));
-  if (!taken.has(base)) return base;
+  if (findParked(doc, base) < 0) return base;
+  const taken = new Set(slugFamily(doc, base).map((i) => i.slug));
   for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }

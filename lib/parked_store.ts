@@ -4,51 +4,36 @@
  * @module
  */
 
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileAtomicSync } from "./atomic.ts";
 import { withLock } from "./lock.ts";
 import {
   emptyParked,
   type ParkedDoc,
   type ParkedItem,
-  parseParked,
-  renderParked,
+  parseParkedBytes,
+  renderParkedBytes,
 } from "./parked.ts";
 import { ensureStore, type Store } from "./store.ts";
 
-/** PARKED.md (or dropped.jsonl) cannot be edited safely; the message says what to do. */
-export class ParkedFileError extends Error {
-  override name = "ParkedFileError";
-}
-
-/**
- * Reads PARKED.md for display: a missing file is empty; bytes that are not UTF-8 are shown as
- * U+FFFD (never written back that way: {@link editParked} refuses such a file).
- */
-export async function readParked(store: Store): Promise<ParkedDoc> {
+/** Sync on purpose: a CLI run does one read and one write in a row, and the async machinery
+ * costs more than the IO itself. */
+function readBytes(path: string): Uint8Array | undefined {
   try {
-    return parseParked(new TextDecoder().decode(await Deno.readFile(store.parked)));
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return emptyParked();
-    throw err;
-  }
-}
-
-async function readStrict(path: string): Promise<string | undefined> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
+    return Deno.readFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return undefined;
     throw err;
   }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new ParkedFileError(
-      `${path} is not valid UTF-8, so editing it could corrupt it; ` +
-        `fix or move the file, then try again`,
-    );
-  }
+}
+
+/**
+ * Reads PARKED.md: a missing file is empty. Worked on as bytes: an edit re-encodes only the
+ * bullet it writes, so bytes that are not UTF-8 elsewhere in the file survive exactly (they read
+ * as U+FFFD in items).
+ */
+export function readParked(store: Store): ParkedDoc {
+  const bytes = readBytes(store.parked);
+  return bytes === undefined ? emptyParked() : parseParkedBytes(bytes);
 }
 
 /** What an edit decided: the new document (when it changed) and lines for dropped.jsonl. */
@@ -71,16 +56,17 @@ export async function editParked<T>(
 ): Promise<T> {
   ensureStore(store);
   return await withLock(store.parked, async () => {
-    const text = await readStrict(store.parked);
-    const out = await edit(text === undefined ? emptyParked() : parseParked(text));
+    const out = await edit(readParked(store));
     if (out.log?.length) {
-      let log = (await readStrict(store.dropped)) ?? "";
-      if (log !== "" && !log.endsWith("\n")) log += "\n";
-      await writeFileAtomic(store.dropped, log + out.log.map((l) => l + "\n").join(""));
+      const old = readBytes(store.dropped) ?? new Uint8Array(0);
+      const sep = old.length && old[old.length - 1] !== 10 ? "\n" : "";
+      const add = new TextEncoder().encode(sep + out.log.map((l) => l + "\n").join(""));
+      const log = new Uint8Array(old.length + add.length);
+      log.set(old);
+      log.set(add, old.length);
+      writeFileAtomicSync(store.dropped, log);
     }
-    if (out.doc) {
-      await writeFileAtomic(store.parked, renderParked(out.doc));
-    }
+    if (out.doc) writeFileAtomicSync(store.parked, renderParkedBytes(out.doc));
     return out.result;
   });
 }

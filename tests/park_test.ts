@@ -120,21 +120,29 @@ Deno.test("park: process-level", async (t) => {
       assert.match(r.stdout, /Usage: session.ts park/);
       assert.match(r.stdout, /--no-verify/);
     });
-    await t.step("PARKED.md that is not UTF-8: exit 1, file untouched", async () => {
-      const other = await scratchRepo();
-      try {
-        const path = join(other.root, PARKED);
-        await put(other.root, PARKED, "");
-        const bytes = new Uint8Array([0x2d, 0x20, 0xff, 0xfe, 0x0a]);
-        await Deno.writeFile(path, bytes);
-        const r = await runCli(["park", "x"], { cwd: other.root });
-        assert.equal(r.code, 1);
-        assert.match(r.stderr, /not valid UTF-8.*PARKED.md is unchanged/);
-        assert.deepEqual(await Deno.readFile(path), bytes);
-      } finally {
-        await other.cleanup();
-      }
-    });
+    await t.step(
+      "PARKED.md with bytes that are not UTF-8: they survive an edit exactly",
+      async () => {
+        const other = await scratchRepo();
+        try {
+          const path = join(other.root, PARKED);
+          await put(other.root, PARKED, "");
+          const bad = new Uint8Array([0x2d, 0x20, 0x2a, 0x2a, 0x61, 0x2a, 0x2a, 0x20, 0xff, 0xfe]);
+          const bytes = new Uint8Array([...bad, 0x0a]);
+          await Deno.writeFile(path, bytes);
+          const r = await runCli(["park", "x"], { cwd: other.root });
+          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.stdout, "Parked: x (2 open)\n");
+          const after = await Deno.readFile(path);
+          assert.deepEqual(after.subarray(0, bytes.length), bytes);
+          const dropped = await runCli(["drop", "x"], { cwd: other.root });
+          assert.equal(dropped.code, 0, dropped.stderr);
+          assert.deepEqual(await Deno.readFile(path), bytes);
+        } finally {
+          await other.cleanup();
+        }
+      },
+    );
   } finally {
     await repo.cleanup();
   }

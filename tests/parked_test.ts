@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import {
   emptyParked,
+  findParked,
   formatBullet,
   parseBullet,
   parseParked,
   removeParked,
   renderParked,
+  slugFamily,
   slugFromSummary,
   uniqueSlug,
   upsertParked,
@@ -181,6 +183,90 @@ Deno.test("parked: edits agree with a fresh parse of their output", () => {
       const fresh = parseParked(renderParked(doc));
       const view = (d: typeof doc) => d.items.map((i) => [i.slug, i.line, i.text, i.summary]);
       assert.deepEqual(view(doc), view(fresh), JSON.stringify(renderParked(doc)));
+    }
+  }
+});
+
+/** The reading rules as plain regexes on decoded lines: the byte scanner must agree. */
+function referenceBullets(text: string): number[] {
+  const kind = (c: string) =>
+    /^ {0,3}(```|~~~)/.test(c)
+      ? "fence"
+      : /^ ?[-*+][ \t]+(?=\S)/.test(c)
+      ? "bullet"
+      : !/\S/.test(c)
+      ? "blank"
+      : /^ {0,3}#/.test(c)
+      ? "heading"
+      : /^\s*<!--/.test(c)
+      ? "comment"
+      : "other";
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const out: number[] = [];
+  let open = false;
+  let fenced = false;
+  lines.forEach((line, i) => {
+    const k = kind(line);
+    if (!fenced && k === "bullet") {
+      out.push(i + 1);
+      open = true;
+    } else if (!(open && !fenced && k === "other")) {
+      if (k === "fence") fenced = !fenced;
+      open = false;
+    }
+  });
+  return out;
+}
+
+Deno.test("parked: the byte scanner agrees with the regex rules", () => {
+  const rand = rng(99);
+  const bits = ["-", "*", "+", " ", "\t", "\r", "#", "`", "~", "<!--", "x", "é", "\u00a0", "\u3000"]
+    .concat(["\u2028", "**", "a-b", "\n", "\n", "\n", "```", "~~~", "- ", " - ", "-\u00a0x"]);
+  for (let n = 0; n < 2000; n++) {
+    let s = "";
+    const len = Math.floor(rand() * 30);
+    for (let i = 0; i < len; i++) s += bits[Math.floor(rand() * bits.length)];
+    assert.deepEqual(
+      parseParked(s).items.map((i) => i.line),
+      referenceBullets(s),
+      JSON.stringify(s),
+    );
+  }
+});
+
+Deno.test("parked: in-place slug lookups agree with the parsed items", () => {
+  const rand = rng(5);
+  const bullets = [
+    "- **fix-login** — a",
+    "- **Fix-Login** — b",
+    "- **fix Login** — c",
+    "- **fix-login-2** — d",
+    "- **fix-login-x** — e",
+    "- **fix-login-** — f",
+    "- **fix-loginn** — g",
+    "* **fix-login** — h",
+    "- __fix-login-3__ — i",
+    "- fix login — j",
+    "- **fïx-login** — k",
+    "  - **fix-login** — nested",
+    "- **** — fix login",
+    "```",
+  ];
+  const queries = ["fix-login", "fix-login-2", "fix-login-3", "fïx-login", "fix-loginn", "item-1"];
+  for (let n = 0; n < 300; n++) {
+    const len = Math.floor(rand() * 8);
+    const lines = Array.from({ length: len }, () => bullets[Math.floor(rand() * bullets.length)]);
+    const doc = parseParked(lines.join(rand() < 0.5 ? "\n" : "\r\n"));
+    const slugs = doc.items.map((i) => i.slug);
+    for (const q of queries) {
+      assert.equal(findParked(doc, q), slugs.indexOf(q), `${q} in ${JSON.stringify(lines)}`);
+      const family = new RegExp(`^${q}(?:-\\d+)?$`);
+      assert.deepEqual(
+        slugFamily(doc, q).map((i) => i.line),
+        doc.items.filter((i) => family.test(i.slug)).map((i) => i.line),
+        `family ${q} in ${JSON.stringify(lines)}`,
+      );
     }
   }
 });

@@ -8,7 +8,7 @@
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
 import { ioFailure, itemLine } from "./parked_io.ts";
-import { matchParked, type MatchResult } from "../match.ts";
+import { matchDoc, type MatchResult } from "../match.ts";
 import { type ParkedItem, removeParked } from "../parked.ts";
 import { droppedLine, editParked } from "../parked_store.ts";
 import { isoStamp } from "../time.ts";
@@ -54,8 +54,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     // No PARKED.md: nothing to drop, and no store is created just to say so.
     const present = await Deno.stat(store.parked).then(() => true, () => false);
     outcome = !present ? { kind: "empty" } : await editParked<Outcome>(store, async (doc) => {
-      if (doc.items.length === 0) return { result: { kind: "empty" } };
-      const match = await matchParked(doc.items, query);
+      if (doc.count === 0) return { result: { kind: "empty" } };
+      const match = await matchDoc(doc, query);
       if (match.kind === "none") return { result: { kind: "none", items: doc.items } };
       if (match.kind === "ambiguous") return { result: { kind: "ambiguous", match } };
       const { doc: next, removed } = removeParked(doc, match.best.item);
@@ -63,7 +63,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       return {
         doc: next,
         log: [droppedLine(item, isoStamp(ctx.now))],
-        result: { kind: "dropped", item, open: next.items.length },
+        result: { kind: "dropped", item, open: next.count },
       };
     });
   } catch (err) {

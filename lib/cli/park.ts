@@ -8,10 +8,12 @@ import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
 import { ioFailure } from "./parked_io.ts";
 import {
+  appendParked,
+  findParked,
   type ParkedDoc,
   type ParkedFields,
+  slugFamily,
   slugFromSummary,
-  uniqueSlug,
   upsertParked,
 } from "../parked.ts";
 import { editParked } from "../parked_store.ts";
@@ -48,18 +50,31 @@ function sameText(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** Where a park goes: its slug, and the index of the bullet it updates (-1: a new bullet). */
+export interface ParkTarget {
+  slug: string;
+  at: number;
+}
+
 /**
  * The slug to write: `--slug` as given (updating that bullet if present); else one derived from
  * the summary, reusing the bullet that already has this summary, and taking `-2`, `-3`, … when
  * a different item already holds the derived slug (parking never overwrites another loop).
+ * One pass over the file either way.
  */
-export function chooseParkSlug(doc: ParkedDoc, summary: string, explicit?: string): string {
-  if (explicit !== undefined) return slugify(explicit);
+export function parkTarget(doc: ParkedDoc, summary: string, explicit?: string): ParkTarget {
+  if (explicit !== undefined) {
+    const slug = slugify(explicit);
+    return { slug, at: findParked(doc, slug) };
+  }
   const base = slugFromSummary(summary) || "item";
-  const inFamily = (slug: string) =>
-    slug === base || (slug.startsWith(`${base}-`) && /^\d+$/.test(slug.slice(base.length + 1)));
-  const same = doc.items.find((i) => inFamily(i.slug) && sameText(i.summary, summary));
-  return same ? same.slug : uniqueSlug(doc, base);
+  const family = slugFamily(doc, base);
+  const same = family.find((i) => sameText(i.summary, summary));
+  if (same) return { slug: same.slug, at: findParked(doc, same.slug) };
+  const taken = new Set(family.map((i) => i.slug));
+  let slug = base;
+  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+  return { slug, at: -1 };
 }
 
 /** Runs `park`. */
@@ -77,18 +92,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const refused = explicit === undefined ? undefined : refusal(explicit);
   if (refused) throw new UsageError(`--slug: ${refused}`);
   const store = storeFor(ctx, a.dir);
-  const fields = (doc: ParkedDoc): ParkedFields => ({
-    slug: chooseParkSlug(doc, summary, explicit),
-    summary,
-    raised: dayStamp(ctx.now),
-    why: a.flags.why as string | undefined,
-    next: a.flags.next as string | undefined,
-  });
   let outcome;
   try {
     outcome = await editParked(store, (doc) => {
-      const r = upsertParked(doc, fields(doc));
-      return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.items.length, ...r } };
+      const target = parkTarget(doc, summary, explicit);
+      const fields: ParkedFields = {
+        slug: target.slug,
+        summary,
+        raised: dayStamp(ctx.now),
+        why: a.flags.why as string | undefined,
+        next: a.flags.next as string | undefined,
+      };
+      const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
+      return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
     });
   } catch (err) {
     return ioFailure(ctx, err);

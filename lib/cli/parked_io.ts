@@ -7,16 +7,15 @@
 import { type Context, EXIT, NotFoundError, UsageError } from "./context.ts";
 import { LockTimeoutError } from "../lock.ts";
 import type { ParkedItem } from "../parked.ts";
-import { ParkedFileError } from "../parked_store.ts";
 
 /**
- * Reports an IO failure of an edit (lock timeout, file not UTF-8, read-only store, full disk)
+ * Reports an IO failure of an edit (lock timeout, read-only store, full disk)
  * as one line and exit 1; usage errors and anything unexpected are rethrown.
  */
 export function ioFailure(ctx: Context, err: unknown, note = "PARKED.md is unchanged"): number {
   if (err instanceof UsageError || err instanceof NotFoundError) throw err;
   if (
-    err instanceof LockTimeoutError || err instanceof ParkedFileError ||
+    err instanceof LockTimeoutError ||
     err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotFound ||
     err instanceof Deno.errors.NotADirectory || err instanceof Deno.errors.IsADirectory ||
     (err instanceof Error && /os error|no space|read-only/i.test(err.message))
