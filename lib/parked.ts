@@ -125,34 +125,54 @@ export function formatBullet(fields: ParkedFields): string {
 }
 
 function stripPeriod(text: string): string {
-  return text.trim().replace(/\.$/, "").trim();
+  const t = text.trim();
+  return t.endsWith(".") ? t.slice(0, -1).trim() : t;
 }
 
-/** Reads the fields of one bullet (its lines joined); never throws. */
-export function parseBullet(text: string, line = 1): ParkedItem {
-  const joined = text.split("\n").map((l) => l.replace(/\r$/, "").trim()).join(" ");
+/**
+ * Reads the fields of one bullet (its lines joined); never throws. `knownSlug`: the slug when
+ * the caller already read it (a canonical bullet), saving its normalisation.
+ */
+export function parseBullet(text: string, line = 1, knownSlug?: string): ParkedItem {
+  const nl = text.indexOf("\n");
+  const oneLine = nl === -1 || nl === text.length - 1;
+  const joined = oneLine
+    ? text.trim()
+    : text.split("\n").map((l) => l.replace(/\r$/, "").trim()).join(" ");
   let body = joined.replace(BULLET, "").trim();
   let slug = "";
   const m = SLUG_MARK.exec(body);
   if (m) {
-    slug = slugify(m[1] ?? m[2] ?? m[3] ?? "");
+    slug = knownSlug ?? slugify(m[1] ?? m[2] ?? m[3] ?? "");
     body = body.slice(m[0].length);
   }
   // The last occurrence of each marker wins, so a summary may itself say "why:" or "next:".
-  const last = new Map<string, { at: number; end: number }>();
-  for (const f of body.matchAll(FIELD_MARK)) {
-    const at = f.index + f[1].length;
-    last.set(f[2].toLowerCase(), { at, end: f.index + f[0].length });
+  let raised: { at: number; end: number } | undefined;
+  let why: { at: number; end: number } | undefined;
+  let next: { at: number; end: number } | undefined;
+  FIELD_MARK.lastIndex = 0;
+  for (let f = FIELD_MARK.exec(body); f; f = FIELD_MARK.exec(body)) {
+    const pos = { at: f.index + f[1].length, end: f.index + f[0].length };
+    const name = f[2].toLowerCase();
+    if (name === "raised") raised = pos;
+    else if (name === "why") why = pos;
+    else next = pos;
   }
-  const marks = [...last.entries()].sort((a, b) => a[1].at - b[1].at);
+  const marks: [string, { at: number; end: number }][] = [];
+  if (raised) marks.push(["raised", raised]);
+  if (why) marks.push(["why", why]);
+  if (next) marks.push(["next", next]);
+  if (marks.length > 1) marks.sort((x, y) => x[1].at - y[1].at);
   const summary = stripPeriod(marks.length ? body.slice(0, marks[0][1].at) : body);
   const fields: Record<string, string> = {};
-  marks.forEach(([name, pos], i) => {
+  for (let i = 0; i < marks.length; i++) {
     const stop = i + 1 < marks.length ? marks[i + 1][1].at : body.length;
-    fields[name] = stripPeriod(body.slice(pos.end, stop));
-  });
+    fields[marks[i][0]] = stripPeriod(body.slice(marks[i][1].end, stop));
+  }
   if (!slug) slug = slugFromSummary(summary) || `item-${line}`;
-  const lf = text.split("\n").map((l) => l.replace(/\r$/, "")).join("\n").replace(/\n$/, "");
+  const lf = oneLine
+    ? text.replace(/\r?\n$/, "")
+    : text.split("\n").map((l) => l.replace(/\r$/, "")).join("\n").replace(/\n$/, "");
   const item: ParkedItem = { slug, summary, text: lf, line };
   if (fields.raised) item.raised = fields.raised;
   if (fields.why) item.why = fields.why;
@@ -177,13 +197,15 @@ class LazyItem implements ParkedItem {
   readonly slug: string;
   #raw: string;
   #full?: ParkedItem;
+  #quick?: string;
   constructor(raw: string, line: number) {
     this.#raw = raw;
     this.line = line;
-    this.slug = quickSlug(raw) ?? this.#parsed().slug;
+    this.#quick = quickSlug(raw);
+    this.slug = this.#quick ?? this.#parsed().slug;
   }
   #parsed(): ParkedItem {
-    return this.#full ??= parseBullet(this.#raw, this.line);
+    return this.#full ??= parseBullet(this.#raw, this.line, this.#quick);
   }
   get summary(): string {
     return this.#parsed().summary;
@@ -260,10 +282,34 @@ class Doc implements ParkedDoc {
     return this.#text ??= DECODER.decode(this.bytes);
   }
   get items(): ParkedItem[] {
-    if (!this.#all) {
-      for (let i = 0; i < this.starts.length; i++) this.item(i);
-      this.#all = true;
+    if (this.#all) return this.#items as ParkedItem[];
+    const n = this.count;
+    if (n > 64) {
+      // Many items: split the text into lines once rather than decode each bullet (a bullet is
+      // whole lines, and UTF-8 decoding keeps every "\n" where it was).
+      const lines = this.text.split("\n");
+      const b = this.bytes;
+      const { starts, ends } = this;
+      for (let i = 0; i < n; i++) {
+        if (this.#items[i]) continue;
+        const first = this.lines[i] - 1;
+        const s = starts[i];
+        const e = ends[i];
+        const nl = b.indexOf(10, s);
+        let raw: string;
+        if (nl === e - 1) raw = lines[first] + "\n";
+        else if (nl === -1 || nl >= e) raw = lines[first];
+        else {
+          const tail = b[e - 1] === 10;
+          const count = countNewlines(b.subarray(s, e)) + (tail ? 0 : 1);
+          raw = lines.slice(first, first + count).join("\n") + (tail ? "\n" : "");
+        }
+        this.#items[i] = new LazyItem(raw, this.lines[i]);
+      }
+    } else {
+      for (let i = 0; i < n; i++) this.item(i);
     }
+    this.#all = true;
     return this.#items as ParkedItem[];
   }
   /** The item of bullet `i`. */
@@ -291,13 +337,6 @@ function simpleSlugEnd(b: Uint8Array, q: number): number {
     i++;
   }
   return b[i] === 42 && b[i + 1] === 42 ? i : -1;
-}
-
-/** Whether bytes `[from, to)` are exactly the ASCII string `s`. */
-function bytesEqual(b: Uint8Array, from: number, to: number, s: string): boolean {
-  if (to - from !== s.length) return false;
-  for (let k = 0; k < s.length; k++) if (b[from + k] !== s.charCodeAt(k)) return false;
-  return true;
 }
 
 function asDoc(doc: ParkedDoc): Doc {
@@ -487,30 +526,55 @@ export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
 }
 
 /**
- * Indexes of the bullets whose slug is `slug`. A canonical bullet (`- **x**`) is compared in
- * place; when its first slug byte is a lowercase letter or digit that differs from `slug`'s, it is
- * rejected at once (slugify keeps such a first character). Others are parsed.
+ * Compares the slug of the canonical bullet at `s` (`- **…**`) with the ASCII `slug` in place,
+ * byte by byte. Returns `full` when the slug is exactly `slug`, `prefix` when it is `slug`
+ * followed by more (the first extra byte at `at`), `no` when it surely differs, `unknown` when
+ * only a parse can tell. Surely: a first differing byte that is a lowercase letter or digit stays
+ * as it is under slugify, so the slugs differ there; any other byte (a capital, a space, a second
+ * `-`) could be rewritten, so the bullet is parsed instead.
  */
+function compareSlugAt(
+  b: Uint8Array,
+  s: number,
+  slug: string,
+): { kind: "full" | "prefix" | "no" | "unknown"; at: number } {
+  if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) {
+    return { kind: "unknown", at: 0 };
+  }
+  const q = s + 4;
+  let k = 0;
+  while (k < slug.length && b[q + k] === slug.charCodeAt(k)) k++;
+  const c = b[q + k];
+  if (k < slug.length) return { kind: ALNUM[c] ? "no" : "unknown", at: q + k };
+  if (c === 42 && b[q + k + 1] === 42) return { kind: "full", at: q + k };
+  return { kind: ALNUM[c] || c === 45 ? "prefix" : "unknown", at: q + k };
+}
+
+const ASCII_SLUG = /^[a-z0-9-]+$/;
+
+/** Indexes of the bullets whose slug is `slug` (canonical ones compared in place). */
 function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
   const b = d.bytes;
   const starts = d.starts;
   const n = d.count;
-  const c0 = slug.charCodeAt(0);
+  const ascii = ASCII_SLUG.test(slug);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const s = starts[i];
-    const q = s + 4;
-    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[q]]) {
-      if (b[q] !== c0) continue;
-      const end = simpleSlugEnd(b, q);
-      if (end >= 0) {
-        if (bytesEqual(b, q, end, slug)) out.push(i);
-        if (firstOnly && out.length) break;
+    if (ascii) {
+      const r = compareSlugAt(b, starts[i], slug);
+      if (r.kind === "no") continue;
+      if (r.kind === "full") {
+        out.push(i);
+        if (firstOnly) break;
         continue;
       }
+      // A longer slug differs, unless what follows is not a plain slug (then parse).
+      if (r.kind === "prefix" && simpleSlugEnd(b, starts[i] + 4) >= 0) continue;
     }
-    if (d.item(i).slug === slug) out.push(i);
-    if (firstOnly && out.length) break;
+    if (d.item(i).slug === slug) {
+      out.push(i);
+      if (firstOnly) break;
+    }
   }
   return out;
 }
@@ -522,25 +586,27 @@ export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   const b = d.bytes;
   const starts = d.starts;
   const n = d.count;
-  const c0 = base.charCodeAt(0);
+  const ascii = ASCII_SLUG.test(base);
   const out: ParkedItem[] = [];
   for (let i = 0; i < n; i++) {
-    const s = starts[i];
-    const from = s + 4;
-    if (b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 && b[s + 3] === 42 && ALNUM[b[from]]) {
-      if (b[from] !== c0) continue; // see slugIndexes
-      const to = simpleSlugEnd(b, from);
-      if (to >= 0) {
-        // In place: the slug must be `base`, or `base` then `-<digits>`.
-        if (to - from < base.length || !bytesEqual(b, from, from + base.length, base)) continue;
-        let k = from + base.length;
-        if (k < to) {
-          if (b[k] !== 45 || k + 1 === to) continue;
-          for (k++; k < to && b[k] >= 48 && b[k] <= 57; k++);
-          if (k !== to) continue;
-        }
+    if (ascii) {
+      const r = compareSlugAt(b, starts[i], base);
+      if (r.kind === "no") continue;
+      if (r.kind === "full") {
         out.push(d.item(i));
         continue;
+      }
+      if (r.kind === "prefix") {
+        const end = simpleSlugEnd(b, starts[i] + 4);
+        if (end >= 0) {
+          // A plain slug: in the family only as `base-<digits>`.
+          let k = r.at;
+          if (b[k] === 45 && k + 1 < end) {
+            for (k++; k < end && b[k] >= 48 && b[k] <= 57; k++);
+            if (k === end) out.push(d.item(i));
+          }
+          continue;
+        }
       }
     }
     if (family.test(d.item(i).slug)) out.push(d.item(i));

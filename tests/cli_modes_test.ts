@@ -24,6 +24,7 @@ Deno.test("every mode: --help, unknown flags, --dir", async (t) => {
           r.err,
           /unknown flag "--no-such-flag"\. Supported flags of \w+: .*--dir DIR, --help/,
         );
+        assert.match(r.err, /\nSupported modes: dump, recall, list, evidence/);
       });
     }
   } finally {

@@ -97,7 +97,9 @@ export async function main(args: string[], ctx: Context): Promise<number> {
     return await run(rest, ctx);
   } catch (err) {
     if (err instanceof UsageError) {
+      // The spec: a usage error's message lists the supported modes, whatever the mistake.
       ctx.err(`session ${mode}: ${err.message}`);
+      ctx.err(`Supported modes: ${Object.keys(MODES).join(", ")}.`);
       return EXIT.usage;
     }
     if (err instanceof NotFoundError) {
