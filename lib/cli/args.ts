@@ -4,9 +4,10 @@
  * supported flags. Modes whose words are payload (`park`, `drop`) parse only their own flags and
  * keep every other word, `--no-verify` included, as payload.
  *
- * `node:util` is imported only when the arguments need it: loading it costs a quick mode
- * (`list`, `park`, `drop`) a measurable share of its start-up budget, and arguments that are
- * empty or only known boolean flags parse the same without it.
+ * `node:util` is imported only when the arguments need it: loading it (and the Node polyfills it
+ * pulls in) costs a quick mode (`list`, `recall`) a measurable share of its start-up budget, and
+ * the usual arguments — plain words, known flags — parse the same without it ({@link quickParse},
+ * property-tested against parseArgs).
  * @module
  */
 
@@ -108,26 +109,8 @@ function usageError(spec: ModeSpec, message: string): UsageError {
 export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedArgs | "help"> {
   if (spec.payload) return parsePayload(spec, args);
   const flags = allFlags(spec);
-  const simple = simpleFlags(flags, args);
-  if (simple) return simple.help ? "help" : finish(spec, simple, []);
-  const { parseArgs } = await import("node:util");
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: Object.fromEntries(
-        Object.entries(flags).map(([name, def]) => [
-          name,
-          def.short ? { type: def.type, short: def.short } : { type: def.type },
-        ]),
-      ),
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (err) {
-    throw usageError(spec, describeParseError(err));
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const parsed = quickParse(flags, args) ?? await nodeParse(spec, flags, args);
+  const values = parsed.values;
   if (values.help) return "help";
   const max = spec.maxPositionals ?? 0;
   if (parsed.positionals.length > max) {
@@ -140,21 +123,68 @@ export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedA
   return finish(spec, values, parsed.positionals);
 }
 
-/**
- * The values when every argument is `--name` of a known boolean flag (or there are none): what
- * parseArgs would return, without loading it. Undefined for anything else.
- */
-function simpleFlags(
+/** Flag values and positional words, as parseArgs returns them. */
+export interface RawArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+async function nodeParse(
+  spec: ModeSpec,
   flags: Record<string, FlagDef>,
   args: string[],
-): Record<string, boolean> | undefined {
-  const values: Record<string, boolean> = {};
-  for (const arg of args) {
-    const name = /^--([a-z][a-z0-9-]*)$/.exec(arg)?.[1];
-    if (!name || !Object.hasOwn(flags, name) || flags[name].type !== "boolean") return undefined;
-    values[name] = true;
+): Promise<RawArgs> {
+  const { parseArgs } = await import("node:util");
+  try {
+    const parsed = parseArgs({
+      args,
+      options: Object.fromEntries(
+        Object.entries(flags).map(([name, def]) => [
+          name,
+          def.short ? { type: def.type, short: def.short } : { type: def.type },
+        ]),
+      ),
+      strict: true,
+      allowPositionals: true,
+    });
+    return { values: parsed.values as RawArgs["values"], positionals: parsed.positionals };
+  } catch (err) {
+    throw usageError(spec, describeParseError(err));
   }
-  return values;
+}
+
+/**
+ * What `parseArgs` (strict, positionals allowed) returns, without loading it, for the arguments
+ * a quick mode is normally given: words that do not start with `-`, known boolean `--name`, and
+ * known string `--name VALUE` / `--name=VALUE`. Undefined for anything else (short flags, `--`,
+ * unknown flags, a value that looks like a flag, a missing value): parseArgs then decides,
+ * errors included.
+ */
+export function quickParse(flags: Record<string, FlagDef>, args: string[]): RawArgs | undefined {
+  const values: Record<string, string | boolean | undefined> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg[0] !== "-") {
+      positionals.push(arg);
+      continue;
+    }
+    if (arg[1] !== "-") return undefined;
+    const eq = arg.indexOf("=");
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    if (name === "" || !Object.hasOwn(flags, name)) return undefined;
+    if (flags[name].type === "boolean") {
+      if (eq >= 0) return undefined;
+      values[name] = true;
+    } else if (eq >= 0) values[name] = arg.slice(eq + 1);
+    else {
+      const value = args[i + 1];
+      if (value === undefined || value[0] === "-") return undefined;
+      values[name] = value;
+      i++;
+    }
+  }
+  return { values, positionals };
 }
 
 function describeParseError(err: unknown): string {
