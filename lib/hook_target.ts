@@ -32,7 +32,7 @@ export interface HookTarget {
   entry: (command: string) => Record<string, unknown>;
   /** True for a hook entry (one element of a group's `hooks`) that runs our restore script. */
   isOurs: (hook: unknown) => boolean;
-  /** Seconds the agent waits for the hook. */
+  /** How long the agent waits for the hook, in its unit (seconds; Gemini CLI: milliseconds). */
   timeout: number;
 }
 
@@ -65,6 +65,92 @@ export const CLAUDE: HookTarget = {
     return { matcher: "clear", hooks: [{ type: "command", command, timeout: this.timeout }] };
   },
   isOurs: runsRestore,
+};
+
+function home(env: (name: string) => string | undefined): string {
+  return env("HOME") ?? env("USERPROFILE") ?? "";
+}
+
+/** Codex CLI's home: `CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: (name: string) => string | undefined): string {
+  return env("CODEX_HOME") || join(home(env), ".codex");
+}
+
+/** Gemini CLI's user directory: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+export function geminiHome(env: (name: string) => string | undefined): string {
+  return join(env("GEMINI_CLI_HOME") || home(env), ".gemini");
+}
+
+/**
+ * Codex CLI (0.171): SessionStart with matcher `clear` in `.codex/hooks.json` (`--user`:
+ * `$CODEX_HOME/hooks.json`), Claude Code's shape, timeout in seconds. Hooks are on by default.
+ */
+export const CODEX: HookTarget = {
+  name: "codex",
+  settingsPath: (scope, { root, env }) =>
+    scope === "user" ? join(codexHome(env), "hooks.json") : join(root, ".codex", "hooks.json"),
+  hookPath: ["hooks", "SessionStart"],
+  timeout: 10,
+  entry(command) {
+    return { matcher: "clear", hooks: [{ type: "command", command, timeout: this.timeout }] };
+  },
+  isOurs: runsRestore,
+};
+
+/**
+ * Gemini CLI (0.61): SessionStart `clear` in `.gemini/settings.json` (`--user`:
+ * `~/.gemini/settings.json`) arms the deferred restore (lib/hook.ts). Lifecycle matchers are
+ * exact strings; timeouts are milliseconds; hooks carry a name Gemini shows.
+ */
+export const GEMINI_START: HookTarget = {
+  name: "gemini",
+  settingsPath: (scope, { root, env }) =>
+    scope === "user"
+      ? join(geminiHome(env), "settings.json")
+      : join(root, ".gemini", "settings.json"),
+  hookPath: ["hooks", "SessionStart"],
+  timeout: 10_000,
+  entry(command) {
+    return {
+      matcher: "clear",
+      hooks: [{ type: "command", name: "session-restore", command, timeout: this.timeout }],
+    };
+  },
+  isOurs: runsRestore,
+};
+
+/** Gemini CLI: BeforeAgent delivers the armed handover with the user's next message. */
+export const GEMINI_DELIVER: HookTarget = {
+  ...GEMINI_START,
+  hookPath: ["hooks", "BeforeAgent"],
+  entry(command) {
+    return {
+      hooks: [{ type: "command", name: "session-restore", command, timeout: this.timeout }],
+    };
+  },
+};
+
+/** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
+export interface AgentSpec {
+  name: "claude" | "codex" | "gemini";
+  /** The product's name, for messages. */
+  label: string;
+  /** Its registrations (one per hook event), written in this order. */
+  targets: HookTarget[];
+  /** The scopes it has (Codex and Gemini have no local settings file). */
+  scopes: Scope[];
+}
+
+/** Every agent by the name `--agent` takes. */
+export const AGENTS: Record<string, AgentSpec> = {
+  claude: { name: "claude", label: "Claude Code", targets: [CLAUDE], scopes: SCOPES },
+  codex: { name: "codex", label: "Codex CLI", targets: [CODEX], scopes: ["project", "user"] },
+  gemini: {
+    name: "gemini",
+    label: "Gemini CLI",
+    targets: [GEMINI_START, GEMINI_DELIVER],
+    scopes: ["project", "user"],
+  },
 };
 
 /** Every target by name. */

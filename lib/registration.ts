@@ -5,7 +5,7 @@
  */
 
 import { writeFileAtomic } from "./atomic.ts";
-import { hookCommand, PROJECT_DIR_VAR, projectFile } from "./command.ts";
+import { HOOK_ENV, hookCommand, PROJECT_DIR_VAR, projectFile, shellQuote } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import type { HookTarget, Scope } from "./hook_target.ts";
 import { addHook, removeHooks } from "./settings.ts";
@@ -21,10 +21,22 @@ export async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-/** The hook command `install` registers for `scope` in the project at `root`. */
-export function commandFor(scope: Scope, root: string): string {
+/** The hook command `install` registers for `scope` in the project at `root`, for `agent`. */
+export function commandFor(scope: Scope, root: string, agent = "claude"): string {
+  const script = projectFile("session_restore.ts");
   // A user-wide hook serves every project: Claude Code's shell supplies the root at run time.
-  return hookCommand(projectFile("session_restore.ts"), scope === "user" ? PROJECT_DIR_VAR : root);
+  if (agent === "claude") return hookCommand(script, scope === "user" ? PROJECT_DIR_VAR : root);
+  // Codex and Gemini hand the hook's shell no usable project root (Codex has none; Gemini's
+  // $CLAUDE_PROJECT_DIR is its launch directory, which may sit below the store), so a user-wide
+  // hook may read and write where the walk-up from the payload's cwd leads.
+  const base = scope === "user"
+    ? [
+      "deno run --no-prompt --allow-read --allow-write",
+      `--allow-env=${HOOK_ENV.join(",")}`,
+      shellQuote(script),
+    ].join(" ")
+    : hookCommand(script, root);
+  return `${base} --agent ${agent}`;
 }
 
 /** What changed: "added", "updated" or "unchanged". */

@@ -4,22 +4,25 @@
  * @module
  */
 
-import { CLAUDE, RESTORE_SCRIPT, SCOPES } from "../hook_target.ts";
+import { type AgentSpec, RESTORE_SCRIPT } from "../hook_target.ts";
+import { codexFindings, geminiFindings } from "../agent_doctor.ts";
 import { readIfExists, stateIgnored } from "../registration.ts";
 import { findHooks, SettingsError } from "../settings.ts";
 import { readLatest, type Store } from "../store.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { AGENT_FLAG, agentOf } from "./install.ts";
 
 /** Arguments and help of `doctor`. */
 export const SPEC: ModeSpec = {
   mode: "doctor",
-  usage: "doctor [--dir DIR]",
+  usage: "doctor [--agent NAME] [--dir DIR]",
   summary: "Checks Deno, the SessionStart hook (and that its script exists), the store and the " +
     "gitignore; prints what to fix.",
-  flags: {},
+  flags: AGENT_FLAG,
   notes: [
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
+    "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
     "Exits 1 when something needs fixing.",
   ],
 };
@@ -54,52 +57,73 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function registrationFindings(ctx: Context, root: string): Promise<Finding[]> {
+/** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
+async function registrationFindings(
+  ctx: Context,
+  root: string,
+  agent: AgentSpec,
+): Promise<{ findings: Finding[]; paths: string[] }> {
   const out: Finding[] = [];
-  let registered = 0;
-  for (const scope of SCOPES) {
-    const path = CLAUDE.settingsPath(scope, { root, env: ctx.env });
-    const text = await readIfExists(path).catch(() => undefined);
-    if (text === undefined) continue;
-    let hooks;
-    try {
-      hooks = findHooks(text, CLAUDE);
-    } catch (err) {
-      if (!(err instanceof SettingsError)) throw err;
-      out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
-      continue;
-    }
-    for (const hook of hooks) {
-      registered++;
-      const script = scriptOf(hook.command);
-      const where = `hook in ${path} (${scope}, matcher "${hook.matcher}")`;
-      if (script && !script.includes("$") && !(await exists(script))) {
-        out.push({
-          status: "fix",
-          text: `${where} runs ${script}, which does not exist — fix: session.ts install` +
-            `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
-        });
-      } else if (hook.matcher !== "clear") {
-        out.push({ status: "info", text: `${where}: restores on more than /clear` });
-      } else {
-        out.push({ status: "ok", text: where });
+  const paths: string[] = [];
+  const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
+  for (const target of agent.targets) {
+    const event = target.hookPath.at(-1)!;
+    let registered = 0;
+    for (const scope of agent.scopes) {
+      const path = target.settingsPath(scope, { root, env: ctx.env });
+      const text = await readIfExists(path).catch(() => undefined);
+      if (text === undefined) continue;
+      let hooks;
+      try {
+        hooks = findHooks(text, target);
+      } catch (err) {
+        if (!(err instanceof SettingsError)) throw err;
+        out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
+        continue;
+      }
+      for (const hook of hooks) {
+        registered++;
+        if (!paths.includes(path)) paths.push(path);
+        const script = scriptOf(hook.command);
+        const where = `${agent.name === "claude" ? "" : `${event} `}hook in ${path} (${scope}${
+          event === "SessionStart" ? `, matcher "${hook.matcher}"` : ""
+        })`;
+        if (script && !script.includes("$") && !(await exists(script))) {
+          out.push({
+            status: "fix",
+            text: `${where} runs ${script}, which does not exist — fix: ${fix}` +
+              `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
+          });
+        } else if (event === "SessionStart" && hook.matcher !== "clear") {
+          out.push({ status: "info", text: `${where}: restores on more than /clear` });
+        } else if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {
+          out.push({
+            status: "fix",
+            text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
+          });
+        } else {
+          out.push({ status: "ok", text: where });
+        }
       }
     }
+    if (registered === 0) {
+      out.push({
+        status: "fix",
+        text: `no ${agent.name === "claude" ? "" : `${agent.label} `}${event} hook runs ` +
+          `session_restore.ts — fix: ${fix} (or --user)` +
+          (agent.name === "claude"
+            ? ", or load the checkout as a plugin (claude --plugin-dir <checkout>)"
+            : ""),
+      });
+    } else if (registered > 1) {
+      out.push({
+        status: "info",
+        text: `${event} registered ${registered} times: each runs it ${registered} times ` +
+          "(it still injects once); uninstall the extra ones",
+      });
+    }
   }
-  if (registered === 0) {
-    out.push({
-      status: "fix",
-      text: "no SessionStart hook runs session_restore.ts — fix: session.ts install " +
-        "(or --user), or load the checkout as a plugin (claude --plugin-dir <checkout>)",
-    });
-  } else if (registered > 1) {
-    out.push({
-      status: "info",
-      text: `registered ${registered} times: each /clear runs it ${registered} times ` +
-        "(it still injects once); uninstall the extra ones",
-    });
-  }
-  return out;
+  return { findings: out, paths };
 }
 
 async function storeFinding(store: Store): Promise<Finding> {
@@ -121,10 +145,21 @@ async function storeFinding(store: Store): Promise<Finding> {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
+  const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);
+  const registration = await registrationFindings(ctx, store.root, agent);
   const findings: Finding[] = [
     denoFinding(Deno.version.deno),
-    ...(await registrationFindings(ctx, store.root)),
+    ...registration.findings,
+    ...(agent.name === "codex"
+      ? await codexFindings(store.root, ctx.env, registration.paths)
+      : agent.name === "gemini"
+      ? await geminiFindings(
+        store.root,
+        ctx.env,
+        registration.paths.some((p) => p.startsWith(`${store.root}/`)),
+      )
+      : []),
     await storeFinding(store),
     (await stateIgnored(store.root)) ? { status: "ok", text: ".claude/state/ is git-ignored" } : {
       status: "fix",

@@ -3,17 +3,16 @@
  * @module
  */
 
-import { CLAUDE } from "../hook_target.ts";
 import { unregister } from "../registration.ts";
 import { SettingsError } from "../settings.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { SCOPE_FLAGS, scopeOf } from "./install.ts";
+import { agentOf, SCOPE_FLAGS, scopeOf } from "./install.ts";
 
 /** Arguments and help of `uninstall`. */
 export const SPEC: ModeSpec = {
   mode: "uninstall",
-  usage: "uninstall [--user | --local] [--dir DIR]",
+  usage: "uninstall [--agent NAME] [--user | --local] [--dir DIR]",
   summary: "Removes the SessionStart hook install added, and nothing else, from the same file.",
   flags: SCOPE_FLAGS,
   notes: [
@@ -25,20 +24,30 @@ export const SPEC: ModeSpec = {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
+  const agent = agentOf(a.flags);
+  const scope = scopeOf(a.flags, agent);
   const root = storeFor(ctx, a.dir).root;
-  const path = CLAUDE.settingsPath(scopeOf(a.flags), { root, env: ctx.env });
-  try {
-    if (!(await unregister(path, CLAUDE))) {
-      ctx.err(`session uninstall: no session hook in ${path}; nothing to remove.`);
+  const removed: string[] = [];
+  // Reverse order: a file shared by two registrations (Gemini) is emptied by the last one.
+  for (const target of [...agent.targets].reverse()) {
+    const path = target.settingsPath(scope, { root, env: ctx.env });
+    try {
+      if (await unregister(path, target)) {
+        removed.push(`${target.hookPath.at(-1)} hook removed from ${path}`);
+      }
+    } catch (err) {
+      if (!(err instanceof SettingsError)) throw err;
+      ctx.err(
+        `session uninstall: ${path}: ${err.message}. Fix the file and rerun; nothing was changed.`,
+      );
       return EXIT.notFound;
     }
-  } catch (err) {
-    if (!(err instanceof SettingsError)) throw err;
-    ctx.err(
-      `session uninstall: ${path}: ${err.message}. Fix the file and rerun; nothing was changed.`,
-    );
+  }
+  if (removed.length === 0) {
+    const path = agent.targets[0].settingsPath(scope, { root, env: ctx.env });
+    ctx.err(`session uninstall: no session hook in ${path}; nothing to remove.`);
     return EXIT.notFound;
   }
-  ctx.out(`Uninstalled: SessionStart hook removed from ${path}`);
+  for (const line of removed.reverse()) ctx.out(`Uninstalled: ${line}`);
   return EXIT.ok;
 }

@@ -24,23 +24,6 @@ import {
 
 const STORE = ".claude/state/session";
 
-/** Registers the hook as `install --agent codex` will (until install lands). */
-async function registerHook(world: { project: string }) {
-  const { projectFile } = await import("../../lib/command.ts");
-  const command =
-    `deno run --no-prompt --allow-read=${world.project} --allow-write=${world.project}/${STORE} --allow-env ${
-      projectFile("session_restore.ts")
-    } --agent codex`;
-  await Deno.mkdir(`${world.project}/.codex`, { recursive: true });
-  await Deno.writeTextFile(
-    `${world.project}/.codex/hooks.json`,
-    JSON.stringify({
-      hooks: {
-        SessionStart: [{ matcher: "clear", hooks: [{ type: "command", command, timeout: 30 }] }],
-      },
-    }),
-  );
-}
 const BANNER = "[session] Handover";
 
 /** True for the agent's own turns (with tools), not side calls such as title generation. */
@@ -68,7 +51,8 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
   let tmux;
   try {
     await configureCodex(world, standIn.url);
-    await registerHook(world);
+    const installed = await cli(world, { env }, "install", "--agent", "codex");
+    assert.equal(installed.code, 0, installed.out);
     tmux = await startCodex(bin, world, { env, reviewHooks: true });
 
     const ok = await t.step(
@@ -136,6 +120,12 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
       });
       assert.ok(!inputText(next).includes(BANNER));
       assert.equal((await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(), "e2e-old");
+    });
+
+    await t.step("uninstall removes exactly what install added", async () => {
+      const removed = await cli(world, { env }, "uninstall", "--agent", "codex");
+      assert.equal(removed.code, 0, removed.out);
+      await assert.rejects(Deno.stat(`${world.project}/.codex/hooks.json`), Deno.errors.NotFound);
     });
   } catch (err) {
     console.error(`screen:\n${await tmux?.screen()}`);

@@ -6,7 +6,6 @@
  */
 
 import assert from "node:assert/strict";
-import { projectFile } from "../../lib/command.ts";
 import { isoStamp } from "../../lib/time.ts";
 import {
   cli,
@@ -28,25 +27,6 @@ import { sleep } from "./support/tmux.ts";
 
 const STORE = ".claude/state/session";
 const BANNER = "[session] Handover";
-
-/** Registers the hook as `install --agent gemini` will (until install lands). */
-async function registerHook(world: { project: string }) {
-  const command =
-    `deno run --no-prompt --allow-read=${world.project} --allow-write=${world.project}/${STORE} --allow-env ${
-      projectFile("session_restore.ts")
-    } --agent gemini`;
-  const hook = { type: "command", name: "session-restore", command, timeout: 10_000 };
-  await Deno.mkdir(`${world.project}/.gemini`, { recursive: true });
-  await Deno.writeTextFile(
-    `${world.project}/.gemini/settings.json`,
-    JSON.stringify({
-      hooks: {
-        SessionStart: [{ matcher: "clear", hooks: [hook] }],
-        BeforeAgent: [{ hooks: [hook] }],
-      },
-    }),
-  );
-}
 
 /** The text of the last user content of a request (what the user typed, plus hook context). */
 function lastUser(r: Recorded): string {
@@ -83,7 +63,8 @@ Deno.test("gemini e2e: dump via the shell tool, /clear, the handover reaches the
   };
   try {
     await configureGemini(world);
-    await registerHook(world);
+    const installed = await cli(world, { env }, "install", "--agent", "gemini");
+    assert.equal(installed.code, 0, installed.out);
     tmux = await startGemini(bin, world, standIn.url, env);
 
     const ok = await t.step(
@@ -123,6 +104,15 @@ Deno.test("gemini e2e: dump via the shell tool, /clear, the handover reaches the
       const next = await clearThen("third round");
       assert.ok(!contentsText(next).includes(BANNER));
       assert.equal((await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(), "e2e-old");
+    });
+
+    await t.step("uninstall removes exactly what install added", async () => {
+      const removed = await cli(world, { env }, "uninstall", "--agent", "gemini");
+      assert.equal(removed.code, 0, removed.out);
+      await assert.rejects(
+        Deno.stat(`${world.project}/.gemini/settings.json`),
+        Deno.errors.NotFound,
+      );
     });
   } catch (err) {
     console.error(`screen:\n${await tmux?.screen()}`);
