@@ -33,11 +33,38 @@ export interface Finding {
   text: string;
 }
 
+/** Splits a shell command into words the way a POSIX shell unquotes them (variables kept). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      word = (word ?? "") + command.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? command.length : end;
+    } else if (c === '"') {
+      word = word ?? "";
+      for (i++; i < command.length && command[i] !== '"'; i++) {
+        if (command[i] === "\\" && /["\\`$]/.test(command[i + 1] ?? "")) i++;
+        word += command[i];
+      }
+    } else if (c === "\\") {
+      word = (word ?? "") + (command[++i] ?? "");
+    } else {
+      word = (word ?? "") + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 /** The script path inside a hook command (the word naming session_restore.ts), unquoted. */
 export function scriptOf(command: string): string | undefined {
-  const words = command.match(/"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g) ?? [];
-  const word = words.find((w) => w.includes(RESTORE_SCRIPT));
-  return word?.replace(/^(["'])(.*)\1$/, "$2");
+  return shellWords(command).find((w) => w.includes(RESTORE_SCRIPT));
 }
 
 /** Deno's version check: the hook and CLI need Deno 2. */
