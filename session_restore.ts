@@ -4,7 +4,8 @@
  * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook.ts).
  *
  * Usage (as `session.ts install` registers it):
- *   deno run --allow-read=<root> --allow-write=<store> --allow-env --no-prompt session_restore.ts \
+ *   deno run --no-config --no-prompt --allow-read=<root> --allow-write=<store> \
+ *     --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG session_restore.ts \
  *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini]
  * @module
  */

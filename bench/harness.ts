@@ -53,6 +53,20 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/**
+ * min(subject) / min(floor) of the last {@link compare}: the best runs of each, what the ratio
+ * tends to on a machine with no neighbours (contention only ever adds time). A diagnostic beside
+ * the median ratio, which is the one the goals are about.
+ */
+let lastBest = NaN;
+
+/** Returns the best-of ratio of the last {@link compare} (undefined when none ran) and clears it. */
+export function takeBest(): number | undefined {
+  const best = lastBest;
+  lastBest = NaN;
+  return Number.isFinite(best) ? best : undefined;
+}
+
 /** Options of a side-by-side comparison. */
 export interface CompareOptions {
   runs: number;
@@ -83,6 +97,7 @@ export async function compare(
       f.push(await timeOnce(floor));
     }
   }
+  lastBest = Math.min(...s) / Math.min(...f);
   return median(s) / median(f);
 }
 

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { readTranscript } from "../lib/transcript.ts";
+import { forEachLine, readTranscript } from "../lib/transcript.ts";
 
 const FIXTURE = new URL("../tests/fixtures/transcripts/real/interactive.jsonl", import.meta.url);
 
@@ -85,26 +85,17 @@ export async function makeTranscript(
   return { garbage };
 }
 
-/** The floor: read line by line (1 MiB chunks, split on `\n`), JSON.parse every line. */
+/**
+ * The floor: read the file line by line (the same chunked reader, {@link forEachLine}) and
+ * JSON.parse every line, doing nothing else.
+ */
 export async function bareLoop(path: string): Promise<number> {
-  using file = await Deno.open(path, { read: true });
-  const decoder = new TextDecoder();
-  const buf = new Uint8Array(1 << 20);
-  let carry = "";
   let count = 0;
-  for (;;) {
-    const n = await file.read(buf);
-    if (n === null) break;
-    const text = carry + decoder.decode(buf.subarray(0, n), { stream: true });
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-      try {
-        if (JSON.parse(text.slice(start, nl))) count++;
-      } catch { /* a bad line */ }
-      start = nl + 1;
-    }
-    carry = text.slice(start);
-  }
+  await forEachLine(path, (line) => {
+    try {
+      if (JSON.parse(line)) count++;
+    } catch { /* a bad line */ }
+  });
   return count;
 }
 
@@ -160,7 +151,7 @@ export async function benchTranscript(
 
 /** Peak RSS growth (MB) over one parse of `path`, sampled as lines go by. */
 export async function peakRssGrowth(path: string): Promise<number> {
-  const { TranscriptReader, forEachLine } = await import("../lib/transcript.ts");
+  const { TranscriptReader } = await import("../lib/transcript.ts");
   const before = Deno.memoryUsage().rss;
   let peak = before;
   let n = 0;

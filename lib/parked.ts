@@ -125,34 +125,54 @@ export function formatBullet(fields: ParkedFields): string {
 }
 
 function stripPeriod(text: string): string {
-  return text.trim().replace(/\.$/, "").trim();
+  const t = text.trim();
+  return t.endsWith(".") ? t.slice(0, -1).trim() : t;
 }
 
-/** Reads the fields of one bullet (its lines joined); never throws. */
-export function parseBullet(text: string, line = 1): ParkedItem {
-  const joined = text.split("\n").map((l) => l.replace(/\r$/, "").trim()).join(" ");
+/**
+ * Reads the fields of one bullet (its lines joined); never throws. `knownSlug`: the slug when
+ * the caller already read it (a canonical bullet), saving its normalisation.
+ */
+export function parseBullet(text: string, line = 1, knownSlug?: string): ParkedItem {
+  const nl = text.indexOf("\n");
+  const oneLine = nl === -1 || nl === text.length - 1;
+  const joined = oneLine
+    ? text.trim()
+    : text.split("\n").map((l) => l.replace(/\r$/, "").trim()).join(" ");
   let body = joined.replace(BULLET, "").trim();
   let slug = "";
   const m = SLUG_MARK.exec(body);
   if (m) {
-    slug = slugify(m[1] ?? m[2] ?? m[3] ?? "");
+    slug = knownSlug ?? slugify(m[1] ?? m[2] ?? m[3] ?? "");
     body = body.slice(m[0].length);
   }
   // The last occurrence of each marker wins, so a summary may itself say "why:" or "next:".
-  const last = new Map<string, { at: number; end: number }>();
-  for (const f of body.matchAll(FIELD_MARK)) {
-    const at = f.index + f[1].length;
-    last.set(f[2].toLowerCase(), { at, end: f.index + f[0].length });
+  let raised: { at: number; end: number } | undefined;
+  let why: { at: number; end: number } | undefined;
+  let next: { at: number; end: number } | undefined;
+  FIELD_MARK.lastIndex = 0;
+  for (let f = FIELD_MARK.exec(body); f; f = FIELD_MARK.exec(body)) {
+    const pos = { at: f.index + f[1].length, end: f.index + f[0].length };
+    const name = f[2].toLowerCase();
+    if (name === "raised") raised = pos;
+    else if (name === "why") why = pos;
+    else next = pos;
   }
-  const marks = [...last.entries()].sort((a, b) => a[1].at - b[1].at);
+  const marks: [string, { at: number; end: number }][] = [];
+  if (raised) marks.push(["raised", raised]);
+  if (why) marks.push(["why", why]);
+  if (next) marks.push(["next", next]);
+  if (marks.length > 1) marks.sort((x, y) => x[1].at - y[1].at);
   const summary = stripPeriod(marks.length ? body.slice(0, marks[0][1].at) : body);
   const fields: Record<string, string> = {};
-  marks.forEach(([name, pos], i) => {
+  for (let i = 0; i < marks.length; i++) {
     const stop = i + 1 < marks.length ? marks[i + 1][1].at : body.length;
-    fields[name] = stripPeriod(body.slice(pos.end, stop));
-  });
+    fields[marks[i][0]] = stripPeriod(body.slice(marks[i][1].end, stop));
+  }
   if (!slug) slug = slugFromSummary(summary) || `item-${line}`;
-  const lf = text.split("\n").map((l) => l.replace(/\r$/, "")).join("\n").replace(/\n$/, "");
+  const lf = oneLine
+    ? text.replace(/\r?\n$/, "")
+    : text.split("\n").map((l) => l.replace(/\r$/, "")).join("\n").replace(/\n$/, "");
   const item: ParkedItem = { slug, summary, text: lf, line };
   if (fields.raised) item.raised = fields.raised;
   if (fields.why) item.why = fields.why;
@@ -177,13 +197,15 @@ class LazyItem implements ParkedItem {
   readonly slug: string;
   #raw: string;
   #full?: ParkedItem;
+  #quick?: string;
   constructor(raw: string, line: number) {
     this.#raw = raw;
     this.line = line;
-    this.slug = quickSlug(raw) ?? this.#parsed().slug;
+    this.#quick = quickSlug(raw);
+    this.slug = this.#quick ?? this.#parsed().slug;
   }
   #parsed(): ParkedItem {
-    return this.#full ??= parseBullet(this.#raw, this.line);
+    return this.#full ??= parseBullet(this.#raw, this.line, this.#quick);
   }
   get summary(): string {
     return this.#parsed().summary;
@@ -260,10 +282,34 @@ class Doc implements ParkedDoc {
     return this.#text ??= DECODER.decode(this.bytes);
   }
   get items(): ParkedItem[] {
-    if (!this.#all) {
-      for (let i = 0; i < this.starts.length; i++) this.item(i);
-      this.#all = true;
+    if (this.#all) return this.#items as ParkedItem[];
+    const n = this.count;
+    if (n > 64) {
+      // Many items: split the text into lines once rather than decode each bullet (a bullet is
+      // whole lines, and UTF-8 decoding keeps every "\n" where it was).
+      const lines = this.text.split("\n");
+      const b = this.bytes;
+      const { starts, ends } = this;
+      for (let i = 0; i < n; i++) {
+        if (this.#items[i]) continue;
+        const first = this.lines[i] - 1;
+        const s = starts[i];
+        const e = ends[i];
+        const nl = b.indexOf(10, s);
+        let raw: string;
+        if (nl === e - 1) raw = lines[first] + "\n";
+        else if (nl === -1 || nl >= e) raw = lines[first];
+        else {
+          const tail = b[e - 1] === 10;
+          const count = countNewlines(b.subarray(s, e)) + (tail ? 0 : 1);
+          raw = lines.slice(first, first + count).join("\n") + (tail ? "\n" : "");
+        }
+        this.#items[i] = new LazyItem(raw, this.lines[i]);
+      }
+    } else {
+      for (let i = 0; i < n; i++) this.item(i);
     }
+    this.#all = true;
     return this.#items as ParkedItem[];
   }
   /** The item of bullet `i`. */

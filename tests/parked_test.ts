@@ -3,6 +3,7 @@ import {
   emptyParked,
   findParked,
   formatBullet,
+  type ParkedItem,
   parseBullet,
   parseParked,
   removeParked,
@@ -269,6 +270,26 @@ Deno.test("parked: in-place slug lookups agree with the parsed items", () => {
       );
     }
   }
+});
+
+Deno.test("parked: all items of a large file read the same as one by one", () => {
+  const pieces = [
+    "- **a-1** — one. Raised: 2026-01-01.\n",
+    "- **b** — two\r\n  more of two\r\n",
+    "* hand — é ünïcode. Why: x\n",
+    "lazy continuation\n",
+    "\n",
+    "## heading\n",
+    "- **c** — \u2028 odd\n",
+  ];
+  let text = "# Parked items\n\n";
+  for (let i = 0; i < 300; i++) text += pieces[i % pieces.length];
+  text += "- **last** — no newline";
+  const all = parseParked(text).items;
+  const oneByOne = parseParked(text) as unknown as { count: number; item(i: number): ParkedItem };
+  assert.ok(all.length > 64);
+  const view = (i: ParkedItem) => [i.slug, i.line, i.text, i.summary, i.raised, i.why];
+  for (let i = 0; i < all.length; i++) assert.deepEqual(view(all[i]), view(oneByOne.item(i)));
 });
 
 Deno.test("parked: slugs", async (t) => {

@@ -33,11 +33,38 @@ export interface Finding {
   text: string;
 }
 
+/** Splits a shell command into words the way a POSIX shell unquotes them (variables kept). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      word = (word ?? "") + command.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? command.length : end;
+    } else if (c === '"') {
+      word = word ?? "";
+      for (i++; i < command.length && command[i] !== '"'; i++) {
+        if (command[i] === "\\" && /["\\`$]/.test(command[i + 1] ?? "")) i++;
+        word += command[i];
+      }
+    } else if (c === "\\") {
+      word = (word ?? "") + (command[++i] ?? "");
+    } else {
+      word = (word ?? "") + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 /** The script path inside a hook command (the word naming session_restore.ts), unquoted. */
 export function scriptOf(command: string): string | undefined {
-  const words = command.match(/"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g) ?? [];
-  const word = words.find((w) => w.includes(RESTORE_SCRIPT));
-  return word?.replace(/^(["'])(.*)\1$/, "$2");
+  return shellWords(command).find((w) => w.includes(RESTORE_SCRIPT));
 }
 
 /** Deno's version check: the hook and CLI need Deno 2. */
@@ -58,6 +85,34 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
+/**
+ * The enabled plugin named `session` (`session@<marketplace>` true in `enabledPlugins` of any
+ * settings file), which brings its own hook. A `--plugin-dir` session leaves no trace to find.
+ */
+export async function enabledPlugin(
+  ctx: Context,
+  root: string,
+  agent: AgentSpec,
+): Promise<string | undefined> {
+  for (const target of agent.targets) {
+    for (const scope of agent.scopes) {
+      const text = await readIfExists(target.settingsPath(scope, { root, env: ctx.env }))
+        .catch(() => undefined);
+      let value: unknown;
+      try {
+        value = JSON.parse(text ?? "null");
+      } catch {
+        continue; // reported by the registration check
+      }
+      const plugins = (value as { enabledPlugins?: unknown } | null)?.enabledPlugins;
+      if (typeof plugins !== "object" || plugins === null) continue;
+      const name = Object.entries(plugins).find(([k, v]) => k.startsWith("session@") && v === true);
+      if (name) return name[0];
+    }
+  }
+  return undefined;
+}
+
 async function registrationFindings(
   ctx: Context,
   root: string,
@@ -106,7 +161,12 @@ async function registrationFindings(
         }
       }
     }
-    if (registered === 0) {
+    const plugin = agent.name === "claude" && registered === 0
+      ? await enabledPlugin(ctx, root, agent)
+      : undefined;
+    if (plugin) {
+      out.push({ status: "ok", text: `hook from the plugin ${plugin} (its hooks/hooks.json)` });
+    } else if (registered === 0) {
       out.push({
         status: "fix",
         text: `no ${agent.name === "claude" ? "" : `${agent.label} `}${event} hook runs ` +

@@ -172,7 +172,18 @@ export async function startClaude(
     cwd: world.project,
     env: claudeEnv(world, standIn, options.env),
   });
-  await tmux.waitForScreen((s) => /^\s*[>❯]/m.test(s) || s.includes("? for shortcuts"), 60_000);
+  // The idle prompt's footer; a start-up dialog (e.g. a settings error) would take keys instead.
+  const screen = await tmux.waitForScreen(
+    (s) => s.includes("? for shortcuts") || /malformed|Settings Error|error/i.test(s),
+    60_000,
+  ).catch(async (err) => {
+    await tmux.kill();
+    throw err;
+  });
+  if (!screen.includes("? for shortcuts")) {
+    await tmux.kill();
+    throw new Error(`Claude Code did not reach its prompt:\n${screen}`);
+  }
   await sleep(500);
   return tmux;
 }
