@@ -154,6 +154,29 @@ Deno.test("args: strict modes", async (t) => {
     }
     assert.ok(answered > 300, `only ${answered} of 3000 answered by the fast path`);
   });
+  await t.step(
+    "the fast path matches node:util parseArgs on plain words and boolean flags",
+    async () => {
+      const { parseArgs } = await import("node:util");
+      for (const args of [["x"], ["x", "--json"], ["--json", "x"], [""], ["x y"], ["--json"]]) {
+        const direct = parseArgs({
+          args,
+          options: {
+            json: { type: "boolean" },
+            since: { type: "string" },
+            dir: { type: "string" },
+          },
+          strict: true,
+          allowPositionals: true,
+        });
+        assert.deepEqual(await parseMode(SPEC, args), {
+          flags: { ...direct.values },
+          positionals: direct.positionals,
+          dir: undefined,
+        }, JSON.stringify(args));
+      }
+    },
+  );
   await t.step("after --, words that look like flags are positionals", async () => {
     assert.deepEqual(await parseMode(SPEC, ["--", "--json"]), {
       flags: {},
