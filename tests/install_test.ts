@@ -110,6 +110,28 @@ Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) =
       assert.match(r.stdout, /✗ no SessionStart hook .* fix: session\.ts install/);
     });
 
+    await t.step("doctor accepts the enabled plugin as the registration", async () => {
+      const home = await Deno.makeTempDir({ prefix: "session-home-" });
+      try {
+        await Deno.mkdir(join(home, ".claude"));
+        await Deno.writeTextFile(
+          join(home, ".claude", "settings.json"),
+          JSON.stringify({ enabledPlugins: { "session@session": true } }),
+        );
+        const r = await runCli(["doctor"], { cwd: p.root, env: { HOME: home } });
+        assert.match(r.stdout, /✓ hook from the plugin session@session/);
+        assert.doesNotMatch(r.stdout, /no SessionStart hook/);
+        await Deno.writeTextFile(
+          join(home, ".claude", "settings.json"),
+          JSON.stringify({ enabledPlugins: { "session@session": false } }),
+        );
+        const off = await runCli(["doctor"], { cwd: p.root, env: { HOME: home } });
+        assert.match(off.stdout, /✗ no SessionStart hook/);
+      } finally {
+        await Deno.remove(home, { recursive: true });
+      }
+    });
+
     await t.step("doctor spots a hook whose script moved away", async () => {
       await Deno.writeTextFile(
         settings,

@@ -85,6 +85,34 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
+/**
+ * The enabled plugin named `session` (`session@<marketplace>` true in `enabledPlugins` of any
+ * settings file), which brings its own hook. A `--plugin-dir` session leaves no trace to find.
+ */
+export async function enabledPlugin(
+  ctx: Context,
+  root: string,
+  agent: AgentSpec,
+): Promise<string | undefined> {
+  for (const target of agent.targets) {
+    for (const scope of agent.scopes) {
+      const text = await readIfExists(target.settingsPath(scope, { root, env: ctx.env }))
+        .catch(() => undefined);
+      let value: unknown;
+      try {
+        value = JSON.parse(text ?? "null");
+      } catch {
+        continue; // reported by the registration check
+      }
+      const plugins = (value as { enabledPlugins?: unknown } | null)?.enabledPlugins;
+      if (typeof plugins !== "object" || plugins === null) continue;
+      const name = Object.entries(plugins).find(([k, v]) => k.startsWith("session@") && v === true);
+      if (name) return name[0];
+    }
+  }
+  return undefined;
+}
+
 async function registrationFindings(
   ctx: Context,
   root: string,
@@ -133,7 +161,12 @@ async function registrationFindings(
         }
       }
     }
-    if (registered === 0) {
+    const plugin = agent.name === "claude" && registered === 0
+      ? await enabledPlugin(ctx, root, agent)
+      : undefined;
+    if (plugin) {
+      out.push({ status: "ok", text: `hook from the plugin ${plugin} (its hooks/hooks.json)` });
+    } else if (registered === 0) {
       out.push({
         status: "fix",
         text: `no ${agent.name === "claude" ? "" : `${agent.label} `}${event} hook runs ` +

@@ -294,6 +294,10 @@ Deno.test("Claude Code with the checkout as a marketplace: install the plugin, i
         assert.ok(out.success, `claude ${args.join(" ")}: ${text}`);
       }
     });
+    await t.step("doctor sees the enabled plugin as the hook", async () => {
+      const r = await cli(world, ["doctor"]);
+      assert.match(r.stdout, /✓ hook from the plugin session@session/, r.stdout);
+    });
     tmux = await startClaude(bin, world, standIn, { env: ENV });
     await t.step("the installed plugin's skill is listed", async () => {
       const r = await ask(tmux!, standIn, "hello");
