@@ -2,7 +2,8 @@
  * `deno task bench`: one table of ratios, each measured side by side in the same run against its
  * floor (see bench/harness.ts). Never an absolute time as a result.
  *
- *   deno task bench            CI sizes (finishes in a few minutes on a 2-core machine)
+ *   deno task bench            CI sizes, the default (about a minute on a busy 2-core machine);
+ *                              --quick says so explicitly
  *   deno task bench --full     the issue's full sizes (also: SESSION_BENCH_FULL=1)
  *   deno task bench --runs N   rounds per row (default 15 CI, 31 full)
  *   deno task bench --only hook,list   only rows whose name starts with one of these
@@ -37,7 +38,8 @@ const argValue = (flag: string) => {
   const i = Deno.args.indexOf(flag);
   return i >= 0 ? Deno.args[i + 1] : undefined;
 };
-const FULL = args.has("--full") || Deno.env.get("SESSION_BENCH_FULL") === "1";
+const FULL = !args.has("--quick") &&
+  (args.has("--full") || Deno.env.get("SESSION_BENCH_FULL") === "1");
 const RUNS = Number(argValue("--runs") ?? (FULL ? 31 : 15));
 const ONLY = argValue("--only")?.split(",");
 const OPTS = { runs: RUNS, warmup: 3 };
