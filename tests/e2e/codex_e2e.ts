@@ -12,6 +12,7 @@ import {
   dumpCommand,
   ensureCodex,
   handoverBody,
+  linkSkill,
   makeWorld,
   startCodex,
 } from "./support/agents.ts";
@@ -53,6 +54,7 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
     await configureCodex(world, standIn.url);
     const installed = await cli(world, { env }, "install", "--agent", "codex");
     assert.equal(installed.code, 0, installed.out);
+    await linkSkill(world);
     tmux = await startCodex(bin, world, { env, reviewHooks: true });
 
     const ok = await t.step(
@@ -65,6 +67,14 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
           timeoutMs: 30_000,
         });
         const output = inputText(back);
+        // The skill from ~/.agents/skills is listed to the model, with its SKILL.md path.
+        const skills = inputText(back).split("\n").filter((l) => l.includes("SKILL.md"));
+        assert.ok(
+          skills.some((l) =>
+            /^- (session:)?session: Handover that survives \/clear\..*session\/SKILL\.md/.test(l)
+          ),
+          `skills listed:\n${skills.join("\n")}`,
+        );
         assert.match(output, /\/clear\s*$/m, `dump's output:\n${output.slice(-800)}`);
         const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-codex.md`);
         assert.match(doc, /consumed: false/);

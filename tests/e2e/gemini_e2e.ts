@@ -13,6 +13,7 @@ import {
   dumpCommand,
   ensureGemini,
   handoverBody,
+  linkSkill,
   makeWorld,
   startGemini,
 } from "./support/agents.ts";
@@ -65,6 +66,7 @@ Deno.test("gemini e2e: dump via the shell tool, /clear, the handover reaches the
     await configureGemini(world);
     const installed = await cli(world, { env }, "install", "--agent", "gemini");
     assert.equal(installed.code, 0, installed.out);
+    await linkSkill(world);
     tmux = await startGemini(bin, world, standIn.url, env);
 
     const ok = await t.step(
@@ -74,6 +76,11 @@ Deno.test("gemini e2e: dump via the shell tool, /clear, the handover reaches the
         await tmux!.submit("please dump the session");
         const back = await standIn.waitFor((r) => isToolOutput(r), { since, timeoutMs: 30_000 });
         const output = contentsText(back);
+        // The skill from ~/.agents/skills is listed to the model, with its SKILL.md path.
+        assert.match(
+          JSON.stringify(back.body.systemInstruction),
+          /<name>session<\/name>\\n\s*<description>Handover that survives \/clear\..*?skills\/session\/SKILL\.md/,
+        );
         assert.match(output, /\/clear/, `dump's output:\n${output.slice(-800)}`);
         const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-gemini.md`);
         assert.match(doc, /consumed: false/);

@@ -81,6 +81,12 @@ export async function makeWorld(): Promise<World> {
   return { home, project, cleanup: () => Deno.remove(base, { recursive: true }).catch(() => {}) };
 }
 
+/** Links the checkout into `~/.agents/skills/session`, where both CLIs discover skills. */
+export async function linkSkill(world: World): Promise<void> {
+  await Deno.mkdir(`${world.home}/.agents/skills`, { recursive: true });
+  await Deno.symlink(projectFile("").replace(/\/$/, ""), `${world.home}/.agents/skills/session`);
+}
+
 /** The environment both clients share: scratch HOME, Deno on PATH with the real module cache. */
 function baseEnv(world: World, extra: Record<string, string>): Record<string, string> {
   const realHome = Deno.env.get("HOME") ?? "/root";
@@ -133,9 +139,14 @@ export async function startCodex(
   });
   if (options.reviewHooks) {
     await tmux.waitForScreen("Trust all and continue", 60_000);
-    await tmux.press("Down");
-    await sleep(300);
-    await tmux.press("Enter");
+    // The dialog can draw before it takes keys: select option 2, check, confirm, until it is gone.
+    for (let i = 0; i < 20; i++) {
+      await sleep(500);
+      const screen = await tmux.screen();
+      if (!screen.includes("Trust all and continue")) break;
+      if (/›\s*2\. Trust all/.test(screen)) await tmux.press("Enter");
+      else await tmux.press("Down");
+    }
     await tmux.waitForScreen((s) => s.includes("Ask Codex") && !s.includes("Trust all"), 30_000);
   } else {
     await tmux.waitForScreen("Ask Codex", 60_000);
