@@ -82,6 +82,29 @@ Deno.test("args: strict modes", async (t) => {
     assert.match(await usageMessage(() => parseMode(SPEC, ["--since"])), /needs a value/);
     assert.match(await usageMessage(() => parseMode(SPEC, ["--constructor"])), /unknown flag/);
   });
+  await t.step(
+    "the fast path matches node:util parseArgs on plain words and boolean flags",
+    async () => {
+      const { parseArgs } = await import("node:util");
+      for (const args of [["x"], ["x", "--json"], ["--json", "x"], [""], ["x y"], ["--json"]]) {
+        const direct = parseArgs({
+          args,
+          options: {
+            json: { type: "boolean" },
+            since: { type: "string" },
+            dir: { type: "string" },
+          },
+          strict: true,
+          allowPositionals: true,
+        });
+        assert.deepEqual(await parseMode(SPEC, args), {
+          flags: { ...direct.values },
+          positionals: direct.positionals,
+          dir: undefined,
+        }, JSON.stringify(args));
+      }
+    },
+  );
   await t.step("after --, words that look like flags are positionals", async () => {
     assert.deepEqual(await parseMode(SPEC, ["--", "--json"]), {
       flags: {},

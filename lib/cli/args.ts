@@ -6,7 +6,7 @@
  *
  * `node:util` is imported only when the arguments need it: loading it costs a quick mode
  * (`list`, `park`, `drop`) a measurable share of its start-up budget, and arguments that are
- * empty or only known boolean flags parse the same without it.
+ * only known boolean flags and plain words parse the same without it.
  * @module
  */
 
@@ -108,8 +108,32 @@ function usageError(spec: ModeSpec, message: string): UsageError {
 export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedArgs | "help"> {
   if (spec.payload) return parsePayload(spec, args);
   const flags = allFlags(spec);
-  const simple = simpleFlags(flags, args);
-  if (simple) return simple.help ? "help" : finish(spec, simple, []);
+  const simple = simpleArgs(flags, args);
+  const parsed = simple
+    ? {
+      values: simple.values as Record<string, string | boolean | undefined>,
+      positionals: simple.positionals,
+    }
+    : await strictParse(spec, flags, args);
+  const values = parsed.values;
+  if (values.help) return "help";
+  const max = spec.maxPositionals ?? 0;
+  if (parsed.positionals.length > max) {
+    const extra = parsed.positionals.slice(max).map((w) => `"${w}"`).join(" ");
+    throw usageError(
+      spec,
+      max === 0 ? `takes no words, got ${extra}` : `takes at most ${max} word(s); extra: ${extra}`,
+    );
+  }
+  return finish(spec, values, parsed.positionals);
+}
+
+/** `node:util` parseArgs, strict, loaded on first use; its errors become usage errors. */
+async function strictParse(
+  spec: ModeSpec,
+  flags: Record<string, FlagDef>,
+  args: string[],
+): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[] }> {
   const { parseArgs } = await import("node:util");
   let parsed;
   try {
@@ -127,34 +151,32 @@ export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedA
   } catch (err) {
     throw usageError(spec, describeParseError(err));
   }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return "help";
-  const max = spec.maxPositionals ?? 0;
-  if (parsed.positionals.length > max) {
-    const extra = parsed.positionals.slice(max).map((w) => `"${w}"`).join(" ");
-    throw usageError(
-      spec,
-      max === 0 ? `takes no words, got ${extra}` : `takes at most ${max} word(s); extra: ${extra}`,
-    );
-  }
-  return finish(spec, values, parsed.positionals);
+  return {
+    values: parsed.values as Record<string, string | boolean | undefined>,
+    positionals: parsed.positionals,
+  };
 }
 
 /**
- * The values when every argument is `--name` of a known boolean flag (or there are none): what
- * parseArgs would return, without loading it. Undefined for anything else.
+ * What parseArgs would return when every argument is a known boolean `--name` or a word not
+ * starting with `-` (a positional), without loading it; undefined for anything else.
  */
-function simpleFlags(
+function simpleArgs(
   flags: Record<string, FlagDef>,
   args: string[],
-): Record<string, boolean> | undefined {
+): { values: Record<string, boolean>; positionals: string[] } | undefined {
   const values: Record<string, boolean> = {};
+  const positionals: string[] = [];
   for (const arg of args) {
+    if (!arg.startsWith("-")) {
+      positionals.push(arg);
+      continue;
+    }
     const name = /^--([a-z][a-z0-9-]*)$/.exec(arg)?.[1];
     if (!name || !Object.hasOwn(flags, name) || flags[name].type !== "boolean") return undefined;
     values[name] = true;
   }
-  return values;
+  return { values, positionals };
 }
 
 function describeParseError(err: unknown): string {
