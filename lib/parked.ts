@@ -599,15 +599,28 @@ function compareSlugAt(b: Uint8Array, s: number, slug: string): number {
 
 const ASCII_SLUG = /^[a-z0-9-]+$/;
 
+/**
+ * {@link compareSlugAt}'s {@link SLUG_NO} at the first byte, checked without a call: a canonical
+ * bullet whose slug starts with another letter or digit than `first`. Most bullets end here, and
+ * a call per bullet is what costs in a one-shot process (the loop runs before V8 optimises it).
+ */
+function surelyOther(b: Uint8Array, s: number, first: number): boolean {
+  const c = b[s + 4];
+  return c !== first && ALNUM[c] === 1 && b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 &&
+    b[s + 3] === 42;
+}
+
 /** Indexes of the bullets whose slug is `slug` (canonical ones compared in place). */
 function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
   const b = d.bytes;
   const starts = d.starts;
   const n = d.count;
   const ascii = ASCII_SLUG.test(slug);
+  const first = slug.charCodeAt(0);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     if (ascii) {
+      if (surelyOther(b, starts[i], first)) continue;
       const r = compareSlugAt(b, starts[i], slug);
       if (r === SLUG_NO) continue;
       if (r === SLUG_FULL) {
@@ -634,9 +647,11 @@ export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   const starts = d.starts;
   const n = d.count;
   const ascii = ASCII_SLUG.test(base);
+  const first = base.charCodeAt(0);
   const out: ParkedItem[] = [];
   for (let i = 0; i < n; i++) {
     if (ascii) {
+      if (surelyOther(b, starts[i], first)) continue;
       const r = compareSlugAt(b, starts[i], base);
       if (r === SLUG_NO) continue;
       if (r === SLUG_FULL) {
