@@ -6,6 +6,7 @@
  */
 
 import { CLI_FLAGS, projectFile } from "../../../lib/command.ts";
+import { makeWorld, type World } from "./claude.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";
 
 /** The Codex CLI version the end-to-end tests run (and that the README names). */
@@ -52,34 +53,9 @@ export function ensureGemini(): Promise<string> {
   return ensureClient("@google/gemini-cli", GEMINI_VERSION, "gemini");
 }
 
-/** A scratch world: HOME and a git project directory with one commit. */
-export interface World {
-  home: string;
-  project: string;
-  cleanup: () => Promise<void>;
-}
-
-/** Creates a scratch HOME and a git project (branch `main`, one commit). */
-export async function makeWorld(): Promise<World> {
-  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-e2e-" }));
-  const home = `${base}/home`;
-  const project = `${base}/project`;
-  await Deno.mkdir(home, { recursive: true });
-  await Deno.mkdir(project, { recursive: true });
-  await run("git", ["init", "-q", "-b", "main"], project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    "init",
-  ], project);
-  return { home, project, cleanup: () => Deno.remove(base, { recursive: true }).catch(() => {}) };
-}
+// The scratch world (HOME and a git project with one commit) is Claude Code's e2e world: its
+// preseeded ~/.claude.json is inert for the other clients.
+export { makeWorld, type World };
 
 /** Links the checkout into `~/.agents/skills/session`, where both CLIs discover skills. */
 export async function linkSkill(world: World): Promise<void> {
@@ -87,17 +63,20 @@ export async function linkSkill(world: World): Promise<void> {
   await Deno.symlink(projectFile("").replace(/\/$/, ""), `${world.home}/.agents/skills/session`);
 }
 
+/** The runner's Deno module cache: a scratch HOME has none, and must need no download. */
+function denoDir(): string {
+  return Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+}
+
 /** The environment both clients share: scratch HOME, Deno on PATH with the real module cache. */
 function baseEnv(world: World, extra: Record<string, string>): Record<string, string> {
-  const realHome = Deno.env.get("HOME") ?? "/root";
   return {
     HOME: world.home,
     PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
     SHELL: "/bin/bash",
     LANG: "C.UTF-8",
     TERM: "xterm-256color",
-    // The scratch HOME has no Deno cache: reuse the runner's so `deno run` needs no download.
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
+    DENO_DIR: denoDir(),
     ...extra,
   };
 }
@@ -226,7 +205,7 @@ export async function cli(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...CLI_FLAGS, projectFile("session.ts"), ...args],
     cwd: world.project,
-    env: { HOME: world.home, ...options.env },
+    env: { HOME: world.home, DENO_DIR: denoDir(), ...options.env },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
