@@ -106,28 +106,31 @@ function lines(text: string | undefined, sep = "\n"): string[] {
 export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
   const top = (await git(cwd, ["rev-parse", "--show-toplevel"]))?.trim();
   if (!top) return { branch: "none", hasHead: false, changes: [], untracked: [], commits: [] };
-  const [symbolic, head] = await Promise.all([
+  // One round after the top-level (docs/PERFORMANCE.md: each round is a spawn latency in series):
+  // the diff and the log assume a HEAD, as almost every repository has one.
+  const diff = (base: string) => git(top, ["diff", "--numstat", "-z", "--no-renames", base, "--"]);
+  const [symbolic, head, headDiff, others, headLog] = await Promise.all([
     git(top, ["symbolic-ref", "--short", "-q", "HEAD"]),
     git(top, ["rev-parse", "--verify", "-q", "HEAD"]),
+    diff("HEAD"),
+    git(top, ["ls-files", "--others", "--exclude-standard", "-z"]),
+    git(top, [
+      "log",
+      `--since=${since.toISOString()}`,
+      "--numstat",
+      "--no-renames",
+      `--format=${RS}%h${US}%cI${US}%s`,
+    ]),
   ]);
   const hasHead = !!head?.trim();
-  // Before the first commit, diff against the empty tree so staged new files still count.
-  const base = hasHead
-    ? "HEAD"
-    : (await git(top, ["hash-object", "-t", "tree", "--stdin"]))?.trim();
-  const [numstat, others, log] = await Promise.all([
-    base ? git(top, ["diff", "--numstat", "-z", "--no-renames", base, "--"]) : undefined,
-    git(top, ["ls-files", "--others", "--exclude-standard", "-z"]),
-    hasHead
-      ? git(top, [
-        "log",
-        `--since=${since.toISOString()}`,
-        "--numstat",
-        "--no-renames",
-        `--format=${RS}%h${US}%cI${US}%s`,
-      ])
-      : undefined,
-  ]);
+  let numstat = headDiff;
+  let log = headLog;
+  if (!hasHead) {
+    // Before the first commit, diff against the empty tree so staged new files still count.
+    const empty = (await git(top, ["hash-object", "-t", "tree", "--stdin"]))?.trim();
+    numstat = empty ? await diff(empty) : undefined;
+    log = undefined;
+  }
   return {
     top,
     branch: symbolic?.trim() || "detached",
