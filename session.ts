@@ -4,6 +4,7 @@
  * @module
  */
 
+import { writeLine } from "./lib/cli/context.ts";
 import { main } from "./lib/cli/main.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
@@ -14,7 +15,7 @@ const code = await main(Deno.args, {
   // A terminal on stdin means nothing was piped: read nothing rather than wait for typing.
   readStdin: () =>
     Deno.stdin.isTerminal() ? Promise.resolve("") : new Response(Deno.stdin.readable).text(),
-  out: (text) => console.log(text),
-  err: (text) => console.error(text),
+  out: (text) => writeLine(Deno.stdout, text),
+  err: (text) => writeLine(Deno.stderr, text),
 });
 Deno.exit(code);

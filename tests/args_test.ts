@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { helpText, type ModeSpec, parseMode, parseOrHelp } from "../lib/cli/args.ts";
+import { parseArgs } from "node:util";
+import {
+  COMMON_FLAGS,
+  helpText,
+  type ModeSpec,
+  parseMode,
+  parseOrHelp,
+  quickParse,
+} from "../lib/cli/args.ts";
 import { UsageError } from "../lib/cli/context.ts";
 
 const SPEC: ModeSpec = {
@@ -81,6 +89,70 @@ Deno.test("args: strict modes", async (t) => {
     // Anything else goes to parseArgs: a string flag without its value is still refused.
     assert.match(await usageMessage(() => parseMode(SPEC, ["--since"])), /needs a value/);
     assert.match(await usageMessage(() => parseMode(SPEC, ["--constructor"])), /unknown flag/);
+  });
+  await t.step("quickParse takes words and known flags; anything else is left to parseArgs", () => {
+    const flags = { ...SPEC.flags, ...COMMON_FLAGS };
+    assert.deepEqual(quickParse(flags, ["x", "--dir", "/p", "--since=", "--json"]), {
+      values: { dir: "/p", since: "", json: true },
+      positionals: ["x"],
+    });
+    for (const args of [["-h"], ["--"], ["-"], ["--bogus"], ["--dir"], ["--dir", "-x"]]) {
+      assert.equal(quickParse(flags, args), undefined, JSON.stringify(args));
+    }
+    assert.equal(quickParse(flags, ["--json=1"]), undefined);
+  });
+  await t.step("quickParse agrees with parseArgs wherever it answers (random arguments)", () => {
+    const flags = { ...SPEC.flags, ...COMMON_FLAGS };
+    const options = Object.fromEntries(
+      Object.entries(flags).map(([name, def]) => [
+        name,
+        def.short ? { type: def.type, short: def.short } : { type: def.type },
+      ]),
+    );
+    const words = [
+      "x",
+      "two words",
+      "",
+      "-",
+      "--",
+      "-h",
+      "-x",
+      "--json",
+      "--json=",
+      "--json=1",
+      "--since",
+      "--since=3h",
+      "--since=",
+      "--since=-1",
+      "--dir",
+      "--dir=/p",
+      "--help",
+      "--bogus",
+      "--constructor",
+      "--__proto__",
+      "=",
+      "--=x",
+      "ümlaut",
+    ];
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let answered = 0;
+    for (let round = 0; round < 3000; round++) {
+      const args = Array.from({ length: rand(6) }, () => words[rand(words.length)]);
+      const quick = quickParse(flags, args);
+      if (quick === undefined) continue;
+      answered++;
+      const node = parseArgs({ args, options, strict: true, allowPositionals: true });
+      assert.deepEqual(
+        quick,
+        { values: { ...node.values }, positionals: node.positionals },
+        JSON.stringify(args),
+      );
+    }
+    assert.ok(answered > 300, `only ${answered} of 3000 answered by the fast path`);
   });
   await t.step(
     "the fast path matches node:util parseArgs on plain words and boolean flags",

@@ -4,9 +4,10 @@
  * supported flags. Modes whose words are payload (`park`, `drop`) parse only their own flags and
  * keep every other word, `--no-verify` included, as payload.
  *
- * `node:util` is imported only when the arguments need it: loading it costs a quick mode
- * (`list`, `park`, `drop`) a measurable share of its start-up budget, and arguments that are
- * only known boolean flags and plain words parse the same without it.
+ * `node:util` is imported only when the arguments need it: loading it (and the Node polyfills it
+ * pulls in) costs a quick mode (`list`, `recall`) a measurable share of its start-up budget, and
+ * the usual arguments — plain words, known flags — parse the same without it ({@link quickParse},
+ * property-tested against parseArgs).
  * @module
  */
 
@@ -108,13 +109,7 @@ function usageError(spec: ModeSpec, message: string): UsageError {
 export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedArgs | "help"> {
   if (spec.payload) return parsePayload(spec, args);
   const flags = allFlags(spec);
-  const simple = simpleArgs(flags, args);
-  const parsed = simple
-    ? {
-      values: simple.values as Record<string, string | boolean | undefined>,
-      positionals: simple.positionals,
-    }
-    : await strictParse(spec, flags, args);
+  const parsed = quickParse(flags, args) ?? await nodeParse(spec, flags, args);
   const values = parsed.values;
   if (values.help) return "help";
   const max = spec.maxPositionals ?? 0;
@@ -128,16 +123,20 @@ export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedA
   return finish(spec, values, parsed.positionals);
 }
 
-/** `node:util` parseArgs, strict, loaded on first use; its errors become usage errors. */
-async function strictParse(
+/** Flag values and positional words, as parseArgs returns them. */
+export interface RawArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+async function nodeParse(
   spec: ModeSpec,
   flags: Record<string, FlagDef>,
   args: string[],
-): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[] }> {
+): Promise<RawArgs> {
   const { parseArgs } = await import("node:util");
-  let parsed;
   try {
-    parsed = parseArgs({
+    const parsed = parseArgs({
       args,
       options: Object.fromEntries(
         Object.entries(flags).map(([name, def]) => [
@@ -148,33 +147,42 @@ async function strictParse(
       strict: true,
       allowPositionals: true,
     });
+    return { values: parsed.values as RawArgs["values"], positionals: parsed.positionals };
   } catch (err) {
     throw usageError(spec, describeParseError(err));
   }
-  return {
-    values: parsed.values as Record<string, string | boolean | undefined>,
-    positionals: parsed.positionals,
-  };
 }
 
 /**
- * What parseArgs would return when every argument is a known boolean `--name` or a word not
- * starting with `-` (a positional), without loading it; undefined for anything else.
+ * What `parseArgs` (strict, positionals allowed) returns, without loading it, for the arguments
+ * a quick mode is normally given: words that do not start with `-`, known boolean `--name`, and
+ * known string `--name VALUE` / `--name=VALUE`. Undefined for anything else (short flags, `--`,
+ * unknown flags, a value that looks like a flag, a missing value): parseArgs then decides,
+ * errors included.
  */
-function simpleArgs(
-  flags: Record<string, FlagDef>,
-  args: string[],
-): { values: Record<string, boolean>; positionals: string[] } | undefined {
-  const values: Record<string, boolean> = {};
+export function quickParse(flags: Record<string, FlagDef>, args: string[]): RawArgs | undefined {
+  const values: Record<string, string | boolean | undefined> = {};
   const positionals: string[] = [];
-  for (const arg of args) {
-    if (!arg.startsWith("-")) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg[0] !== "-") {
       positionals.push(arg);
       continue;
     }
-    const name = /^--([a-z][a-z0-9-]*)$/.exec(arg)?.[1];
-    if (!name || !Object.hasOwn(flags, name) || flags[name].type !== "boolean") return undefined;
-    values[name] = true;
+    if (arg[1] !== "-") return undefined;
+    const eq = arg.indexOf("=");
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    if (name === "" || !Object.hasOwn(flags, name)) return undefined;
+    if (flags[name].type === "boolean") {
+      if (eq >= 0) return undefined;
+      values[name] = true;
+    } else if (eq >= 0) values[name] = arg.slice(eq + 1);
+    else {
+      const value = args[i + 1];
+      if (value === undefined || value[0] === "-") return undefined;
+      values[name] = value;
+      i++;
+    }
   }
   return { values, positionals };
 }

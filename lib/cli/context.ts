@@ -51,3 +51,19 @@ export function storeFor(ctx: Context, dir?: string): Store {
   }
   return store;
 }
+
+const ENCODER = new TextEncoder();
+
+/**
+ * Writes `text` and a newline to `stream` (stdout, stderr): what `console.log` does for a string,
+ * without its formatting machinery, which costs ~1 ms per 40 KB (a `list` of 10,000 parked items
+ * prints 800 KB). Like `console.log`, a reader that went away (a broken pipe) is not an error.
+ */
+export function writeLine(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+  const bytes = ENCODER.encode(text + "\n");
+  try {
+    for (let at = 0; at < bytes.length;) at += stream.writeSync(bytes.subarray(at));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+  }
+}

@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { CLI_FLAGS, projectFile } from "../../lib/command.ts";
 import { isoStamp } from "../../lib/time.ts";
 import {
   cli,
@@ -44,7 +45,12 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
     if (!isTurn(r)) return { text: "Session title" };
     if (isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
     if (lastUser(r).includes("please dump")) {
-      return { tool: "exec_command", args: { cmd: dumpCommand("e2e-codex", "mark-codex-1") } };
+      // Evidence first, as Codex's shell tool runs it (CODEX_THREAD_ID names this session).
+      const evidence = `deno run ${CLI_FLAGS.join(" ")} ${
+        projectFile("session.ts")
+      } evidence --json > ${world.home}/evidence.json`;
+      const cmd = `${evidence} && ${dumpCommand("e2e-codex", "mark-codex-1")}`;
+      return { tool: "exec_command", args: { cmd } };
     }
     return { text: "OK." };
   });
@@ -78,6 +84,13 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
         assert.match(output, /\/clear\s*$/m, `dump's output:\n${output.slice(-800)}`);
         const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-codex.md`);
         assert.match(doc, /consumed: false/);
+        // Run inside Codex, evidence read this session's own rollout.
+        const ev = JSON.parse(await Deno.readTextFile(`${world.home}/evidence.json`));
+        assert.match(
+          ev.transcript ?? "",
+          /\/\.codex\/sessions\/.*\/rollout-.*\.jsonl$/,
+          `no rollout read: ${ev.transcriptNote}`,
+        );
         assert.equal(
           (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(),
           "e2e-codex",
