@@ -87,17 +87,20 @@ export async function linkSkill(world: World): Promise<void> {
   await Deno.symlink(projectFile("").replace(/\/$/, ""), `${world.home}/.agents/skills/session`);
 }
 
+/** The runner's Deno module cache: a scratch HOME has none, and must need no download. */
+function denoDir(): string {
+  return Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+}
+
 /** The environment both clients share: scratch HOME, Deno on PATH with the real module cache. */
 function baseEnv(world: World, extra: Record<string, string>): Record<string, string> {
-  const realHome = Deno.env.get("HOME") ?? "/root";
   return {
     HOME: world.home,
     PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
     SHELL: "/bin/bash",
     LANG: "C.UTF-8",
     TERM: "xterm-256color",
-    // The scratch HOME has no Deno cache: reuse the runner's so `deno run` needs no download.
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
+    DENO_DIR: denoDir(),
     ...extra,
   };
 }
@@ -226,7 +229,7 @@ export async function cli(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...CLI_FLAGS, projectFile("session.ts"), ...args],
     cwd: world.project,
-    env: { HOME: world.home, ...options.env },
+    env: { HOME: world.home, DENO_DIR: denoDir(), ...options.env },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
