@@ -6,6 +6,7 @@
  */
 
 import { CLI_FLAGS, projectFile } from "../../../lib/command.ts";
+import { makeWorld, type World } from "./claude.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";
 
 /** The Codex CLI version the end-to-end tests run (and that the README names). */
@@ -52,34 +53,9 @@ export function ensureGemini(): Promise<string> {
   return ensureClient("@google/gemini-cli", GEMINI_VERSION, "gemini");
 }
 
-/** A scratch world: HOME and a git project directory with one commit. */
-export interface World {
-  home: string;
-  project: string;
-  cleanup: () => Promise<void>;
-}
-
-/** Creates a scratch HOME and a git project (branch `main`, one commit). */
-export async function makeWorld(): Promise<World> {
-  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-e2e-" }));
-  const home = `${base}/home`;
-  const project = `${base}/project`;
-  await Deno.mkdir(home, { recursive: true });
-  await Deno.mkdir(project, { recursive: true });
-  await run("git", ["init", "-q", "-b", "main"], project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    "init",
-  ], project);
-  return { home, project, cleanup: () => Deno.remove(base, { recursive: true }).catch(() => {}) };
-}
+// The scratch world (HOME and a git project with one commit) is Claude Code's e2e world: its
+// preseeded ~/.claude.json is inert for the other clients.
+export { makeWorld, type World };
 
 /** Links the checkout into `~/.agents/skills/session`, where both CLIs discover skills. */
 export async function linkSkill(world: World): Promise<void> {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type RequestLog, requestLog } from "./request_log.ts";
 /** A request the stand-in received. */
 export interface Recorded {
   /** Path and query, e.g. `/v1/responses`. */
@@ -36,10 +37,7 @@ export interface StandIn {
   /** Replaces the script. */
   setScript: (script: Script) => void;
   /** Resolves once `predicate` holds for a request received at or after index `since`. */
-  waitFor: (
-    predicate: (r: Recorded) => boolean,
-    options?: { since?: number; timeoutMs?: number },
-  ) => Promise<Recorded>;
+  waitFor: RequestLog<Recorded>["waitFor"];
   /** Stops the server. */
   close: () => Promise<void>;
 }
@@ -126,12 +124,7 @@ export function replySse(reply: Reply, model: string): string {
 
 /** Starts a stand-in on a free loopback port. */
 export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn {
-  const requests: Recorded[] = [];
-  const waiters: {
-    since: number;
-    predicate: (r: Recorded) => boolean;
-    resolve: (r: Recorded) => void;
-  }[] = [];
+  const log = requestLog<Recorded>();
   let current = script;
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -150,14 +143,7 @@ export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn 
         return Response.json(url.pathname.endsWith("/models") ? { models: [], data: [] } : {});
       }
       const recorded: Recorded = { path: url.pathname + url.search, raw, body };
-      requests.push(recorded);
-      const index = requests.length - 1;
-      for (const w of [...waiters]) {
-        if (index >= w.since && w.predicate(recorded)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(recorded);
-        }
-      }
+      log.record(recorded);
       return new Response(replySse(current(recorded), body.model ?? "gpt-e2e"), {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
       });
@@ -166,31 +152,11 @@ export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn 
   const addr = server.addr as Deno.NetAddr;
   return {
     url: `http://127.0.0.1:${addr.port}/v1`,
-    requests,
+    requests: log.requests,
     setScript: (s) => {
       current = s;
     },
-    waitFor: (predicate, options = {}) => {
-      const since = options.since ?? 0;
-      const found = requests.slice(since).find(predicate);
-      if (found) return Promise.resolve(found);
-      const timeoutMs = options.timeoutMs ?? 60_000;
-      return new Promise((resolve, reject) => {
-        const w = {
-          since,
-          predicate,
-          resolve: (r: Recorded) => {
-            clearTimeout(timer);
-            resolve(r);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(w), 1);
-          reject(new Error(`stand-in: no matching request within ${timeoutMs} ms`));
-        }, timeoutMs);
-        waiters.push(w);
-      });
-    },
+    waitFor: log.waitFor,
     close: async () => {
       await server.shutdown();
     },
