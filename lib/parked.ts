@@ -186,6 +186,40 @@ export function parseBullet(text: string, line = 1, knownSlug?: string): ParkedI
 
 const SIMPLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/**
+ * A bullet exactly as {@link formatBullet} writes it, with nothing that could make
+ * {@link parseBullet} read it differently: a plain slug; summary and fields without `:` (so no
+ * other field marker), without line breaks, and neither starting nor ending in whitespace (so
+ * trimming changes nothing); `Raised:` a date; `Why:`/`Next:` optional, in this order.
+ */
+const CANONICAL =
+  /^- \*\*([a-z0-9]+(?:-[a-z0-9]+)*)\*\* — ([^:\s](?:[^:\r\n]*?[^:\s])?)\. Raised: (\d{4}-\d{2}-\d{2})\.(?: Why: ([^:\s](?:[^:\r\n]*?[^:\s])?)\.)?(?: Next: ([^:\s](?:[^:\r\n]*?[^:\s])?)\.)?$/;
+
+/**
+ * The item of a one-line bullet in the canonical form, read by one regular expression; undefined
+ * for any other bullet (then {@link parseBullet} reads it). Always what parseBullet returns for
+ * the same bullet (property-tested); it exists because `list` reads every item of a large file,
+ * and one native match per line costs a fraction of the general reader's steps in cold code.
+ * `line` is the bullet's text without its line ending; `ended`: it had one (`\n` or `\r\n`).
+ */
+export function parseCanonical(
+  line: string,
+  ended: boolean,
+  lineNo: number,
+): ParkedItem | undefined {
+  let text = line;
+  if (text.endsWith("\r")) {
+    if (!ended) return undefined;
+    text = text.slice(0, -1);
+  }
+  const m = CANONICAL.exec(text);
+  if (!m) return undefined;
+  const item: ParkedItem = { slug: m[1], summary: m[2], text, line: lineNo, raised: m[3] };
+  if (m[4] !== undefined) item.why = m[4];
+  if (m[5] !== undefined) item.next = m[5];
+  return item;
+}
+
 /** The slug of a canonical bullet (`- **slug** …`) without parsing the rest; else undefined. */
 function quickSlug(raw: string): string | undefined {
   if (!raw.startsWith("- **")) return undefined;
@@ -301,9 +335,14 @@ class Doc implements ParkedDoc {
         const e = ends[i];
         const nl = b.indexOf(10, s);
         let raw: string;
-        if (nl === e - 1) raw = lines[first] + "\n";
-        else if (nl === -1 || nl >= e) raw = lines[first];
-        else {
+        if (nl === e - 1 || nl === -1 || nl >= e) {
+          const fast = parseCanonical(lines[first], nl === e - 1, this.lines[i]);
+          if (fast) {
+            this.#items[i] = fast;
+            continue;
+          }
+          raw = nl === e - 1 ? lines[first] + "\n" : lines[first];
+        } else {
           const tail = b[e - 1] === 10;
           const count = countNewlines(b.subarray(s, e)) + (tail ? 0 : 1);
           raw = lines.slice(first, first + count).join("\n") + (tail ? "\n" : "");
@@ -529,29 +568,33 @@ export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
   return slugIndexes(d, slug, false).map((i) => d.item(i));
 }
 
+/** {@link compareSlugAt}: the slug surely differs. */
+const SLUG_NO = -1;
+/** {@link compareSlugAt}: the slug is exactly the one asked for. */
+const SLUG_FULL = -2;
+/** {@link compareSlugAt}: only a parse can tell. */
+const SLUG_UNKNOWN = -3;
+
 /**
  * Compares the slug of the canonical bullet at `s` (`- **…**`) with the ASCII `slug` in place,
- * byte by byte. Returns `full` when the slug is exactly `slug`, `prefix` when it is `slug`
- * followed by more (the first extra byte at `at`), `no` when it surely differs, `unknown` when
- * only a parse can tell. Surely: a first differing byte that is a lowercase letter or digit stays
- * as it is under slugify, so the slugs differ there; any other byte (a capital, a space, a second
- * `-`) could be rewritten, so the bullet is parsed instead.
+ * byte by byte. Returns {@link SLUG_FULL} when the slug is exactly `slug`; the index of the first
+ * extra byte when it is `slug` followed by more; {@link SLUG_NO} when it surely differs;
+ * {@link SLUG_UNKNOWN} when only a parse can tell. Surely: a first differing byte that is a
+ * lowercase letter or digit stays as it is under slugify, so the slugs differ there; any other
+ * byte (a capital, a space, a second `-`) could be rewritten, so the bullet is parsed instead.
+ * A number, not an object: this runs for every bullet of a large file, and cold code pays for
+ * each allocation.
  */
-function compareSlugAt(
-  b: Uint8Array,
-  s: number,
-  slug: string,
-): { kind: "full" | "prefix" | "no" | "unknown"; at: number } {
-  if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) {
-    return { kind: "unknown", at: 0 };
-  }
+function compareSlugAt(b: Uint8Array, s: number, slug: string): number {
+  if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) return SLUG_UNKNOWN;
   const q = s + 4;
+  const len = slug.length;
   let k = 0;
-  while (k < slug.length && b[q + k] === slug.charCodeAt(k)) k++;
+  while (k < len && b[q + k] === slug.charCodeAt(k)) k++;
   const c = b[q + k];
-  if (k < slug.length) return { kind: ALNUM[c] ? "no" : "unknown", at: q + k };
-  if (c === 42 && b[q + k + 1] === 42) return { kind: "full", at: q + k };
-  return { kind: ALNUM[c] || c === 45 ? "prefix" : "unknown", at: q + k };
+  if (k < len) return ALNUM[c] ? SLUG_NO : SLUG_UNKNOWN;
+  if (c === 42 && b[q + k + 1] === 42) return SLUG_FULL;
+  return ALNUM[c] || c === 45 ? q + k : SLUG_UNKNOWN;
 }
 
 const ASCII_SLUG = /^[a-z0-9-]+$/;
@@ -566,14 +609,14 @@ function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
   for (let i = 0; i < n; i++) {
     if (ascii) {
       const r = compareSlugAt(b, starts[i], slug);
-      if (r.kind === "no") continue;
-      if (r.kind === "full") {
+      if (r === SLUG_NO) continue;
+      if (r === SLUG_FULL) {
         out.push(i);
         if (firstOnly) break;
         continue;
       }
       // A longer slug differs, unless what follows is not a plain slug (then parse).
-      if (r.kind === "prefix" && simpleSlugEnd(b, starts[i] + 4) >= 0) continue;
+      if (r >= 0 && simpleSlugEnd(b, starts[i] + 4) >= 0) continue;
     }
     if (d.item(i).slug === slug) {
       out.push(i);
@@ -595,16 +638,16 @@ export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   for (let i = 0; i < n; i++) {
     if (ascii) {
       const r = compareSlugAt(b, starts[i], base);
-      if (r.kind === "no") continue;
-      if (r.kind === "full") {
+      if (r === SLUG_NO) continue;
+      if (r === SLUG_FULL) {
         out.push(d.item(i));
         continue;
       }
-      if (r.kind === "prefix") {
+      if (r >= 0) {
         const end = simpleSlugEnd(b, starts[i] + 4);
         if (end >= 0) {
           // A plain slug: in the family only as `base-<digits>`.
-          let k = r.at;
+          let k = r;
           if (b[k] === 45 && k + 1 < end) {
             for (k++; k < end && b[k] >= 48 && b[k] <= 57; k++);
             if (k === end) out.push(d.item(i));

@@ -5,6 +5,7 @@ import {
   formatBullet,
   type ParkedItem,
   parseBullet,
+  parseCanonical,
   parseParked,
   removeParked,
   renderParked,
@@ -281,6 +282,8 @@ Deno.test("parked: all items of a large file read the same as one by one", () =>
     "\n",
     "## heading\n",
     "- **c** — \u2028 odd\n",
+    "- **d-2** — canonical. Raised: 2026-11-20. Why: because. Next: go.\n",
+    "- **e** — canonical, CRLF. Raised: 2026-11-20. Next: go.\r\n",
   ];
   let text = "# Parked items\n\n";
   for (let i = 0; i < 300; i++) text += pieces[i % pieces.length];
@@ -288,8 +291,72 @@ Deno.test("parked: all items of a large file read the same as one by one", () =>
   const all = parseParked(text).items;
   const oneByOne = parseParked(text) as unknown as { count: number; item(i: number): ParkedItem };
   assert.ok(all.length > 64);
-  const view = (i: ParkedItem) => [i.slug, i.line, i.text, i.summary, i.raised, i.why];
+  const view = (i: ParkedItem) => [i.slug, i.line, i.text, i.summary, i.raised, i.why, i.next];
   for (let i = 0; i < all.length; i++) assert.deepEqual(view(all[i]), view(oneByOne.item(i)));
+  assert.ok(all.some((i) => i.slug === "d-2" && i.next === "go"));
+});
+
+Deno.test("parked: the canonical fast path reads every bullet as parseBullet does", () => {
+  const rand = rng(11);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const words = [
+    "fix",
+    "the",
+    "parser",
+    "why",
+    "Next",
+    "raised",
+    "a.b",
+    "x;y",
+    "p,q",
+    "é",
+    "—",
+    "⚠",
+    "|",
+    "..",
+    ".",
+    "Why:",
+    "next :",
+    "10:30",
+    "\u00a0",
+    "\u2028",
+    "\t",
+    "  ",
+    "\r",
+  ];
+  const phrase = () =>
+    Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(words)).join(
+      pick([" ", "", "  "]),
+    );
+  const mutate = (line: string) => {
+    const at = Math.floor(rand() * (line.length + 1));
+    const r = rand();
+    if (r < 0.3) {
+      return line.slice(0, at) + pick([":", " ", ".", "\t", "*", "-", "A", "\r"]) + line.slice(at);
+    }
+    if (r < 0.6) return line.slice(0, at) + line.slice(at + 1);
+    return line;
+  };
+  let fast = 0;
+  for (let n = 0; n < 10_000; n++) {
+    let line = formatBullet({
+      slug: pick(["fix-it", "a", "item-00042", "Fix-It", "x--y"]),
+      summary: phrase(),
+      raised: pick(["2026-11-20", "2026-11-20 ", "", "soon", "2026-1-2"]),
+      why: rand() < 0.6 ? phrase() : undefined,
+      next: rand() < 0.6 ? phrase() : undefined,
+    });
+    if (rand() < 0.4) line = mutate(mutate(line));
+    if (rand() < 0.1) line += pick([" ", ".", "\r"]);
+    // As the file's lines reach it: split at "\n", so a CRLF line still ends in "\r".
+    if (rand() < 0.3) line += "\r";
+    const ended = rand() < 0.8;
+    const quick = parseCanonical(line, ended, 7);
+    if (quick === undefined) continue;
+    fast++;
+    assert.deepEqual(quick, parseBullet(line + (ended ? "\n" : ""), 7), JSON.stringify(line));
+  }
+  assert.ok(fast > 400, `only ${fast} of 10,000 bullets took the fast path`);
 });
 
 Deno.test("parked: slugs", async (t) => {

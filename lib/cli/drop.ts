@@ -11,6 +11,7 @@ import { ioFailure, itemLine } from "./parked_io.ts";
 import { matchDoc, type MatchResult } from "../match.ts";
 import { type ParkedItem, removeParked } from "../parked.ts";
 import { droppedLine, editParked } from "../parked_store.ts";
+import { exists } from "../store.ts";
 import { isoStamp } from "../time.ts";
 
 /** Arguments and help of `drop`. */
@@ -52,7 +53,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   let outcome: Outcome;
   try {
     // No PARKED.md: nothing to drop, and no store is created just to say so.
-    const present = await Deno.stat(store.parked).then(() => true, () => false);
+    const present = exists(store.parked);
     outcome = !present ? { kind: "empty" } : await editParked<Outcome>(store, async (doc) => {
       if (doc.count === 0) return { result: { kind: "empty" } };
       const match = await matchDoc(doc, query);

@@ -59,16 +59,16 @@ export interface Listing {
 
 /** The parked items of a PARKED.md text at `now`; stale from `Raised:` (pure). */
 export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
-  // Thousands of items share a few dozen dates: parse each date once.
-  const staleByDay = new Map<string, boolean>();
+  // Thousands of items share a few dozen dates: judge each `Raised:` value once.
+  const staleByRaised = new Map<string, boolean>();
   const isStale = (raised: string | undefined) => {
-    const day = raised?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
-    if (!day) return false;
-    let stale = staleByDay.get(day);
+    if (raised === undefined) return false;
+    let stale = staleByRaised.get(raised);
     if (stale === undefined) {
-      const age = ageMs(`${day}T00:00:00Z`, now);
+      const day = raised.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+      const age = day ? ageMs(`${day}T00:00:00Z`, now) : undefined;
       stale = age !== undefined && age > STALE_MS;
-      staleByDay.set(day, stale);
+      staleByRaised.set(raised, stale);
     }
     return stale;
   };
@@ -132,11 +132,14 @@ function cell(text: string): string {
 }
 
 function table(header: string[], rows: string[][]): string[] {
-  return [
-    `| ${header.join(" | ")} |`,
-    `| ${header.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
-  ];
+  const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+  // A plain loop: a listing can have 10,000 rows, and this runs cold.
+  for (const r of rows) {
+    let line = "|";
+    for (const c of r) line += ` ${cell(c)} |`;
+    out.push(line);
+  }
+  return out;
 }
 
 /** The human-readable listing. */
