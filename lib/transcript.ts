@@ -61,7 +61,10 @@ export interface TranscriptFacts {
   startedAt?: string;
   /** Physical lines read (including blank and bad ones). */
   lines?: number;
-  /** Lines that were not a JSON object (truncated, garbage); skipped. */
+  /**
+   * Lines that were not a JSON object (truncated, garbage); skipped. Lines read without
+   * JSON.parse (no `"user"`/`"assistant"` in them) are judged by shape only: `{…}`.
+   */
   badLines?: number;
 }
 
