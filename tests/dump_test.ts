@@ -129,6 +129,7 @@ Deno.test("dump", async (t) => {
         const [args, stdin, pattern] of [
           [["dump"], "", /nothing on stdin/],
           [["dump"], " \n\t\n", /nothing on stdin/],
+          [["dump"], "---\nslug: x\n---\n\n", /nothing on stdin/],
           [["dump"], "## Goal\n\0\0", /binary/],
           [["dump", "a/b"], BODY, /path separator/],
           [["dump", "../up"], BODY, /path separator/],

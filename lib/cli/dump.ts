@@ -115,13 +115,14 @@ export function agentMarkdown(stdin: string): string {
       "stdin looks binary; pipe the handover's markdown sections. Nothing was written",
     );
   }
-  if (text.trim() === "") {
+  const body = splitFrontMatter(text)?.body ?? text;
+  if (body.trim() === "") {
     throw new UsageError(
       "nothing on stdin. Pipe the handover's sections, e.g. " +
         `"printf '## Goal\\n\\n…\\n' | session.ts dump". Nothing was written`,
     );
   }
-  return splitFrontMatter(text)?.body ?? text;
+  return body;
 }
 
 /** Runs `dump`. */
