@@ -9,9 +9,10 @@ import {
   readHead,
 } from "../lib/catalog.ts";
 import { writeFileAtomic } from "../lib/atomic.ts";
-import { parkedRows } from "../lib/cli/list.ts";
+import { listing, parkedRows } from "../lib/cli/list.ts";
 import { parseParked } from "../lib/parked.ts";
 import { join, readLatest } from "../lib/store.ts";
+import { isoStamp } from "../lib/time.ts";
 import { makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
 import { cli } from "./support/cli.ts";
 
@@ -128,6 +129,30 @@ Deno.test("catalog cache", async (t) => {
       assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug).sort(), ["a", "b"]);
       await Deno.remove(join(p.store.dir, "b.md"));
       assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"]);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a cache that calls a document expired is checked against it first", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "fresh", { latest: false, created: ago(1) });
+      await writeDoc(p.store, "old", { latest: false, created: ago(40) });
+      await Deno.mkdir(join(p.store.dir, ".cache"));
+      await settle(p.store.dir);
+      const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
+      // What a cache says after "fresh" was hand-edited in place from an old date: expired.
+      const old = isoStamp(ago(40));
+      const docs = { fresh: { created: old }, old: { created: old } };
+      await Deno.writeTextFile(
+        cachePath(p.store),
+        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
+      );
+      assert.equal(catalog(p.store, NOW).find((e) => e.slug === "fresh")?.expired, true);
+      const l = await listing(p.store, NOW);
+      assert.deepEqual(l.removed, ["old"]);
+      assert.deepEqual(l.handovers.map((h) => h.slug), ["fresh"]);
+      assert.ok(await Deno.stat(join(p.store.dir, "fresh.md")));
     } finally {
       await p.cleanup();
     }

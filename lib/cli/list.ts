@@ -4,7 +4,7 @@
  * @module
  */
 
-import { catalog, type DocEntry } from "../catalog.ts";
+import { catalog, type DocEntry, entryOf, readHead } from "../catalog.ts";
 import type { ParkedItem } from "../parked.ts";
 import { readParked } from "../parked_store.ts";
 import {
@@ -85,11 +85,17 @@ export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
   });
 }
 
-/** Removes expired documents (LATEST cleared first when it names one); returns their slugs. */
-export function expire(store: Store, entries: DocEntry[]): string[] {
+/**
+ * Removes expired documents (LATEST cleared first when it names one); returns their slugs. The
+ * entries may come from the catalog's cache, which an in-place hand edit can leave behind: a
+ * removal is decided again from the document itself, so nothing is deleted on cached word alone.
+ */
+export function expire(store: Store, entries: DocEntry[], now: Date): string[] {
   const removed: string[] = [];
   for (const e of entries) {
     if (!e.expired) continue;
+    const fields = readHead(docPath(store, e.slug));
+    if (fields === undefined || !entryOf(e.slug, fields, now).expired) continue;
     if (readLatest(store) === e.slug) takeLatest(store, e.slug);
     removeQuietly(docPath(store, e.slug));
     removed.push(e.slug);
@@ -100,7 +106,8 @@ export function expire(store: Store, entries: DocEntry[]): string[] {
 /** Gathers the listing (removing expired documents on the way). */
 export async function listing(store: Store, now: Date): Promise<Listing> {
   const entries = catalog(store, now);
-  const removed = expire(store, entries);
+  const removed = expire(store, entries, now);
+  const gone = new Set(removed);
   let latest = readLatest(store) ?? null;
   // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
   // Checked on disk, not in the snapshot: a dump may have landed since (document first, then LATEST).
@@ -113,7 +120,7 @@ export async function listing(store: Store, now: Date): Promise<Listing> {
     store: store.dir,
     latest,
     removed,
-    handovers: entries.filter((e) => !e.expired).map((e) => ({
+    handovers: entries.filter((e) => !gone.has(e.slug)).map((e) => ({
       slug: e.slug,
       created: e.created ?? null,
       age: formatAge(e.ageMs),

@@ -116,19 +116,24 @@ export async function startCodex(
     cwd: world.project,
     env: baseEnv(world, { CODEX_HOME: `${world.home}/.codex`, ...options.env }),
   });
-  if (options.reviewHooks) {
-    await tmux.waitForScreen("Trust all and continue", 60_000);
-    // The dialog can draw before it takes keys: select option 2, check, confirm, until it is gone.
-    for (let i = 0; i < 20; i++) {
-      await sleep(500);
-      const screen = await tmux.screen();
-      if (!screen.includes("Trust all and continue")) break;
-      if (/›\s*2\. Trust all/.test(screen)) await tmux.press("Enter");
-      else await tmux.press("Down");
+  try {
+    if (options.reviewHooks) {
+      await tmux.waitForScreen("Trust all and continue", 60_000);
+      // The dialog can draw before it takes keys: select option 2, check, confirm, until it is gone.
+      for (let i = 0; i < 20; i++) {
+        await sleep(500);
+        const screen = await tmux.screen();
+        if (!screen.includes("Trust all and continue")) break;
+        if (/›\s*2\. Trust all/.test(screen)) await tmux.press("Enter");
+        else await tmux.press("Down");
+      }
+      await tmux.waitForScreen((s) => s.includes("Ask Codex") && !s.includes("Trust all"), 30_000);
+    } else {
+      await tmux.waitForScreen("Ask Codex", 60_000);
     }
-    await tmux.waitForScreen((s) => s.includes("Ask Codex") && !s.includes("Trust all"), 30_000);
-  } else {
-    await tmux.waitForScreen("Ask Codex", 60_000);
+  } catch (err) {
+    await tmux.kill(); // a client that never came up must not outlive the test
+    throw err;
   }
   await sleep(500);
   return tmux;
@@ -172,7 +177,10 @@ export async function startGemini(
       ...env,
     }),
   });
-  await tmux.waitForScreen("Type your message", 60_000);
+  await tmux.waitForScreen("Type your message", 60_000).catch(async (err) => {
+    await tmux.kill(); // a client that never came up must not outlive the test
+    throw err;
+  });
   await sleep(1_500);
   return tmux;
 }
