@@ -53,7 +53,18 @@ function script(project: string): (r: Recorded) => Reply {
     { text: "Saved. Should I write the tests now?" },
   ];
   const second: Reply[] = [
-    { tool: "Bash", input: { command: cliCommand("sweep --json"), description: "Sweep" } },
+    {
+      tool: "Bash",
+      input: {
+        // Claude Code appends to its transcript asynchronously: on a busy machine the prompt
+        // that asked for this sweep may not be on disk yet when the command starts. Wait for it
+        // (up to 30 s) so the test checks the parser, not the client's flush timing.
+        command: `for i in $(seq 150); do grep -qs "leave the tests" ` +
+          `"$HOME"/.claude/projects/*/"$CLAUDE_CODE_SESSION_ID".jsonl && break; sleep 0.2; done; ` +
+          cliCommand("sweep --json"),
+        description: "Sweep",
+      },
+    },
     { text: "Noted." },
   ];
   return (r) => {
@@ -71,6 +82,17 @@ function script(project: string): (r: Recorded) => Reply {
     }
     return { text: "OK." };
   };
+}
+
+/** Polls `path` until it contains `needle`; fails after `timeoutMs`. */
+async function waitForFile(path: string, needle: string, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const text = await Deno.readTextFile(path).catch(() => "");
+    if (text.includes(needle)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${path} did not come to contain ${needle} within ${timeoutMs} ms`);
 }
 
 const bin = await ensureClaude();
@@ -112,11 +134,13 @@ Deno.test("Claude Code's own transcript feeds dump, sweep and recover", async (t
       await tmux!.waitForScreen("Noted.");
     });
     await t.step("the session dies; recover drafts a handover from its transcript", async () => {
-      await tmux!.kill();
-      tmux = undefined;
       const folder = `${world.home}/.claude/projects/${encodeProjectDir(world.project)}`;
       const ids = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".jsonl"));
       assert.equal(ids.length, 1);
+      // The screen shows the last reply before the client has flushed it to the transcript.
+      await waitForFile(`${folder}/${ids[0].name}`, '"Noted."', 30_000);
+      await tmux!.kill();
+      tmux = undefined;
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["run", ...CLI_FLAGS, `${REPO}/session.ts`, "recover", "crashed"],
         cwd: world.project,
