@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { writeLine } from "../lib/cli/context.ts";
 import { MODES } from "../lib/cli/main.ts";
 import { makeProject, runCli } from "./support/scratch.ts";
 import { cli, scratchRepo } from "./support/cli.ts";
@@ -77,4 +78,31 @@ Deno.test("refusals as processes: exit codes, one-line messages, no stack traces
     await repo.cleanup();
     await plain.cleanup();
   }
+});
+
+Deno.test("writeLine: the whole text and a newline, a broken pipe ignored", async (t) => {
+  await t.step("short writes are continued until every byte is out", () => {
+    const got: number[] = [];
+    // A pipe that takes at most 3 bytes a call.
+    writeLine({
+      writeSync: (p) => (got.push(...p.subarray(0, 3)), Math.min(3, p.length)),
+    }, "héllo — ⚠");
+    assert.equal(new TextDecoder().decode(new Uint8Array(got)), "héllo — ⚠\n");
+  });
+  await t.step("a reader that went away is not an error; other failures are", () => {
+    writeLine({
+      writeSync: () => {
+        throw new Deno.errors.BrokenPipe("gone");
+      },
+    }, "x");
+    assert.throws(
+      () =>
+        writeLine({
+          writeSync: () => {
+            throw new Deno.errors.PermissionDenied("no");
+          },
+        }, "x"),
+      Deno.errors.PermissionDenied,
+    );
+  });
 });
