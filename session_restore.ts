@@ -10,38 +10,15 @@
  * @module
  */
 
-import {
-  gate,
-  parseHookArgs,
-  parsePayload,
-  type Payload,
-  type RestoreOptions,
-} from "./lib/hook_input.ts";
-import { armPath, exists, findRoot, readLatest, storeAt, storeOutside } from "./lib/store.ts";
+import { parseHookArgs, parsePayload, quickSilence } from "./lib/hook_input.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
 // Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
-// three small modules above and settles it with a stat walk and one failed read; the answer code
+// small modules above (hook_input, store, time) and settles it with a stat walk and one failed
+// read (`quickSilence`); the answer code
 // (front matter, digest, atomic writes) is imported only when there may be something to inject.
 // Only messages are ever printed, and capturing stack traces costs start-up time.
 Error.stackTraceLimit = 0;
-
-/** Why the hook can stay silent without loading the answer code, or undefined when it cannot. */
-function quickSilence(payload: Payload, options: RestoreOptions, projectDir?: string) {
-  if (options.agent === "gemini") {
-    // Gemini's BeforeAgent (every message) answers only when /clear armed the store.
-    if (payload.hook_event_name === "BeforeAgent") {
-      return exists(armPath(storeAt(findRoot({ cwd: payload.cwd })))) ? undefined : "not armed";
-    }
-    projectDir = undefined; // Gemini sets it to its cwd; lib/hook.ts ignores it too
-  }
-  const closed = gate(payload, options);
-  if (closed) return closed;
-  const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));
-  // A store symlinked out of the project is refused by the answer code; never read through it.
-  if (storeOutside(store) !== undefined) return "the store leads outside the project";
-  return readLatest(store) === undefined ? "no LATEST pointer" : undefined;
-}
 
 /** Reads all of stdin synchronously (measurably cheaper at start-up than a stream). */
 function readStdin(): string {

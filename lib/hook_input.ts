@@ -1,11 +1,12 @@
 /**
  * The SessionStart hook's input: the payload on stdin, the hook's own flags, the per-agent
- * budgets and the gates that need nothing but those. Kept apart from lib/restore.ts (importing
- * only time.ts) so the hook settles the common case — no pointer, nothing to do — without loading
- * the front matter, digest and write code.
+ * budgets, the gates that need nothing but those, and `quickSilence`. Kept apart from
+ * lib/restore.ts (it imports only store.ts and time.ts) so the hook settles the common case — no
+ * pointer, nothing to do — without loading the front matter, digest and write code.
  * @module
  */
 
+import { armPath, exists, findRoot, readLatest, storeAt, storeOutside } from "./store.ts";
 import { WINDOW_MS } from "./time.ts";
 
 /** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
@@ -110,4 +111,25 @@ export function parseHookArgs(args: string[]): RestoreOptions {
     }
   }
   return options;
+}
+
+/** Why the hook can stay silent without loading the answer code, or undefined when it cannot. */
+export function quickSilence(
+  payload: Payload,
+  options: RestoreOptions,
+  projectDir?: string,
+): string | undefined {
+  if (options.agent === "gemini") {
+    // Gemini's BeforeAgent (every message) answers only when /clear armed the store.
+    if (payload.hook_event_name === "BeforeAgent") {
+      return exists(armPath(storeAt(findRoot({ cwd: payload.cwd })))) ? undefined : "not armed";
+    }
+    projectDir = undefined; // Gemini sets it to its cwd; lib/hook.ts ignores it too
+  }
+  const closed = gate(payload, options);
+  if (closed) return closed;
+  const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));
+  // A store symlinked out of the project is refused by the answer code; never read through it.
+  if (storeOutside(store) !== undefined) return "the store leads outside the project";
+  return readLatest(store) === undefined ? "no LATEST pointer" : undefined;
 }
