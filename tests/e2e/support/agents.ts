@@ -7,19 +7,13 @@
 
 import { CLI_FLAGS, projectFile } from "../../../lib/command.ts";
 import { makeWorld, type World } from "./claude.ts";
+import { clientEnv, npmInstall, run, runCli } from "./process.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";
 
 /** The Codex CLI version the end-to-end tests run (and that the README names). */
 export const CODEX_VERSION = "0.171.0";
 /** The Gemini CLI version the end-to-end tests run (and that the README names). */
 export const GEMINI_VERSION = "0.61.0";
-
-async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
-  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
-  return text;
-}
 
 /** Installs `pkg@version` (once) into `.temp/e2e/` and returns the path of its `bin`. */
 async function ensureClient(pkg: string, version: string, bin: string): Promise<string> {
@@ -29,16 +23,7 @@ async function ensureClient(pkg: string, version: string, bin: string): Promise<
   const path = `${prefix}/node_modules/.bin/${bin}`;
   const ok = async () => (await run(path, ["--version"]).catch(() => "")).includes(version);
   if (await ok()) return path;
-  await Deno.mkdir(prefix, { recursive: true });
-  await run("npm", [
-    "install",
-    "--prefix",
-    prefix,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `${pkg}@${version}`,
-  ]);
+  await npmInstall(prefix, `${pkg}@${version}`);
   if (!(await ok())) throw new Error(`${path} --version does not say ${version}`);
   return path;
 }
@@ -61,24 +46,6 @@ export { makeWorld, type World };
 export async function linkSkill(world: World): Promise<void> {
   await Deno.mkdir(`${world.home}/.agents/skills`, { recursive: true });
   await Deno.symlink(projectFile("").replace(/\/$/, ""), `${world.home}/.agents/skills/session`);
-}
-
-/** The runner's Deno module cache: a scratch HOME has none, and must need no download. */
-function denoDir(): string {
-  return Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
-}
-
-/** The environment both clients share: scratch HOME, Deno on PATH with the real module cache. */
-function baseEnv(world: World, extra: Record<string, string>): Record<string, string> {
-  return {
-    HOME: world.home,
-    PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-    SHELL: "/bin/bash",
-    LANG: "C.UTF-8",
-    TERM: "xterm-256color",
-    DENO_DIR: denoDir(),
-    ...extra,
-  };
 }
 
 /** Codex's config: the stand-in as a Responses API provider, the project trusted. */
@@ -114,7 +81,7 @@ export async function startCodex(
   const tmux = await startTmux({
     command: [bin, "--no-daemon", "--sandbox", "danger-full-access", "--ask-for-approval", "never"],
     cwd: world.project,
-    env: baseEnv(world, { CODEX_HOME: `${world.home}/.codex`, ...options.env }),
+    env: clientEnv(world.home, { CODEX_HOME: `${world.home}/.codex`, ...options.env }),
   });
   try {
     if (options.reviewHooks) {
@@ -170,7 +137,7 @@ export async function startGemini(
   const tmux = await startTmux({
     command: [bin, "--model", "gemini-2.5-flash", "--approval-mode", "yolo"],
     cwd: world.project,
-    env: baseEnv(world, {
+    env: clientEnv(world.home, {
       GEMINI_API_KEY: "e2e-stand-in-key",
       GOOGLE_GEMINI_BASE_URL: baseUrl,
       GEMINI_CLI_NO_RELAUNCH: "1",
@@ -210,18 +177,6 @@ export async function cli(
   options: { env?: Record<string, string>; input?: string },
   ...args: string[]
 ): Promise<{ code: number; out: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...CLI_FLAGS, projectFile("session.ts"), ...args],
-    cwd: world.project,
-    env: { HOME: world.home, DENO_DIR: denoDir(), ...options.env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.input ?? ""));
-  await writer.close();
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, out: dec.decode(out.stdout) + dec.decode(out.stderr) };
+  const r = await runCli(world, args, { env: options.env, stdin: options.input });
+  return { code: r.code, out: r.stdout + r.stderr };
 }

@@ -6,6 +6,7 @@
  */
 
 import { projectFile } from "../../../lib/command.ts";
+import { clientEnv, npmInstall, run } from "./process.ts";
 import { type StandIn } from "./stand_in.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";
 
@@ -17,13 +18,6 @@ export const API_KEY = "sk-ant-api03-e2e-stand-in-key-00000000000000000000000000
 
 /** Where the pinned client is installed (kept between runs; `.temp/` is git-ignored). */
 export const PREFIX = projectFile(`.temp/e2e/claude-code-${CLAUDE_CODE_VERSION}`);
-
-async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
-  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
-  return text;
-}
 
 /**
  * The installed client: the package's `bin` (its postinstall puts the native binary there), else
@@ -53,16 +47,7 @@ async function installedBinary(): Promise<string | undefined> {
 export async function ensureClaude(): Promise<string> {
   const found = await installedBinary();
   if (found) return found;
-  await Deno.mkdir(PREFIX, { recursive: true });
-  await run("npm", [
-    "install",
-    "--prefix",
-    PREFIX,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
-  ]);
+  await npmInstall(PREFIX, `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`);
   const bin = await installedBinary();
   if (!bin) throw new Error(`Claude Code ${CLAUDE_CODE_VERSION} installed but no binary runs`);
   return bin;
@@ -118,35 +103,13 @@ export async function makeWorld(): Promise<World> {
   };
 }
 
-/** The runner's Deno cache, shared with the scratch HOME so nothing is fetched again. */
-function denoDir(): string | undefined {
-  if (Deno.env.get("DENO_DIR")) return Deno.env.get("DENO_DIR");
-  const out = new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
-    stdout: "piped",
-    stderr: "null",
-  })
-    .outputSync();
-  try {
-    return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The environment Claude Code runs with: offline, the stand-in as the API, scratch HOME. */
 export function claudeEnv(
   world: World,
   standIn: StandIn,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  const cache = denoDir();
-  return {
-    HOME: world.home,
-    PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-    SHELL: "/bin/bash",
-    LANG: "C.UTF-8",
-    TERM: "xterm-256color",
+  return clientEnv(world.home, {
     ANTHROPIC_BASE_URL: standIn.url,
     ANTHROPIC_API_KEY: API_KEY,
     DISABLE_AUTOUPDATER: "1",
@@ -155,9 +118,8 @@ export function claudeEnv(
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
     IS_SANDBOX: "1",
-    ...(cache ? { DENO_DIR: cache } : {}),
     ...extra,
-  };
+  });
 }
 
 /** Starts interactive Claude Code in tmux and waits for its prompt. */

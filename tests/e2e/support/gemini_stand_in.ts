@@ -6,7 +6,8 @@
  * @module
  */
 
-import { type RequestLog, requestLog } from "./request_log.ts";
+import * as loopback from "./loopback.ts";
+
 /** One part of a Gemini API content. */
 export interface Part {
   text?: string;
@@ -14,39 +15,27 @@ export interface Part {
   functionResponse?: { name: string; response?: unknown };
 }
 
-/** A request the stand-in received. */
-export interface Recorded {
-  /** Path and query, e.g. `/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`. */
-  path: string;
-  /** The raw request body. */
-  raw: string;
-  /** The parsed body, when it is JSON (only the fields the tests read are typed). */
-  body: {
-    contents?: { role?: string; parts?: Part[] }[];
-    tools?: { functionDeclarations?: { name: string }[] }[];
-    systemInstruction?: unknown;
-  };
+/** The parsed body of a Gemini API request (only the fields the tests read are typed). */
+export interface Body {
+  contents?: { role?: string; parts?: Part[] }[];
+  tools?: { functionDeclarations?: { name: string }[] }[];
+  systemInstruction?: unknown;
 }
+
+/**
+ * A request the stand-in received (path e.g.
+ * `/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`).
+ */
+export type Recorded = loopback.Recorded<Body>;
 
 /** What the stand-in answers: plain text, or one function call. */
-export type Reply = { text: string } | { tool: string; args: Record<string, unknown> };
+export type Reply = loopback.ToolReply;
 
 /** Picks the reply to a request. */
-export type Script = (request: Recorded) => Reply;
+export type Script = loopback.Script<Recorded, Reply>;
 
-/** A running stand-in. */
-export interface StandIn {
-  /** `http://127.0.0.1:<port>`, for `GOOGLE_GEMINI_BASE_URL`. */
-  url: string;
-  /** Every content-generating request received, oldest first. */
-  requests: Recorded[];
-  /** Replaces the script. */
-  setScript: (script: Script) => void;
-  /** Resolves once `predicate` holds for a request received at or after index `since`. */
-  waitFor: RequestLog<Recorded>["waitFor"];
-  /** Stops the server. */
-  close: () => Promise<void>;
-}
+/** A running stand-in: `url` is `http://127.0.0.1:<port>`, for `GOOGLE_GEMINI_BASE_URL`. */
+export type StandIn = loopback.StandIn<Recorded, Reply>;
 
 /** All the text a request carries in its contents (text parts and function responses). */
 export function contentsText(r: Recorded): string {
@@ -84,47 +73,21 @@ export function replyChunk(reply: Reply): Record<string, unknown> {
   };
 }
 
-/** Starts a stand-in on a free loopback port. */
+/** Starts a stand-in on a free loopback port; only content-generating requests are recorded. */
 export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn {
-  const log = requestLog<Recorded>();
-  let current = script;
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (req) => {
-      const url = new URL(req.url);
-      const raw = await req.text();
-      let body: Recorded["body"] = {};
-      try {
-        const parsed = JSON.parse(raw);
-        if (parsed && typeof parsed === "object") body = parsed;
-      } catch {
-        // not JSON: recorded raw
-      }
+  return loopback.startLoopback<Body, Reply>({
+    script,
+    handle: ({ url, recorded, record, script }) => {
       if (url.pathname.endsWith(":countTokens")) return Response.json({ totalTokens: 100 });
       const generating = /:(stream)?[gG]enerateContent$/.test(url.pathname);
       if (!generating) return Response.json({});
-      const recorded: Recorded = { path: url.pathname + url.search, raw, body };
-      log.record(recorded);
+      record();
       // Side calls (no tools: titles, routing, summaries) get a short text.
-      const chunk = replyChunk(isAgentTurn(recorded) ? current(recorded) : { text: "OK." });
+      const chunk = replyChunk(isAgentTurn(recorded) ? script() : { text: "OK." });
       if (url.pathname.endsWith(":streamGenerateContent")) {
-        return new Response(`data: ${JSON.stringify(chunk)}\n\n`, {
-          headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-        });
+        return loopback.sseResponse(`data: ${JSON.stringify(chunk)}\n\n`);
       }
       return Response.json(chunk);
     },
-  );
-  const addr = server.addr as Deno.NetAddr;
-  return {
-    url: `http://127.0.0.1:${addr.port}`,
-    requests: log.requests,
-    setScript: (s) => {
-      current = s;
-    },
-    waitFor: log.waitFor,
-    close: async () => {
-      await server.shutdown();
-    },
-  };
+  });
 }

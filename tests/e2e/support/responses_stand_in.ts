@@ -6,41 +6,34 @@
  * @module
  */
 
-import { type RequestLog, requestLog } from "./request_log.ts";
-/** A request the stand-in received. */
-export interface Recorded {
-  /** Path and query, e.g. `/v1/responses`. */
-  path: string;
-  /** The raw request body. */
-  raw: string;
-  /** The parsed body, when it is JSON (only the fields the tests read are typed). */
-  body: {
-    model?: string;
-    instructions?: string;
-    input?: { type?: string; role?: string; content?: unknown; output?: unknown }[];
-    tools?: { name?: string; type?: string }[];
-  };
+import {
+  type Recorded as LoopbackRecorded,
+  type Script as LoopbackScript,
+  sseResponse,
+  type StandIn as LoopbackStandIn,
+  startLoopback,
+  type ToolReply,
+} from "./loopback.ts";
+
+/** The parsed body of a Responses API request (only the fields the tests read are typed). */
+export interface Body {
+  model?: string;
+  instructions?: string;
+  input?: { type?: string; role?: string; content?: unknown; output?: unknown }[];
+  tools?: { name?: string; type?: string }[];
 }
+
+/** A request the stand-in received (path e.g. `/v1/responses`). */
+export type Recorded = LoopbackRecorded<Body>;
 
 /** What the stand-in answers: plain text, or one function call. */
-export type Reply = { text: string } | { tool: string; args: Record<string, unknown> };
+export type Reply = ToolReply;
 
 /** Picks the reply to a request. */
-export type Script = (request: Recorded) => Reply;
+export type Script = LoopbackScript<Recorded, Reply>;
 
-/** A running stand-in. */
-export interface StandIn {
-  /** `http://127.0.0.1:<port>/v1`, for the provider's `base_url`. */
-  url: string;
-  /** Every `/responses` request received, oldest first. */
-  requests: Recorded[];
-  /** Replaces the script. */
-  setScript: (script: Script) => void;
-  /** Resolves once `predicate` holds for a request received at or after index `since`. */
-  waitFor: RequestLog<Recorded>["waitFor"];
-  /** Stops the server. */
-  close: () => Promise<void>;
-}
+/** A running stand-in: `url` is `http://127.0.0.1:<port>/v1`, for the provider's `base_url`. */
+export type StandIn = LoopbackStandIn<Recorded, Reply>;
 
 /** All the text a request carries in its input items (messages, tool outputs), joined. */
 export function inputText(r: Recorded): string {
@@ -122,43 +115,18 @@ export function replySse(reply: Reply, model: string): string {
   return out;
 }
 
-/** Starts a stand-in on a free loopback port. */
+/** Starts a stand-in on a free loopback port; only `/responses` requests are recorded. */
 export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn {
-  const log = requestLog<Recorded>();
-  let current = script;
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (req) => {
-      const url = new URL(req.url);
-      const raw = await req.text();
-      let body: Recorded["body"] = {};
-      try {
-        const parsed = JSON.parse(raw);
-        if (parsed && typeof parsed === "object") body = parsed;
-      } catch {
-        // not JSON: recorded raw
-      }
+  return startLoopback<Body, Reply>({
+    script,
+    basePath: "/v1",
+    handle: ({ url, recorded, record, script }) => {
       if (!url.pathname.endsWith("/responses")) {
         // Model listings and other side calls: an empty, valid answer.
         return Response.json(url.pathname.endsWith("/models") ? { models: [], data: [] } : {});
       }
-      const recorded: Recorded = { path: url.pathname + url.search, raw, body };
-      log.record(recorded);
-      return new Response(replySse(current(recorded), body.model ?? "gpt-e2e"), {
-        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-      });
+      record();
+      return sseResponse(replySse(script(), recorded.body.model ?? "gpt-e2e"));
     },
-  );
-  const addr = server.addr as Deno.NetAddr;
-  return {
-    url: `http://127.0.0.1:${addr.port}/v1`,
-    requests: log.requests,
-    setScript: (s) => {
-      current = s;
-    },
-    waitFor: log.waitFor,
-    close: async () => {
-      await server.shutdown();
-    },
-  };
+  });
 }

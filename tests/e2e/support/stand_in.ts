@@ -5,6 +5,14 @@
  * @module
  */
 
+import {
+  type Recorded as LoopbackRecorded,
+  type Script as LoopbackScript,
+  sseResponse,
+  type StandIn as LoopbackStandIn,
+  startLoopback,
+} from "./loopback.ts";
+
 /** One content block of a Messages API request (only the fields the tests read). */
 export interface Block {
   type: string;
@@ -21,21 +29,17 @@ export interface Message {
   content: string | Block[];
 }
 
-/** A request the stand-in received. */
-export interface Recorded {
-  /** Path and query, e.g. `/v1/messages?beta=true`. */
-  path: string;
-  /** The raw request body. */
-  raw: string;
-  /** The parsed body, when it is JSON. */
-  body: {
-    model?: string;
-    stream?: boolean;
-    system?: unknown;
-    tools?: { name: string }[];
-    messages?: Message[];
-  };
+/** The parsed body of a Messages API request (only the fields the tests read are typed). */
+export interface Body {
+  model?: string;
+  stream?: boolean;
+  system?: unknown;
+  tools?: { name: string }[];
+  messages?: Message[];
 }
+
+/** A request the stand-in received. */
+export type Recorded = LoopbackRecorded<Body>;
 
 /** What the stand-in answers: plain text, or one tool call. */
 export type Reply =
@@ -43,25 +47,12 @@ export type Reply =
   | { tool: string; input: Record<string, unknown>; text?: string };
 
 /** Picks the reply to a request; the default answers every request with a short text. */
-export type Script = (request: Recorded) => Reply;
+export type Script = LoopbackScript<Recorded, Reply>;
 
-/** A running stand-in. */
-export interface StandIn {
-  /** `http://127.0.0.1:<port>`, for `ANTHROPIC_BASE_URL`. */
-  url: string;
-  /** Every request received, oldest first. */
-  requests: Recorded[];
-  /** Replaces the script. */
-  setScript: (script: Script) => void;
+/** A running stand-in (`url` is for `ANTHROPIC_BASE_URL`). */
+export interface StandIn extends LoopbackStandIn<Recorded, Reply> {
   /** Requests to `/v1/messages` that carry tools (the agent's own turns, not side calls). */
   turns: () => Recorded[];
-  /** Resolves once `predicate` holds for a request received after `since` (an index). */
-  waitFor: (
-    predicate: (r: Recorded) => boolean,
-    options?: { since?: number; timeoutMs?: number },
-  ) => Promise<Recorded>;
-  /** Stops the server. */
-  close: () => Promise<void>;
 }
 
 /** The text of a message's content (text blocks and tool results, flattened). */
@@ -180,84 +171,27 @@ export function replySse(reply: Reply, model: string): string {
 
 /** Starts a stand-in on a free loopback port. */
 export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn {
-  const requests: Recorded[] = [];
-  const waiters: {
-    since: number;
-    predicate: (r: Recorded) => boolean;
-    resolve: (r: Recorded) => void;
-  }[] = [];
-  let current = script;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const url = new URL(req.url);
-    const raw = await req.text();
-    let body: Recorded["body"] = {};
-    try {
-      const parsed = JSON.parse(raw);
-      if (parsed && typeof parsed === "object") body = parsed;
-    } catch {
-      // not JSON: recorded raw
-    }
-    const recorded: Recorded = { path: url.pathname + url.search, raw, body };
-    if (!url.pathname.startsWith("/v1/messages")) {
-      requests.push(recorded);
-      return Response.json({});
-    }
-    if (url.pathname.endsWith("/count_tokens")) {
-      return Response.json({ input_tokens: 100 });
-    }
-    requests.push(recorded);
-    const index = requests.length - 1;
-    for (const w of [...waiters]) {
-      if (index >= w.since && w.predicate(recorded)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(recorded);
+  const server = startLoopback<Body, Reply>({
+    script,
+    handle: ({ url, recorded, record, script }) => {
+      if (!url.pathname.startsWith("/v1/messages")) {
+        record();
+        return Response.json({});
       }
-    }
-    const reply = body.tools && body.tools.length > 0 ? current(recorded) : { text: "OK." };
-    const model = body.model ?? "claude-e2e";
-    if (body.stream) {
-      return new Response(replySse(reply, model), {
-        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+      if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 100 });
+      record();
+      const body = recorded.body;
+      const reply = body.tools && body.tools.length > 0 ? script() : { text: "OK." };
+      const model = body.model ?? "claude-e2e";
+      if (body.stream) return sseResponse(replySse(reply, model));
+      return new Response(replyJson(reply, model), {
+        headers: { "content-type": "application/json" },
       });
-    }
-    return new Response(replyJson(reply, model), {
-      headers: { "content-type": "application/json" },
-    });
+    },
   });
-  const addr = server.addr as Deno.NetAddr;
   const turns = () =>
-    requests.filter((r) => r.path.startsWith("/v1/messages") && (r.body.tools?.length ?? 0) > 0);
-  return {
-    url: `http://127.0.0.1:${addr.port}`,
-    requests,
-    setScript: (s) => {
-      current = s;
-    },
-    turns,
-    waitFor: (predicate, options = {}) => {
-      const since = options.since ?? 0;
-      const found = requests.slice(since).find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const w = {
-          since,
-          predicate,
-          resolve: (r: Recorded) => {
-            clearTimeout(timer);
-            resolve(r);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(w), 1);
-          reject(
-            new Error(`stand-in: no matching request within ${options.timeoutMs ?? 60_000} ms`),
-          );
-        }, options.timeoutMs ?? 60_000);
-        waiters.push(w);
-      });
-    },
-    close: async () => {
-      await server.shutdown();
-    },
-  };
+    server.requests.filter((r) =>
+      r.path.startsWith("/v1/messages") && (r.body.tools?.length ?? 0) > 0
+    );
+  return { ...server, turns };
 }
