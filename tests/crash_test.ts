@@ -19,20 +19,9 @@ import { isSafeSlug, join, readLatest, type Store } from "../lib/store.ts";
 import { isoStamp } from "../lib/time.ts";
 import { cli, git } from "./support/cli.ts";
 import { clearPayload, CLI, HOOK, makeProject, NOW, writeDoc } from "./support/scratch.ts";
+import { prng } from "./support/prng.ts";
 
 const TRIALS = Number(Deno.env.get("SESSION_CRASH_TRIALS") ?? 100);
-
-/** A small seeded PRNG (mulberry32): the kill moments are random but reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PARKED = [
   "# Parked items",

@@ -19,20 +19,9 @@ import { isSafeSlug } from "../lib/store.ts";
 import { refusal, slugify } from "../lib/slug.ts";
 import { parseTranscript } from "../lib/transcript.ts";
 import { clearPayload, makeProject, NOW, runHook, writeDoc } from "./support/scratch.ts";
+import { prng } from "./support/prng.ts";
 
 const ROUNDS = Number(Deno.env.get("SESSION_FUZZ_ROUNDS") ?? 300);
-
-/** mulberry32: small, seeded, reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Pieces hostile documents are made of: our own syntax, line endings, odd characters. */
 const PIECES = [

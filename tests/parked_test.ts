@@ -14,6 +14,7 @@ import {
   uniqueSlug,
   upsertParked,
 } from "../lib/parked.ts";
+import { prng as rng } from "./support/prng.ts";
 
 const WELL_FORMED = [
   "# Parked items",
@@ -22,17 +23,6 @@ const WELL_FORMED = [
   "- **docs-install** — Document install on Windows. Raised: 2026-11-29.",
   "",
 ].join("\n");
-
-/** Deterministic pseudo-random generator (mulberry32) so fuzz failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test("parked: parse", async (t) => {
   await t.step("well-formed file: fields of every bullet", () => {
