@@ -10,12 +10,12 @@
  * @module
  */
 
-import { parseHookArgs, parsePayload, quickSilence } from "./lib/hook_input.ts";
+import { parseHookArgs, parsePayload, quickLook } from "./lib/hook_input.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
 // Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
 // small modules above (hook_input, store, time) and settles it with a stat walk and one failed
-// read (`quickSilence`); the answer code
+// read (`quickLook`); the answer code
 // (front matter, digest, atomic writes) is imported only when there may be something to inject.
 // Only messages are ever printed, and capturing stack traces costs start-up time.
 Error.stackTraceLimit = 0;
@@ -52,11 +52,16 @@ try {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
     const options = parseHookArgs(Deno.args);
-    const env = { projectDir: safeEnv("CLAUDE_PROJECT_DIR") };
-    const silence = quickSilence(payload, options, env.projectDir);
-    const result = silence !== undefined
-      ? { stdout: undefined, reason: silence }
-      : (await import("./lib/hook.ts")).answer(payload, options, env, currentTime());
+    const projectDir = safeEnv("CLAUDE_PROJECT_DIR");
+    const look = quickLook(payload, options, projectDir);
+    const result = "silence" in look
+      ? { stdout: undefined, reason: look.silence }
+      : (await import("./lib/hook.ts")).answer(
+        payload,
+        options,
+        { projectDir, store: look.store },
+        currentTime(),
+      );
     if (result.stdout !== undefined) writeOut(result.stdout + "\n");
     else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }

@@ -12,7 +12,14 @@
  */
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
-import { findPending, hookOutput, type Payload, restore, type RestoreOptions } from "./restore.ts";
+import {
+  findPending,
+  type HookEnv,
+  hookOutput,
+  type Payload,
+  restore,
+  type RestoreOptions,
+} from "./restore.ts";
 import {
   armPath,
   findRoot,
@@ -52,7 +59,7 @@ export function takeArm(store: Store): string | undefined {
 export function answer(
   payload: Payload,
   options: RestoreOptions,
-  env: { projectDir?: string },
+  env: HookEnv,
   now: Date,
 ): HookAnswer {
   if (options.agent !== "gemini") {

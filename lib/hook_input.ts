@@ -1,12 +1,20 @@
 /**
  * The SessionStart hook's input: the payload on stdin, the hook's own flags, the per-agent
- * budgets, the gates that need nothing but those, and `quickSilence`. Kept apart from
+ * budgets, the gates that need nothing but those, and `quickLook`. Kept apart from
  * lib/restore.ts (it imports only store.ts and time.ts) so the hook settles the common case — no
  * pointer, nothing to do — without loading the front matter, digest and write code.
  * @module
  */
 
-import { armPath, exists, findRoot, readLatest, storeAt, storeOutside } from "./store.ts";
+import {
+  armPath,
+  exists,
+  findRoot,
+  readLatest,
+  type Store,
+  storeAt,
+  storeOutside,
+} from "./store.ts";
 import { WINDOW_MS } from "./time.ts";
 
 /** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
@@ -113,23 +121,31 @@ export function parseHookArgs(args: string[]): RestoreOptions {
   return options;
 }
 
-/** Why the hook can stay silent without loading the answer code, or undefined when it cannot. */
-export function quickSilence(
+/** The quick look's verdict: stay silent (and why), or answer, from the store it already found. */
+export type QuickLook = { silence: string } | { store?: Store };
+
+/**
+ * Settles what needs no answer code (why the hook can stay silent); otherwise hands on the store
+ * it found and checked, so the answer does not walk to the root and resolve links again.
+ */
+export function quickLook(
   payload: Payload,
   options: RestoreOptions,
   projectDir?: string,
-): string | undefined {
+): QuickLook {
   if (options.agent === "gemini") {
     // Gemini's BeforeAgent (every message) answers only when /clear armed the store.
     if (payload.hook_event_name === "BeforeAgent") {
-      return exists(armPath(storeAt(findRoot({ cwd: payload.cwd })))) ? undefined : "not armed";
+      return exists(armPath(storeAt(findRoot({ cwd: payload.cwd }))))
+        ? {}
+        : { silence: "not armed" };
     }
     projectDir = undefined; // Gemini sets it to its cwd; lib/hook.ts ignores it too
   }
   const closed = gate(payload, options);
-  if (closed) return closed;
+  if (closed) return { silence: closed };
   const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));
   // A store symlinked out of the project is refused by the answer code; never read through it.
-  if (storeOutside(store) !== undefined) return "the store leads outside the project";
-  return readLatest(store) === undefined ? "no LATEST pointer" : undefined;
+  if (storeOutside(store) !== undefined) return { silence: "the store leads outside the project" };
+  return readLatest(store) === undefined ? { silence: "no LATEST pointer" } : { store };
 }

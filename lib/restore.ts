@@ -89,19 +89,29 @@ export interface Pending {
   body: string;
 }
 
+/** What the hook knows of its environment: CLAUDE_PROJECT_DIR, and a store already found and checked. */
+export interface HookEnv {
+  projectDir?: string;
+  /** The store `quickLook` found and checked (not symlinked out); looked up again when absent. */
+  store?: Store;
+}
+
 /** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
 export function findPending(
   payload: Payload,
   options: RestoreOptions,
-  env: { projectDir?: string },
+  env: HookEnv,
   now: Date,
 ): Pending | { reason: string } {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
-  // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
-  // project would let the hook read and write outside it: refuse before touching anything.
-  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
+  let store = env.store;
+  if (store === undefined) {
+    store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+    // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
+    // project would let the hook read and write outside it: refuse before touching anything.
+    if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
+  }
   const slug = readLatest(store);
   if (slug === undefined) return { reason: "no LATEST pointer" };
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
@@ -130,7 +140,7 @@ export function findPending(
 export function restore(
   payload: Payload,
   options: RestoreOptions,
-  env: { projectDir?: string },
+  env: HookEnv,
   now: Date,
 ): Outcome {
   const found = findPending(payload, options, env, now);
