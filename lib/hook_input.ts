@@ -8,10 +8,13 @@
 
 import {
   armPath,
+  DirView,
   exists,
   findRoot,
+  type Listing,
   readLatest,
   type Store,
+  STORE_REL,
   storeAt,
   storeOutside,
 } from "./store.ts";
@@ -121,12 +124,18 @@ export function parseHookArgs(args: string[]): RestoreOptions {
   return options;
 }
 
-/** The quick look's verdict: stay silent (and why), or answer, from the store it already found. */
-export type QuickLook = { silence: string } | { store?: Store };
+/**
+ * The quick look's verdict: stay silent (and why), or answer from what it already found: the
+ * store (checked not to lead outside the project), its listing, and the slug LATEST names.
+ */
+export type QuickLook =
+  | { silence: string }
+  | { store?: Store; listing?: Listing; latest?: string };
 
 /**
- * Settles what needs no answer code (why the hook can stay silent); otherwise hands on the store
- * it found and checked, so the answer does not walk to the root and resolve links again.
+ * Settles what needs no answer code (why the hook can stay silent); otherwise hands on what it
+ * found, so the answer does not walk to the root, resolve links or read LATEST again. It learns
+ * all of it from directory listings (see `DirView`): no stat and no failed read on the way.
  */
 export function quickLook(
   payload: Payload,
@@ -144,8 +153,15 @@ export function quickLook(
   }
   const closed = gate(payload, options);
   if (closed) return { silence: closed };
-  const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }));
+  const view = new DirView();
+  const store = storeAt(findRoot({ projectDir, cwd: payload.cwd }, view));
+  const kind = view.kind(store.root, STORE_REL);
   // A store symlinked out of the project is refused by the answer code; never read through it.
-  if (storeOutside(store) !== undefined) return { silence: "the store leads outside the project" };
-  return readLatest(store) === undefined ? { silence: "no LATEST pointer" } : { store };
+  if (kind === "link" && storeOutside(store) !== undefined) {
+    return { silence: "the store leads outside the project" };
+  }
+  const listing = kind === "dir" || kind === "link" ? view.list(store.dir) : undefined;
+  const pointer = listing?.get("LATEST");
+  const latest = pointer === "file" || pointer === "link" ? readLatest(store) : undefined;
+  return latest === undefined ? { silence: "no LATEST pointer" } : { store, listing, latest };
 }

@@ -9,15 +9,17 @@ import { cliCommand } from "./command.ts";
 import { markConsumed, splitFrontMatter } from "./front_matter.ts";
 import { buildDigest, capLines } from "./handover.ts";
 import {
+  claimLatest,
   docPath,
   findRoot,
   isSafeSlug,
+  type Listing,
   readDoc,
   readLatest,
+  removeQuietly,
   type Store,
   storeAt,
   storeOutside,
-  takeLatest,
 } from "./store.ts";
 import { ageMs, formatAge } from "./time.ts";
 import { type Budget, gate, type Payload, type RestoreOptions } from "./hook_input.ts";
@@ -89,11 +91,15 @@ export interface Pending {
   body: string;
 }
 
-/** What the hook knows of its environment: CLAUDE_PROJECT_DIR, and a store already found and checked. */
+/** What the hook knows of its environment: CLAUDE_PROJECT_DIR, and what `quickLook` found. */
 export interface HookEnv {
   projectDir?: string;
   /** The store `quickLook` found and checked (not symlinked out); looked up again when absent. */
   store?: Store;
+  /** The listing of that store, when `quickLook` read one. */
+  listing?: Listing;
+  /** The slug LATEST named when `quickLook` read it. */
+  latest?: string;
 }
 
 /** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
@@ -112,10 +118,10 @@ export function findPending(
     // project would let the hook read and write outside it: refuse before touching anything.
     if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   }
-  const slug = readLatest(store);
+  const slug = env.store === undefined ? readLatest(store) : env.latest ?? readLatest(store);
   if (slug === undefined) return { reason: "no LATEST pointer" };
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
-  const text = readDoc(store, slug);
+  const text = readDoc(store, slug, env.store === undefined ? undefined : env.listing);
   if (text === undefined || text.includes("\0")) {
     return { reason: `document "${slug}" is missing or unreadable` };
   }
@@ -146,11 +152,12 @@ export function restore(
   const found = findPending(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
   const { store, slug, text } = found;
-  if (takeLatest(store, slug) !== slug) {
-    return { injected: false, reason: "another hook claimed the pointer" };
-  }
+  const claim = claimLatest(store, slug);
+  if (claim === undefined) return { injected: false, reason: "another hook claimed the pointer" };
   const consumed = markConsumed(text);
-  if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed);
+  // The claim is our private file beside the document: it becomes the rewrite's temp file.
+  if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed, claim.path);
+  else removeQuietly(claim.path);
   const context = buildContext(found, now, options.budget);
   return { injected: true, slug, context };
 }

@@ -9,8 +9,10 @@ import {
   parsePayload,
   restore,
 } from "../lib/restore.ts";
-import { docPath, readLatest } from "../lib/store.ts";
-import { BODY, makeProject, NOW, writeDoc } from "./support/scratch.ts";
+import { answer } from "../lib/hook.ts";
+import { quickLook } from "../lib/hook_input.ts";
+import { docPath, join, readLatest } from "../lib/store.ts";
+import { BODY, makeProject, mkfifo, NOW, type Project, writeDoc } from "./support/scratch.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
@@ -190,6 +192,80 @@ Deno.test("restore (in-process)", async (t) => {
       await writeDoc(p.store, "b", { created: minutes(45) });
       const wide = parseHookArgs(["--window-minutes", "60"]);
       assert.equal(restore(payload(p.root), wide, {}, NOW).injected, true);
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
+
+Deno.test("the hook's path: quickLook, then the answer from what it found", async (t) => {
+  const clear = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
+  /** What session_restore.ts does with a payload, in-process. */
+  const hook = (cwd: string, projectDir?: string) => {
+    const look = quickLook(clear(cwd), DEFAULT_OPTIONS, projectDir);
+    return "silence" in look
+      ? { silence: look.silence }
+      : answer(clear(cwd), DEFAULT_OPTIONS, { projectDir, ...look }, NOW);
+  };
+  const storeNames = (p: Project) => [...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort();
+
+  await t.step("no store, no LATEST, a blank LATEST: silent without the answer code", async () => {
+    const p = await makeProject({ store: false });
+    try {
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      await Deno.mkdir(p.store.dir, { recursive: true });
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      await Deno.writeTextFile(p.store.latest, " \n");
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step(
+    "a document with a BOM is consumed byte for byte; no temp file is left",
+    async () => {
+      const p = await makeProject();
+      try {
+        const text = "\ufeff" + await writeDoc(p.store, "bom", { created: minutes(2), crlf: true });
+        await Deno.writeTextFile(docPath(p.store, "bom"), text);
+        const r = hook(p.root);
+        assert.ok("stdout" in r && r.stdout?.includes("additionalContext"), JSON.stringify(r));
+        const after = await Deno.readFile(docPath(p.store, "bom"));
+        assert.deepEqual(
+          after,
+          new TextEncoder().encode(text.replace("consumed: false", "consumed: true")),
+        );
+        assert.deepEqual(storeNames(p), ["bom.md"], "LATEST cleared, the claim became the doc");
+        assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("a store symlinked inside the project is followed", async () => {
+    const p = await makeProject({ store: false });
+    try {
+      const real = join(p.root, "elsewhere-in-project");
+      await Deno.mkdir(real, { recursive: true });
+      await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
+      await Deno.symlink(real, p.store.dir);
+      await writeDoc(p.store, "linked", { created: minutes(1) });
+      const r = hook(p.root, p.root);
+      assert.ok("stdout" in r && r.stdout !== undefined, JSON.stringify(r));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a LATEST or a document that is a named pipe never blocks the hook", async () => {
+    const p = await makeProject();
+    try {
+      await mkfifo(p.store.latest);
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      await Deno.remove(p.store.latest);
+      await mkfifo(docPath(p.store, "pipe"));
+      await Deno.writeTextFile(p.store.latest, "pipe\n");
+      const r = hook(p.root);
+      assert.ok("reason" in r && /missing or unreadable/.test(r.reason ?? ""), JSON.stringify(r));
     } finally {
       await p.cleanup();
     }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   absolute,
+  claimLatest,
+  DirView,
   docPath,
   findGitTop,
   findRoot,
@@ -9,12 +11,13 @@ import {
   parentDir,
   readDoc,
   readLatest,
+  readUtf8,
   storeAt,
   takeLatest,
   writeLatest,
 } from "../lib/store.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../lib/atomic.ts";
-import { makeProject, writeDoc } from "./support/scratch.ts";
+import { makeProject, mkfifo, writeDoc } from "./support/scratch.ts";
 
 Deno.test("paths", async (t) => {
   await t.step("parentDir walks to the root and stops", () => {
@@ -177,6 +180,129 @@ Deno.test("atomic writes", async (t) => {
         "f.txt",
       ]);
       assert.equal(storeAt(p.root).dir, p.store.dir);
+    });
+  } finally {
+    await p.cleanup();
+  }
+});
+
+Deno.test("DirView: kinds from listings, symlinks reported, nothing thrown", async (t) => {
+  const p = await makeProject();
+  try {
+    await writeDoc(p.store, "a");
+    await t.step("a real store is a dir all the way down; its entries have kinds", () => {
+      const view = new DirView();
+      assert.equal(view.kind(p.root, ".claude/state/session"), "dir");
+      assert.equal(view.kind(p.root, ".git"), "dir");
+      assert.equal(view.list(p.store.dir)?.get("LATEST"), "file");
+      assert.equal(view.list(p.store.dir)?.get("a.md"), "file");
+    });
+    await t.step("missing parts are undefined; an unlistable directory too", () => {
+      const view = new DirView();
+      assert.equal(view.kind(p.root, "nope/state/session"), undefined);
+      assert.equal(view.kind(p.root, ".claude/nope"), undefined);
+      assert.equal(view.list(join(p.root, "nope")), undefined);
+    });
+    await t.step("a symlinked part is reported as a link, never followed", async () => {
+      const q = await makeProject({ store: false });
+      try {
+        await Deno.mkdir(join(q.root, ".claude"));
+        await Deno.symlink(join(p.root, ".claude/state"), join(q.root, ".claude/state"));
+        const view = new DirView();
+        assert.equal(view.kind(q.root, ".claude/state/session"), "link");
+        assert.equal(view.list(join(q.root, ".claude"))?.get("state"), "link");
+      } finally {
+        await q.cleanup();
+      }
+    });
+    await t.step("a listing is read once per view", async () => {
+      const view = new DirView();
+      assert.equal(view.list(p.store.dir)?.has("later.md"), false);
+      await Deno.writeTextFile(docPath(p.store, "later"), "x");
+      assert.equal(view.list(p.store.dir)?.has("later.md"), false, "the view's snapshot");
+      assert.equal(new DirView().list(p.store.dir)?.has("later.md"), true);
+    });
+  } finally {
+    await p.cleanup();
+  }
+});
+
+Deno.test("readDoc with the store's listing keeps every confinement", async (t) => {
+  const p = await makeProject();
+  const outside = await makeProject();
+  try {
+    await writeDoc(p.store, "ok");
+    await writeDoc(outside.store, "secret");
+    await Deno.symlink(docPath(outside.store, "secret"), docPath(p.store, "out"));
+    await Deno.symlink(docPath(p.store, "ok"), docPath(p.store, "alias"));
+    await mkfifo(docPath(p.store, "pipe"));
+    await Deno.mkdir(docPath(p.store, "dir"));
+    const listing = new DirView().list(p.store.dir)!;
+    await t.step("a regular file reads", () => {
+      assert.ok(readDoc(p.store, "ok", listing)?.includes("slug: ok"));
+    });
+    await t.step("symlinks are resolved: out of the store refused, inside followed", () => {
+      assert.equal(readDoc(p.store, "out", listing), undefined);
+      assert.ok(readDoc(p.store, "alias", listing)?.includes("slug: ok"));
+    });
+    await t.step("a named pipe or a directory is never opened", () => {
+      assert.equal(readDoc(p.store, "pipe", listing), undefined);
+      assert.equal(readDoc(p.store, "dir", listing), undefined);
+    });
+    await t.step("what the listing lacks is missing, even if it appeared since", async () => {
+      await Deno.writeTextFile(docPath(p.store, "new"), "---\nslug: new\n---\n");
+      assert.equal(readDoc(p.store, "new", listing), undefined);
+      assert.ok(readDoc(p.store, "new")?.includes("slug: new"), "without a listing it reads");
+    });
+  } finally {
+    await p.cleanup();
+    await outside.cleanup();
+  }
+});
+
+Deno.test("readUtf8: byte for byte, or nothing", async (t) => {
+  const dir = await Deno.makeTempDir();
+  const file = (name: string, bytes: number[]) => {
+    const path = join(dir, name);
+    Deno.writeFileSync(path, new Uint8Array(bytes));
+    return path;
+  };
+  try {
+    await t.step("a BOM is kept (the consumed rewrite must not drop it)", () => {
+      const text = readUtf8(file("bom", [0xef, 0xbb, 0xbf, 0x61, 0x0a]));
+      assert.equal(text, "\ufeffa\n");
+    });
+    await t.step("a real U+FFFD in the file is text, not an error", () => {
+      assert.equal(readUtf8(file("fffd", [0x61, 0xef, 0xbf, 0xbd, 0x62])), "a\ufffdb");
+    });
+    await t.step("bytes that are not UTF-8 read as nothing", () => {
+      assert.equal(readUtf8(file("bad", [0x61, 0xff, 0x62])), undefined);
+      assert.equal(readUtf8(file("cut", [0x61, 0xe2, 0x82])), undefined, "a truncated sequence");
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("claimLatest hands the claim file to the caller", async (t) => {
+  const p = await makeProject();
+  try {
+    await t.step("LATEST becomes a private .tmp- file naming the slug", () => {
+      writeLatest(p.store, "one");
+      const claim = claimLatest(p.store, "one");
+      assert.equal(claim?.slug, "one");
+      assert.equal(readLatest(p.store), undefined);
+      assert.ok(claim!.path.startsWith(join(p.store.dir, ".tmp-LATEST.claim.")));
+      assert.equal(Deno.readTextFileSync(claim!.path), "one\n");
+      Deno.removeSync(claim!.path);
+    });
+    await t.step("a blank or mismatched pointer is no claim and leaves no file", () => {
+      Deno.writeTextFileSync(p.store.latest, "\n");
+      assert.equal(claimLatest(p.store), undefined);
+      writeLatest(p.store, "newer");
+      assert.equal(claimLatest(p.store, "older"), undefined);
+      assert.equal(readLatest(p.store), "newer");
+      assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["LATEST"]);
     });
   } finally {
     await p.cleanup();

@@ -157,3 +157,9 @@ export function contextOf(ran: Ran): string | undefined {
   const parsed = JSON.parse(ran.stdout);
   return parsed.hookSpecificOutput.additionalContext;
 }
+
+/** Makes a named pipe (Deno has no API for one): reading it would block forever. */
+export async function mkfifo(path: string): Promise<void> {
+  const { code } = await new Deno.Command("mkfifo", { args: [path] }).output();
+  if (code !== 0) throw new Error(`mkfifo ${path} failed`);
+}
