@@ -34,7 +34,8 @@ export function splitFrontMatter(text: string): Split | undefined {
     let end = text.indexOf("\n", pos);
     const next = end === -1 ? text.length : end + 1;
     if (end === -1) end = text.length;
-    const line = text.slice(pos, end).replace(/\r$/, "");
+    let line = text.slice(pos, end);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
     if (lineNo === 0) {
       if (!FENCE.test(line)) return undefined;
     } else if (FENCE.test(line)) {
@@ -61,12 +62,15 @@ function unquote(value: string): string {
 
 /**
  * Flips `consumed: false` to `consumed: true` in the front matter, touching no other byte
- * (CRLF and everything else kept); undefined when there is no such line to flip.
+ * (CRLF and everything else kept); undefined when there is no such line to flip. `head` is the
+ * front matter {@link splitFrontMatter} found in `text`, when the caller already split it.
  */
-export function markConsumed(text: string): string | undefined {
-  const split = splitFrontMatter(text);
-  if (!split) return undefined;
-  const m = /^(consumed:[ \t]*)false([ \t]*\r?)$/m.exec(split.head);
+export function markConsumed(
+  text: string,
+  head = splitFrontMatter(text)?.head,
+): string | undefined {
+  if (head === undefined) return undefined;
+  const m = /^(consumed:[ \t]*)false([ \t]*\r?)$/m.exec(head);
   if (!m) return undefined;
   const at = m.index + m[1].length;
   return text.slice(0, at) + "true" + text.slice(at + "false".length);

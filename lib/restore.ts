@@ -58,7 +58,7 @@ export function buildContext(
   const banner = `[session] Handover "${doc.slug}" restored (dumped ${when}, branch ${
     doc.branch || "none"
   }). Full document: \`${recall}\``;
-  const body = doc.body.replace(/\r\n?/g, "\n").trim();
+  const body = (doc.body.includes("\r") ? doc.body.replace(/\r\n?/g, "\n") : doc.body).trim();
   let room = budget.limit - banner.length - 2;
   const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
   let context = `${banner}\n\n${capLines(text, room)}`;
@@ -87,6 +87,8 @@ export interface Pending {
   text: string;
   created?: string;
   branch?: string;
+  /** The front matter, exactly as in the file. */
+  head: string;
   /** The body without front matter. */
   body: string;
 }
@@ -135,7 +137,7 @@ export function findPending(
     return { reason: `document "${slug}" is outside the restore window` };
   }
   const { created, branch } = split.fields;
-  return { store, slug, text, created, branch, body: split.body };
+  return { store, slug, text, created, branch, head: split.head, body: split.body };
 }
 
 /**
@@ -154,7 +156,7 @@ export function restore(
   const { store, slug, text } = found;
   const claim = claimLatest(store, slug);
   if (claim === undefined) return { injected: false, reason: "another hook claimed the pointer" };
-  const consumed = markConsumed(text);
+  const consumed = markConsumed(text, found.head);
   // The claim is our private file beside the document: it becomes the rewrite's temp file.
   if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed, claim.path);
   else removeQuietly(claim.path);

@@ -37,17 +37,26 @@ export interface Store {
 
 /** Joins path parts with `/`, the separator Deno accepts on every platform. */
 export function join(...parts: string[]): string {
-  return parts.filter((p) => p !== "").join("/").replace(/(?<!^)\/{2,}/g, "/");
+  const joined = parts.filter((p) => p !== "").join("/");
+  // The hook joins a dozen paths per run; a regex's first use costs more than this check.
+  return joined.indexOf("//", 1) === -1 ? joined : joined.replace(/(?<!^)\/{2,}/g, "/");
 }
 
 /** The parent directory of an absolute path, or undefined at the filesystem root. */
 export function parentDir(path: string): string | undefined {
-  const trimmed = path.replace(/[\\/]+$/, "");
+  const trimmed = endsWithSeparator(path) ? path.replace(/[\\/]+$/, "") : path;
   const i = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
   if (i < 0) return undefined;
   if (i === 0) return trimmed.length > 1 ? "/" : undefined;
   const parent = trimmed.slice(0, i);
-  return /^[A-Za-z]:$/.test(parent) ? parent + "\\" : parent;
+  return parent.length === 2 && parent[1] === ":" && /[A-Za-z]/.test(parent[0])
+    ? parent + "\\"
+    : parent;
+}
+
+function endsWithSeparator(path: string): boolean {
+  const last = path.charCodeAt(path.length - 1);
+  return last === 0x2f || last === 0x5c;
 }
 
 /** Makes `path` absolute against `base`. */
@@ -65,7 +74,7 @@ export function absolute(path: string, base: string): string {
 }
 
 function stripTrailing(path: string): string {
-  return path.length > 1 ? path.replace(/(?<=.)[\\/]+$/, "") : path;
+  return path.length > 1 && endsWithSeparator(path) ? path.replace(/(?<=.)[\\/]+$/, "") : path;
 }
 
 /** Whether anything exists at `path`. */

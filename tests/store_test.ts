@@ -18,6 +18,7 @@ import {
 } from "../lib/store.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../lib/atomic.ts";
 import { makeProject, mkfifo, writeDoc } from "./support/scratch.ts";
+import { prng } from "./support/prng.ts";
 
 Deno.test("paths", async (t) => {
   await t.step("parentDir walks to the root and stops", () => {
@@ -34,6 +35,34 @@ Deno.test("paths", async (t) => {
   });
   await t.step("join collapses doubled separators", () => {
     assert.equal(join("/a/", "b"), "/a/b");
+    assert.equal(join("//server/share", "x"), "//server/share/x", "a leading // is kept");
+  });
+  await t.step("the fast paths agree with the plain regex rules on random paths", () => {
+    const next = prng(20261130);
+    const alphabet = ["/", "\\", "a", "b", ".", ":", "C", "//"];
+    const word = () =>
+      Array.from(
+        { length: Math.floor(next() * 7) },
+        () => alphabet[Math.floor(next() * alphabet.length)],
+      ).join("");
+    for (let i = 0; i < 5_000; i++) {
+      const [a, b] = [word(), word()];
+      assert.equal(
+        join(a, b),
+        [a, b].filter((p) => p !== "").join("/").replace(/(?<!^)\/{2,}/g, "/"),
+      );
+      const trimmed = a.replace(/[\\/]+$/, "");
+      const k = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
+      const parent = trimmed.slice(0, k);
+      const want = k < 0
+        ? undefined
+        : k === 0
+        ? (trimmed.length > 1 ? "/" : undefined)
+        : /^[A-Za-z]:$/.test(parent)
+        ? parent + "\\"
+        : parent;
+      assert.equal(parentDir(a), want, JSON.stringify(a));
+    }
   });
 });
 
