@@ -10,13 +10,12 @@
  * @module
  */
 
-import { parseHookArgs, parsePayload, quickLook } from "./lib/hook_input.ts";
-import { currentTime, safeEnv } from "./lib/time.ts";
+import { fastAnswer, hookNow, parseHookArgs, parsePayload, readEnv } from "./lib/hook_fast.ts";
 
-// Speed (docs/PERFORMANCE.md): almost every `/clear` finds no pointer. That path loads only the
-// small modules above (hook_input, store, time) and settles it from a few directory listings
-// (`quickLook`); the answer code (front matter, digest, writes) is imported only when there is a
-// pointer to follow.
+// Speed (docs/PERFORMANCE.md): the hook must stay within 1.15× of an empty `deno run`, and every
+// module it loads costs ~1 % of that. lib/hook_fast.ts, which imports nothing, settles the common
+// `/clear` — nothing to restore, or a plain handover — by itself; the general path (lib/hook.ts
+// and the modules it needs) is imported only for what the fast path hands over.
 // Only messages are ever printed, and capturing stack traces costs start-up time.
 Error.stackTraceLimit = 0;
 
@@ -61,18 +60,17 @@ try {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
     const options = parseHookArgs(Deno.args);
-    const projectDir = safeEnv("CLAUDE_PROJECT_DIR");
-    const look = quickLook(payload, options, projectDir);
-    const result = "silence" in look
-      ? { stdout: undefined, reason: look.silence }
-      : (await import("./lib/hook.ts")).answer(
-        payload,
-        options,
-        { projectDir, ...look },
-        currentTime(),
-      );
+    const projectDir = readEnv("CLAUDE_PROJECT_DIR");
+    const now = hookNow();
+    const fast = fastAnswer(payload, options, { projectDir, now });
+    if ("general" in fast && readEnv("SESSION_DEBUG")) {
+      console.error(`session_restore: the general path decides (${fast.general})`);
+    }
+    const result = "general" in fast
+      ? (await import("./lib/hook.ts")).answer(payload, options, { projectDir }, now)
+      : fast;
     if (result.stdout !== undefined) writeOut(result.stdout + "\n");
-    else if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
+    else if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);

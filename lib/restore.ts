@@ -13,7 +13,6 @@ import {
   docPath,
   findRoot,
   isSafeSlug,
-  type Listing,
   readDoc,
   readLatest,
   removeQuietly,
@@ -22,10 +21,16 @@ import {
   storeOutside,
 } from "./store.ts";
 import { ageMs, formatAge } from "./time.ts";
-import { type Budget, gate, type Payload, type RestoreOptions } from "./hook_input.ts";
+import {
+  type Budget,
+  FUTURE_SKEW_MS,
+  gate,
+  type Payload,
+  type RestoreOptions,
+} from "./hook_fast.ts";
 
-// The hook's input (payload, flags, budgets, gates) lives in lib/hook_input.ts so the hook can
-// settle the common no-pointer case without loading this module; re-exported for its callers.
+// The hook's input (payload, flags, budgets, gates) lives in lib/hook_fast.ts, with the fast path
+// that settles the common `/clear` without loading this module; re-exported for its callers.
 export {
   type Agent,
   type Budget,
@@ -36,10 +41,7 @@ export {
   parsePayload,
   type Payload,
   type RestoreOptions,
-} from "./hook_input.ts";
-
-/** A future `created` within this skew (clock differences) still counts as fresh. */
-const FUTURE_SKEW_MS = 60_000;
+} from "./hook_fast.ts";
 
 /** Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. */
 export type Outcome =
@@ -53,7 +55,9 @@ export function buildContext(
   budget: Budget,
 ): string {
   const recall = cliCommand("recall", doc.slug);
-  const age = formatAge(ageMs(doc.created, now));
+  const ms = ageMs(doc.created, now);
+  // A `created` slightly ahead of this clock passed the window's skew: it was dumped just now.
+  const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
   const when = age === "just now" ? "just now" : `${age} ago`;
   const banner = `[session] Handover "${doc.slug}" restored (dumped ${when}, branch ${
     doc.branch || "none"
@@ -93,15 +97,9 @@ export interface Pending {
   body: string;
 }
 
-/** What the hook knows of its environment: CLAUDE_PROJECT_DIR, and what `quickLook` found. */
+/** What the hook knows of its environment: CLAUDE_PROJECT_DIR. */
 export interface HookEnv {
   projectDir?: string;
-  /** The store `quickLook` found and checked (not symlinked out); looked up again when absent. */
-  store?: Store;
-  /** The listing of that store, when `quickLook` read one. */
-  listing?: Listing;
-  /** The slug LATEST named when `quickLook` read it. */
-  latest?: string;
 }
 
 /** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
@@ -113,17 +111,14 @@ export function findPending(
 ): Pending | { reason: string } {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
-  let store = env.store;
-  if (store === undefined) {
-    store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
-    // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
-    // project would let the hook read and write outside it: refuse before touching anything.
-    if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
-  }
-  const slug = env.store === undefined ? readLatest(store) : env.latest ?? readLatest(store);
+  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
+  // project would let the hook read and write outside it: refuse before touching anything.
+  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
+  const slug = readLatest(store);
   if (slug === undefined) return { reason: "no LATEST pointer" };
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
-  const text = readDoc(store, slug, env.store === undefined ? undefined : env.listing);
+  const text = readDoc(store, slug);
   if (text === undefined || text.includes("\0")) {
     return { reason: `document "${slug}" is missing or unreadable` };
   }

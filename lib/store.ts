@@ -241,6 +241,8 @@ export function docPath(store: Store, slug: string): string {
 export function readLatest(store: Store): string | undefined {
   let text: string;
   try {
+    // A named pipe would block the read, and the hook with it: a regular file or nothing.
+    if (!Deno.statSync(store.latest).isFile) return undefined;
     text = Deno.readTextFileSync(store.latest);
   } catch {
     return undefined;
@@ -315,16 +317,12 @@ export function removeQuietly(path: string): void {
 
 /**
  * Reads a document by slug, confined to the store: the slug must be safe, and the file (after
- * following any symlink) must be a regular file inside the store directory. With the store's
- * `listing` (lib/hook_input.ts), a regular file there needs no resolving and a missing one no read.
+ * following any symlink) must be a regular file inside the store directory.
  */
-export function readDoc(store: Store, slug: string, listing?: Listing): string | undefined {
+export function readDoc(store: Store, slug: string): string | undefined {
   if (!isSafeSlug(slug)) return undefined;
   const path = docPath(store, slug);
-  const kind = listing?.get(`${slug}.md`);
   try {
-    if (kind === "file") return readUtf8(path);
-    if (listing !== undefined && kind !== "link") return undefined;
     const real = Deno.realPathSync(path);
     const realDir = Deno.realPathSync(store.dir);
     if (parentDir(real) !== realDir) return undefined;

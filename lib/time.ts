@@ -4,8 +4,6 @@
  * @module
  */
 
-/** The restore window: a dump older than this is not injected by the hook. */
-export const WINDOW_MS = 30 * 60 * 1000;
 /** Documents and parked items older than this are flagged `⚠ stale`. */
 export const STALE_MS = 14 * 24 * 60 * 60 * 1000;
 /** Documents older than this are removed by `list`. Parked items never expire. */

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { markConsumed, renderFrontMatter, splitFrontMatter } from "../lib/front_matter.ts";
 import { parseLog, parseNumstatZ, parseStashes } from "../lib/git.ts";
 import { buildDigest, capLines, parseSections } from "../lib/handover.ts";
-import { gate, parseHookArgs, parsePayload } from "../lib/hook_input.ts";
+import { gate, parseHookArgs, parsePayload } from "../lib/hook_fast.ts";
 import { parseBullet, parseParked, renderParked } from "../lib/parked.ts";
 import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/restore.ts";
 import { CLAUDE } from "../lib/hook_target.ts";

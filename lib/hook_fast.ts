@@ -1,0 +1,372 @@
+/**
+ * The SessionStart hook's fast path: its input (the payload, its own flags, the per-agent
+ * budgets, the gates) and the whole answer for the common `/clear` — nothing to restore, or a
+ * plain handover to inject — in one module that imports nothing.
+ *
+ * Why one module: the hook runs on every `/clear` and must stay within 1.15× of an empty
+ * `deno run`. In a fresh Deno process each module costs ~0.12 ms to load (plus ~0.004 ms per KB),
+ * a second loading phase ~0.3 ms, and the first use of each Deno API, regex or function its own
+ * compile. The general path (lib/hook.ts and the store, front matter, time and command modules it
+ * needs) measured 1.27× on an inject; this module does the same inject at ~1.10×
+ * (docs/PERFORMANCE.md). So it settles what it can be sure of with the fewest calls and hands
+ * everything else — a symlink anywhere on the way, a walk up to the git top-level, front matter of
+ * another shape, a body that needs the digest, Gemini's arming — to the general path, which decides
+ * every case itself. Where it repeats a rule of another module (the recall command, the age, the
+ * shape of our front matter), tests/hook_fast_test.ts holds it to that module on generated inputs,
+ * and the whole fast path to the general one on generated stores.
+ * @module
+ */
+
+/** The restore window: a dump older than this is not injected by the hook. */
+export const WINDOW_MS = 30 * 60 * 1000;
+/** A future `created` within this skew (clock differences) still counts as fresh. */
+export const FUTURE_SKEW_MS = 60_000;
+
+/** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
+export interface Payload {
+  session_id?: string;
+  transcript_path?: string;
+  cwd: string;
+  hook_event_name?: string;
+  source?: string;
+}
+
+/** Size budget of the injected context for one agent. */
+export interface Budget {
+  /** A body longer than this (characters) is replaced by a digest. */
+  digestOver: number;
+  /** The whole context never exceeds this many characters. */
+  limit: number;
+  /** When set, the whole context never exceeds this many UTF-8 bytes either. */
+  maxBytes?: number;
+}
+
+/**
+ * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
+ * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
+ * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
+ * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ */
+export const BUDGETS: Record<string, Budget> = {
+  claude: { digestOver: 8_000, limit: 9_500 },
+  gemini: { digestOver: 8_000, limit: 9_500 },
+  codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
+};
+
+/** The agents the hook knows, by the name `--agent` takes. */
+export type Agent = "claude" | "codex" | "gemini";
+
+/** Hook options: which sources inject, the window, the agent and its budget. */
+export interface RestoreOptions {
+  sources: string[];
+  windowMs: number;
+  budget: Budget;
+  agent: Agent;
+}
+
+/** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
+export const DEFAULT_OPTIONS: RestoreOptions = {
+  sources: ["clear"],
+  windowMs: WINDOW_MS,
+  budget: BUDGETS.claude,
+  agent: "claude",
+};
+
+/** Parses the hook payload; undefined unless it is a JSON object with a non-empty `cwd`. */
+export function parsePayload(text: string): Payload | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const p = value as Record<string, unknown>;
+  if (typeof p.cwd !== "string" || p.cwd === "") return undefined;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    cwd: p.cwd,
+    session_id: str(p.session_id),
+    transcript_path: str(p.transcript_path),
+    hook_event_name: str(p.hook_event_name),
+    source: str(p.source),
+  };
+}
+
+/** The event and source gates. */
+export function gate(payload: Payload, options: RestoreOptions): string | undefined {
+  if (payload.hook_event_name !== "SessionStart") return "not a SessionStart event";
+  if (payload.source !== undefined && !options.sources.includes(payload.source)) {
+    return `source "${payload.source}" is not enabled`;
+  }
+  return undefined;
+}
+
+/** Parses the hook's own flags: `--source a,b`, `--window-minutes N`, `--agent NAME`. */
+export function parseHookArgs(args: string[]): RestoreOptions {
+  const options = { ...DEFAULT_OPTIONS, sources: [...DEFAULT_OPTIONS.sources] };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? args[++i] ?? "";
+    if (flag === "--source") {
+      for (const s of value().split(",")) {
+        if (s && !options.sources.includes(s)) options.sources.push(s);
+      }
+    } else if (flag === "--window-minutes") {
+      const n = Number(value());
+      if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
+    } else if (flag === "--agent") {
+      const agent = value();
+      if (agent === "claude" || agent === "codex" || agent === "gemini") {
+        options.agent = agent;
+        options.budget = BUDGETS[agent];
+      }
+    }
+  }
+  return options;
+}
+
+/** The fast path's verdict: what to print (nothing when `stdout` is undefined) and why, or a hand-over. */
+export type FastAnswer = { stdout?: string; reason: string } | { general: string };
+
+/** What the fast path reads of the process: `CLAUDE_PROJECT_DIR` and "now". */
+export interface FastEnv {
+  projectDir?: string;
+  now: Date;
+}
+
+/** An environment variable, a denied permission read as unset (as lib/time.ts `safeEnv`). */
+export function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Now": `SESSION_NOW` when it is set and valid, else the clock (as lib/time.ts `currentTime`). */
+export function hookNow(pinned = readEnv("SESSION_NOW")): Date {
+  const ms = pinned ? Date.parse(pinned) : NaN;
+  return Number.isNaN(ms) ? new Date() : new Date(ms);
+}
+
+/** The CLI's Deno flags, as lib/command.ts `CLI_FLAGS` spells them (held to it by a test). */
+const RECALL_PREFIX = "deno run --allow-read --allow-write --allow-env --allow-run=git";
+/** A word the shell takes as is (lib/command.ts `shellQuote` leaves these unquoted). */
+const PLAIN_WORD = /^[A-Za-z0-9_\/.,:=@%+-]+$/;
+/** A slug the fast path takes as is: what `dump` makes; anything else goes the general way. */
+const PLAIN_SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** One front-matter line as lib/front_matter.ts reads it, unquoted values only. */
+const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*([^"' \t](?:.*?[^ \t])?)?[ \t]*$/;
+/** Prefix of the claim's name (lib/atomic.ts `TEMP_PREFIX`: readers of the store skip it). */
+const CLAIM_PREFIX = ".tmp-LATEST.claim.";
+
+/**
+ * Answers one payload when that needs nothing but this module: silence when there is nothing to
+ * restore, or the whole inject (claim LATEST, mark the document consumed, build the context) for
+ * a plain handover. Returns `{ general }` — touching nothing — when the general path must decide.
+ */
+export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastEnv): FastAnswer {
+  const gemini = options.agent === "gemini";
+  const arming = gemini && payload.hook_event_name === "BeforeAgent";
+  if (!arming) {
+    const closed = gate(payload, options);
+    if (closed) return { reason: closed };
+    if (gemini) return { general: "Gemini arms its restore" };
+  }
+  // Gemini's CLAUDE_PROJECT_DIR is its launch directory; the walk-up rule decides for it.
+  const root = plainRoot(gemini ? undefined : env.projectDir, payload.cwd);
+  if (root === undefined) return { general: "the root needs the walk-up rule" };
+  let dir = root;
+  let names = listDir(dir);
+  for (const part of [".claude", "state", "session"]) {
+    const kind = names?.get(part);
+    if (kind === undefined) {
+      return arming ? { reason: "not armed" } : { reason: "no LATEST pointer" };
+    }
+    if (kind !== "dir") return { general: "a symlink or a file on the store's path" };
+    dir = `${dir}/${part}`;
+    names = listDir(dir);
+  }
+  if (names === undefined) return { general: "the store cannot be listed" };
+  if (arming) return names.has(".gemini-armed") ? { general: "armed" } : { reason: "not armed" };
+  const pointer = names.get("LATEST");
+  if (pointer === undefined) return { reason: "no LATEST pointer" };
+  if (pointer !== "file") return { general: "LATEST is not a regular file" };
+  const slug = Deno.readTextFileSync(`${dir}/LATEST`).split("\n", 1)[0].trim();
+  if (slug === "") return { reason: "no LATEST pointer" };
+  if (!isPlainSlug(slug) || names.get(`${slug}.md`) !== "file") {
+    return { general: "LATEST names something other than a plain document" };
+  }
+  const doc = `${dir}/${slug}.md`;
+  const text = Deno.readTextFileSync(doc);
+  // U+FFFD may stand for bytes that are not UTF-8 (decoding here is lossy): the general path tells.
+  if (text.includes("\uFFFD") || text.includes("\0")) return { general: "not plain UTF-8 text" };
+  const head = readHead(text);
+  if (head === undefined) return { general: "front matter of another shape" };
+  const { fields, end, consumedAt } = head;
+  if (fields.consumed !== "false") return { reason: `document "${slug}" is already consumed` };
+  const age = env.now.getTime() - Date.parse(fields.created ?? "");
+  if (!(age <= options.windowMs && age >= -FUTURE_SKEW_MS)) {
+    return { reason: `document "${slug}" is outside the restore window` };
+  }
+  const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
+  if (context === undefined) return { general: "the context needs the digest or a cap" };
+  return claimAndConsume(dir, slug, text, consumedAt)
+    ? { stdout: hookJson(context), reason: `injected "${slug}"` }
+    : { reason: "another hook claimed the pointer" };
+}
+
+/** The project root when no walk is needed: a plain absolute path, else undefined. */
+function plainRoot(projectDir: string | undefined, cwd: string): string | undefined {
+  const root = projectDir || cwd;
+  if (!isPlainAbsolute(root)) return undefined;
+  // Without CLAUDE_PROJECT_DIR the root is the git top-level, which is the cwd only if it holds `.git`.
+  if (!projectDir) {
+    const git = listDir(root)?.get(".git");
+    if (git !== "dir" && git !== "file") return undefined;
+  }
+  return root;
+}
+
+/** `/a/b`: absolute, POSIX, nothing to normalise (no `//`, `.`, `..`, trailing `/`, `\`). */
+function isPlainAbsolute(path: string): boolean {
+  return path.startsWith("/") && path.length > 1 && !path.endsWith("/") &&
+    !path.includes("//") && !path.includes("/./") && !path.includes("/../") &&
+    !path.endsWith("/.") && !path.endsWith("/..") && !path.includes("\\");
+}
+
+/** A slug the store may hold and the shell takes as is (lib/store.ts `isSafeSlug` accepts it). */
+function isPlainSlug(slug: string): boolean {
+  return slug.length <= 200 && PLAIN_SLUG.test(slug) && !slug.includes("..") &&
+    slug !== "LATEST" && slug !== "PARKED" && slug !== "dropped";
+}
+
+/** A directory's entries and what each is, from one listing (symlinks are not followed). */
+function listDir(dir: string): Map<string, string> | undefined {
+  try {
+    const names = new Map<string, string>();
+    for (const e of Deno.readDirSync(dir)) {
+      names.set(e.name, e.isFile ? "file" : e.isDirectory ? "dir" : e.isSymlink ? "link" : "other");
+    }
+    return names;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Our front matter as `dump` writes it: `---`, unquoted `key: value` lines with no key twice,
+ * `---`, LF or CRLF, no BOM. Returns its fields, where the body starts, and where the `false` of
+ * `consumed: false` is; undefined for any other shape (lib/front_matter.ts reads those).
+ */
+export function readHead(
+  text: string,
+): { fields: Record<string, string>; end: number; consumedAt: number } | undefined {
+  if (!text.startsWith("---\n") && !text.startsWith("---\r\n")) return undefined;
+  const fields: Record<string, string> = {};
+  let consumedAt = -1;
+  for (let pos = text.indexOf("\n") + 1, n = 0; n < 64; n++) {
+    const eol = text.indexOf("\n", pos);
+    if (eol === -1) return undefined;
+    const line = text.slice(pos, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
+    if (line === "---") return { fields, end: eol + 1, consumedAt };
+    const m = FIELD.exec(line);
+    if (m === null || m[1] in fields) return undefined;
+    fields[m[1]] = m[2] ?? "";
+    if (m[1] === "consumed") consumedAt = pos + line.indexOf(m[2] ?? "", m[1].length + 1);
+    pos = eol + 1;
+  }
+  return undefined;
+}
+
+/**
+ * The context lib/restore.ts `buildContext` makes, when it needs neither the digest nor a cap:
+ * the banner, a blank line, the body with LF line ends. Undefined when it would need either.
+ */
+export function plainContext(
+  slug: string,
+  branch: string | undefined,
+  rawBody: string,
+  ageMs: number,
+  budget: Budget,
+): string | undefined {
+  const recall = recallCommand(slug);
+  if (recall === undefined) return undefined;
+  const age = formatAge(ageMs);
+  const when = age === "just now" ? age : `${age} ago`;
+  const banner = `[session] Handover "${slug}" restored (dumped ${when}, branch ${
+    branch || "none"
+  }). Full document: \`${recall}\``;
+  const body = (rawBody.includes("\r") ? rawBody.replace(/\r\n?/g, "\n") : rawBody).trim();
+  if (body.length > budget.digestOver || body.length > budget.limit - banner.length - 2) {
+    return undefined;
+  }
+  const context = `${banner}\n\n${body}`;
+  if (budget.maxBytes !== undefined && new TextEncoder().encode(context).length > budget.maxBytes) {
+    return undefined;
+  }
+  return context;
+}
+
+/**
+ * lib/command.ts `cliCommand("recall", slug)` when no word of it needs quoting (a plain slug, a
+ * plain path to `session.ts`); undefined otherwise.
+ */
+export function recallCommand(slug: string): string | undefined {
+  // lib/command.ts `projectFile`: this module sits in lib/, session.ts one level up.
+  const dir = import.meta.dirname?.replaceAll("\\", "/");
+  if (!dir) return undefined;
+  const cli = dir.slice(0, dir.lastIndexOf("/") + 1) + "session.ts";
+  return PLAIN_WORD.test(cli) && PLAIN_WORD.test(slug)
+    ? `${RECALL_PREFIX} ${cli} recall ${slug}`
+    : undefined;
+}
+
+/** lib/time.ts `formatAge` for the ages the window lets through (a future skew reads "just now"). */
+export function formatAge(ms: number): string {
+  const min = Math.floor(Math.max(0, ms) / 60_000);
+  if (min < 1) return "just now";
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} d`;
+}
+
+/**
+ * Claims LATEST (rename to a private claim: of two hooks, one wins), then writes the document
+ * with `consumed: true` through the claim and renames it over the document. False when another
+ * hook had the pointer, or LATEST changed meanwhile (then it is put back, as lib/store.ts does).
+ */
+function claimAndConsume(dir: string, slug: string, text: string, consumedAt: number): boolean {
+  const latest = `${dir}/LATEST`;
+  const claim = `${dir}/${CLAIM_PREFIX}${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    Deno.renameSync(latest, claim);
+  } catch {
+    return false;
+  }
+  try {
+    if (Deno.readTextFileSync(claim).split("\n", 1)[0].trim() !== slug) {
+      try {
+        Deno.linkSync(claim, latest);
+      } catch { /* a newer LATEST exists: it wins */ }
+      Deno.removeSync(claim);
+      return false;
+    }
+    Deno.writeTextFileSync(claim, text.slice(0, consumedAt) + "true" + text.slice(consumedAt + 5));
+    Deno.renameSync(claim, `${dir}/${slug}.md`);
+    return true;
+  } catch (err) {
+    try {
+      Deno.removeSync(claim);
+    } catch { /* already renamed over the document, or never written */ }
+    throw err;
+  }
+}
+
+/** The one JSON object the hook prints (as lib/restore.ts `hookOutput` does). */
+function hookJson(context: string): string {
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
+  });
+}
