@@ -175,10 +175,10 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
     if (gemini) return { general: "Gemini arms its restore" };
   }
   // Gemini's CLAUDE_PROJECT_DIR is its launch directory; the walk-up rule decides for it.
-  const root = plainRoot(gemini ? undefined : env.projectDir, payload.cwd);
-  if (root === undefined) return { general: "the root needs the walk-up rule" };
-  let dir = root;
-  let names = listDir(dir);
+  const found = plainRoot(gemini ? undefined : env.projectDir, payload.cwd);
+  if (found === undefined) return { general: "the root needs the walk-up rule" };
+  let dir = found.root;
+  let names = found.names ?? listDir(dir);
   for (const part of [".claude", "state", "session"]) {
     const kind = names?.get(part);
     if (kind === undefined) {
@@ -193,13 +193,15 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   const pointer = names.get("LATEST");
   if (pointer === undefined) return { reason: "no LATEST pointer" };
   if (pointer !== "file") return { general: "LATEST is not a regular file" };
-  const slug = Deno.readTextFileSync(`${dir}/LATEST`).split("\n", 1)[0].trim();
+  const slug = readText(`${dir}/LATEST`)?.split("\n", 1)[0].trim();
+  if (slug === undefined) return { general: "LATEST cannot be read" };
   if (slug === "") return { reason: "no LATEST pointer" };
   if (!isPlainSlug(slug) || names.get(`${slug}.md`) !== "file") {
     return { general: "LATEST names something other than a plain document" };
   }
   const doc = `${dir}/${slug}.md`;
-  const text = Deno.readTextFileSync(doc);
+  const text = readText(doc);
+  if (text === undefined) return { general: "the document cannot be read" };
   // U+FFFD may stand for bytes that are not UTF-8 (decoding here is lossy): the general path tells.
   if (text.includes("\uFFFD") || text.includes("\0")) return { general: "not plain UTF-8 text" };
   const head = readHead(text);
@@ -217,16 +219,30 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
     : { reason: "another hook claimed the pointer" };
 }
 
-/** The project root when no walk is needed: a plain absolute path, else undefined. */
-function plainRoot(projectDir: string | undefined, cwd: string): string | undefined {
+/**
+ * The project root when no walk is needed (a plain absolute path), with its listing when it was
+ * read on the way; undefined when the general path's rule must find it.
+ */
+function plainRoot(
+  projectDir: string | undefined,
+  cwd: string,
+): { root: string; names?: Map<string, string> } | undefined {
   const root = projectDir || cwd;
   if (!isPlainAbsolute(root)) return undefined;
-  // Without CLAUDE_PROJECT_DIR the root is the git top-level, which is the cwd only if it holds `.git`.
-  if (!projectDir) {
-    const git = listDir(root)?.get(".git");
-    if (git !== "dir" && git !== "file") return undefined;
+  if (projectDir) return { root };
+  // Without CLAUDE_PROJECT_DIR the root is the git top-level: the cwd only if it holds `.git`.
+  const names = listDir(root);
+  const git = names?.get(".git");
+  return git === "dir" || git === "file" ? { root, names } : undefined;
+}
+
+/** A file's text (decoded lossily: see the U+FFFD check), or undefined when it cannot be read. */
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
   }
-  return root;
 }
 
 /** `/a/b`: absolute, POSIX, nothing to normalise (no `//`, `.`, `..`, trailing `/`, `\`). */
