@@ -44,8 +44,11 @@ function readStdin(): string {
  * TextDecoder, whose first use costs ~0.2 ms (~1 % of the hook's whole time) in a fresh process.
  */
 function decodeUtf8(bytes: Uint8Array): string {
-  if (bytes.length > 1 << 16 || bytes.some((b) => b > 0x7f)) return new TextDecoder().decode(bytes);
-  return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  let ascii = bytes.length <= 1 << 16;
+  for (let i = 0; ascii && i < bytes.length; i++) ascii = bytes[i] < 0x80;
+  return ascii
+    ? String.fromCharCode.apply(null, bytes as unknown as number[])
+    : new TextDecoder().decode(bytes);
 }
 
 /** Writes to stdout directly: console.log's formatting machinery costs start-up time. */
@@ -75,4 +78,7 @@ try {
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);
 }
+// Exiting here skips the runtime's teardown (it closes its caches), which measured dearer than
+// what exiting costs: Deno stores a module's code cache only once its evaluation completes, so
+// this script is compiled afresh each run (~0.3 ms); its imports are cached.
 Deno.exit(0);

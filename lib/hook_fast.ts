@@ -7,7 +7,7 @@
  * `deno run`. In a fresh Deno process each module costs ~0.12 ms to load (plus ~0.004 ms per KB),
  * a second loading phase ~0.3 ms, and the first use of each Deno API, regex or function its own
  * compile. The general path (lib/hook.ts and the store, front matter, time and command modules it
- * needs) measured 1.27× on an inject; this module does the same inject at ~1.10×
+ * needs) measured 1.27× on an inject; with this module the hook measures ~1.13×
  * (docs/PERFORMANCE.md). So it settles what it can be sure of with the fewest calls and hands
  * everything else — a symlink anywhere on the way, a walk up to the git top-level, front matter of
  * another shape, a body that needs the digest, Gemini's arming — to the general path, which decides
@@ -152,12 +152,8 @@ export function hookNow(pinned = readEnv("SESSION_NOW")): Date {
 
 /** The CLI's Deno flags, as lib/command.ts `CLI_FLAGS` spells them (held to it by a test). */
 const RECALL_PREFIX = "deno run --allow-read --allow-write --allow-env --allow-run=git";
-/** A word the shell takes as is (lib/command.ts `shellQuote` leaves these unquoted). */
-const PLAIN_WORD = /^[A-Za-z0-9_\/.,:=@%+-]+$/;
-/** A slug the fast path takes as is: what `dump` makes; anything else goes the general way. */
-const PLAIN_SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-/** One front-matter line as lib/front_matter.ts reads it, unquoted values only. */
-const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*([^"' \t](?:.*?[^ \t])?)?[ \t]*$/;
+/** What the shell takes unquoted besides letters and digits (as lib/command.ts `shellQuote`). */
+const SHELL_PLAIN = "_/.,:=@%+-";
 /** Prefix of the claim's name (lib/atomic.ts `TEMP_PREFIX`: readers of the store skip it). */
 const CLAIM_PREFIX = ".tmp-LATEST.claim.";
 
@@ -254,7 +250,8 @@ function isPlainAbsolute(path: string): boolean {
 
 /** A slug the store may hold and the shell takes as is (lib/store.ts `isSafeSlug` accepts it). */
 function isPlainSlug(slug: string): boolean {
-  return slug.length <= 200 && PLAIN_SLUG.test(slug) && !slug.includes("..") &&
+  return slug.length <= 200 && isAlnum(slug.charCodeAt(0)) && plainChars(slug, "_.-") &&
+    !slug.includes("..") &&
     slug !== "LATEST" && slug !== "PARKED" && slug !== "dropped";
 }
 
@@ -287,10 +284,21 @@ export function readHead(
     if (eol === -1) return undefined;
     const line = text.slice(pos, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
     if (line === "---") return { fields, end: eol + 1, consumedAt };
-    const m = FIELD.exec(line);
-    if (m === null || m[1] in fields) return undefined;
-    fields[m[1]] = m[2] ?? "";
-    if (m[1] === "consumed") consumedAt = pos + line.indexOf(m[2] ?? "", m[1].length + 1);
+    // `key: value` as lib/front_matter.ts's FIELD reads it, spelled out: a regex's first use
+    // costs more here than the loop.
+    const colon = line.indexOf(":");
+    const key = line.slice(0, colon);
+    if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
+    if (!plainChars(key, "_-") || key in fields) return undefined;
+    let from = colon + 1;
+    let to = line.length;
+    while (from < to && (line[from] === " " || line[from] === "\t")) from++;
+    while (to > from && (line[to - 1] === " " || line[to - 1] === "\t")) to--;
+    const value = line.slice(from, to);
+    // Quoted values are unquoted there; line breaks other than LF end its match: the general way.
+    if (value[0] === '"' || value[0] === "'" || /[\r\u2028\u2029]/.test(value)) return undefined;
+    fields[key] = value;
+    if (key === "consumed") consumedAt = pos + from;
     pos = eol + 1;
   }
   return undefined;
@@ -334,9 +342,22 @@ export function recallCommand(slug: string): string | undefined {
   const dir = import.meta.dirname?.replaceAll("\\", "/");
   if (!dir) return undefined;
   const cli = dir.slice(0, dir.lastIndexOf("/") + 1) + "session.ts";
-  return PLAIN_WORD.test(cli) && PLAIN_WORD.test(slug)
+  return plainChars(cli, SHELL_PLAIN) && plainChars(slug, SHELL_PLAIN)
     ? `${RECALL_PREFIX} ${cli} recall ${slug}`
     : undefined;
+}
+
+/** An ASCII letter or digit. */
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** Whether `s` is non-empty and every character is an ASCII letter, a digit or one of `extra`. */
+function plainChars(s: string, extra: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    if (!isAlnum(s.charCodeAt(i)) && !extra.includes(s[i])) return false;
+  }
+  return s.length > 0;
 }
 
 /** lib/time.ts `formatAge` for the ages the window lets through (a future skew reads "just now"). */
