@@ -10,7 +10,16 @@
  * @module
  */
 
-import { fastAnswer, hookNow, parseHookArgs, parsePayload, readEnv } from "./lib/hook_fast.ts";
+import {
+  fastAnswer,
+  hookNow,
+  parseHookArgs,
+  parsePayload,
+  readEnv,
+  readStdin,
+  writeOut,
+} from "./lib/hook_fast.ts";
+import type * as General from "./lib/hook.ts";
 
 // Speed (docs/PERFORMANCE.md): the hook must stay within 1.15× of an empty `deno run`, and every
 // module it loads costs ~1 % of that. lib/hook_fast.ts, which imports nothing, settles the common
@@ -19,44 +28,7 @@ import { fastAnswer, hookNow, parseHookArgs, parsePayload, readEnv } from "./lib
 // Only messages are ever printed, and capturing stack traces costs start-up time.
 Error.stackTraceLimit = 0;
 
-/** Reads all of stdin synchronously (measurably cheaper at start-up than a stream). */
-function readStdin(): string {
-  const chunks: Uint8Array[] = [];
-  const buf = new Uint8Array(1 << 16);
-  let total = 0;
-  for (;;) {
-    const n = Deno.stdin.readSync(buf);
-    if (n === null || n === 0) break;
-    chunks.push(buf.slice(0, n));
-    total += n;
-  }
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return decodeUtf8(all);
-}
-
-/**
- * UTF-8 to text. A payload is almost always ASCII, and building the string from char codes skips
- * TextDecoder, whose first use costs ~0.2 ms (~1 % of the hook's whole time) in a fresh process.
- */
-function decodeUtf8(bytes: Uint8Array): string {
-  let ascii = bytes.length <= 1 << 16;
-  for (let i = 0; ascii && i < bytes.length; i++) ascii = bytes[i] < 0x80;
-  return ascii
-    ? String.fromCharCode.apply(null, bytes as unknown as number[])
-    : new TextDecoder().decode(bytes);
-}
-
-/** Writes to stdout directly: console.log's formatting machinery costs start-up time. */
-function writeOut(text: string): void {
-  const bytes = new TextEncoder().encode(text);
-  for (let at = 0; at < bytes.length;) at += Deno.stdout.writeSync(bytes.subarray(at));
-}
-
+let printed = false;
 try {
   const payload = parsePayload(readStdin());
   if (!payload) {
@@ -69,16 +41,24 @@ try {
     if ("general" in fast && readEnv("SESSION_DEBUG")) {
       console.error(`session_restore: the general path decides (${fast.general})`);
     }
+    // A computed specifier: with a literal one Deno would read the general path's whole module
+    // graph on every start to prepare it; computed, it is read only when imported (which needs
+    // the read permission on lib/ that `install` grants).
+    const general = new URL("./lib/hook.ts", import.meta.url).href;
     const result = "general" in fast
-      ? (await import("./lib/hook.ts")).answer(payload, options, { projectDir }, now)
+      ? ((await import(general)) as typeof General).answer(payload, options, { projectDir }, now)
       : fast;
-    if (result.stdout !== undefined) writeOut(result.stdout + "\n");
-    else if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
+    if (result.stdout !== undefined) {
+      writeOut(result.stdout + "\n");
+      printed = true;
+    } else if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);
 }
-// Exiting here skips the runtime's teardown (it closes its caches), which measured dearer than
-// what exiting costs: Deno stores a module's code cache only once its evaluation completes, so
-// this script is compiled afresh each run (~0.3 ms); its imports are cached.
-Deno.exit(0);
+// How this process ends is measured (docs/PERFORMANCE.md). Deno stores a module's compiled code
+// only when the main module's evaluation completes, so a process that always calls Deno.exit
+// never gets its modules cached and compiles them afresh each run (~3 % of the budget). Ending
+// normally costs the runtime's teardown instead (~1.5 %). So the silent paths (almost every
+// `/clear`) end normally and keep the cache filled; a run that injected exits at once.
+if (printed) Deno.exit(0);

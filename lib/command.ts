@@ -41,27 +41,36 @@ export function shellQuoteExpanding(word: string): string {
 }
 
 /**
- * The hook's Deno flags for `root`, as argv words: read on the project root, write on its store,
- * the hook's three variables, nothing else, never a prompt, and `--no-config` — the hook needs no
- * import map, and without it Deno reads this project's deno.json, lock file and .npmrc on every
- * start (about 5 % of the hook's whole time; docs/PERFORMANCE.md).
+ * The hook's Deno flags for `root`, as argv words: read on the project root (and on `code`, the
+ * hook's own lib/ folder, when given), write on its store, the hook's three variables, nothing
+ * else, never a prompt, and `--no-config` — the hook needs no import map, and without it Deno
+ * reads this project's deno.json, lock file and .npmrc on every start (about 5 % of the hook's
+ * whole time; docs/PERFORMANCE.md).
  */
-export function hookFlags(root: string): string[] {
+export function hookFlags(root: string, code?: string): string[] {
   return [
     "--no-config",
     "--no-prompt",
-    `--allow-read=${root}`,
+    `--allow-read=${root}${code === undefined ? "" : `,${code}`}`,
     `--allow-write=${root}/.claude/state/session`,
     `--allow-env=${HOOK_ENV.join(",")}`,
   ];
 }
 
 /**
- * The hook command: `deno run` with {@link hookFlags}. `root` may be `PROJECT_DIR_VAR` (resolved
- * by the agent's shell at run time) and `script` may hold a variable such as
- * `${CLAUDE_PLUGIN_ROOT}`.
+ * The hook command: `deno run` with {@link hookFlags}, reading the lib/ folder beside `script`:
+ * the hook loads its general path by a computed specifier, which Deno checks against
+ * `--allow-read` (a literal one would make Deno read that whole module graph on every start;
+ * docs/PERFORMANCE.md). `root` may be `PROJECT_DIR_VAR` (resolved by the agent's shell at run
+ * time) and `script` may hold a variable such as `${CLAUDE_PLUGIN_ROOT}`.
  */
 export function hookCommand(script: string, root: string): string {
   const q = shellQuoteExpanding;
-  return ["deno", "run", ...hookFlags(root).map(q), q(script)].join(" ");
+  return ["deno", "run", ...hookFlags(root, hookCodeDir(script)).map(q), q(script)].join(" ");
+}
+
+/** The lib/ folder beside the hook script `script`: what the hook reads of its own code. */
+export function hookCodeDir(script: string): string {
+  const slash = Math.max(script.lastIndexOf("/"), script.lastIndexOf("\\"));
+  return `${slash < 0 ? "." : script.slice(0, slash)}/lib`;
 }

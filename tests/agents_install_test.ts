@@ -13,6 +13,7 @@ import {
   tomlTable,
 } from "../lib/agent_doctor.ts";
 import { cli, scratchRepo } from "./support/cli.ts";
+import { REPO } from "./support/scratch.ts";
 
 async function withRepo(fn: (root: string, home: string) => Promise<void>) {
   const repo = await scratchRepo();
@@ -41,7 +42,7 @@ Deno.test("install --agent codex", async (t) => {
         assert.equal(group.hooks[0].timeout, 10);
         assert.equal(group.hooks[0].command, commandFor("project", root, "codex"));
         assert.match(group.hooks[0].command, /session_restore\.ts --agent codex$/);
-        assert.match(group.hooks[0].command, new RegExp(`--allow-read=${root} `));
+        assert.match(group.hooks[0].command, new RegExp(`--allow-read=${root},${REPO}/lib `));
         assert.match(run.out, /trust/i, "says the hook needs Codex's trust");
       }),
   );

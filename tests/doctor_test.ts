@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { denoFinding, scriptOf, shellWords } from "../lib/cli/doctor.ts";
+import { denoFinding, lacksCodeRead, scriptOf, shellWords } from "../lib/cli/doctor.ts";
 import { hookCommand, PROJECT_DIR_VAR, shellQuoteExpanding } from "../lib/command.ts";
 
 Deno.test("doctor: reading a hook command back", async (t) => {
@@ -23,6 +23,19 @@ Deno.test("doctor: reading a hook command back", async (t) => {
     ]);
     assert.deepEqual(shellWords("  "), []);
     assert.deepEqual(shellWords("'unterminated"), ["unterminated"]);
+  });
+  await t.step("a command that cannot read the hook's lib/ is an older install", () => {
+    for (const script of ["/opt/s/session_restore.ts", "/a b/it's/session_restore.ts"]) {
+      assert.equal(lacksCodeRead(hookCommand(script, "/p")), false, script);
+    }
+    assert.equal(
+      lacksCodeRead(hookCommand("${CLAUDE_PLUGIN_ROOT}/session_restore.ts", PROJECT_DIR_VAR)),
+      false,
+    );
+    const before = "deno run --no-config --no-prompt --allow-read=/p --allow-write=/p/.claude/" +
+      "state/session --allow-env=CLAUDE_PROJECT_DIR /opt/s/session_restore.ts";
+    assert.equal(lacksCodeRead(before), true);
+    assert.equal(lacksCodeRead("deno run --allow-read --allow-write /s/session_restore.ts"), false);
   });
   await t.step("Deno 2 or later passes; 1.x is a fix", () => {
     assert.equal(denoFinding("2.0.0").status, "ok");

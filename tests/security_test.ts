@@ -83,7 +83,7 @@ Deno.test("security: the registered hook's flags confine whatever code runs unde
       [
         "deno",
         "run",
-        ...hookFlags("/r"),
+        ...hookFlags("/r", "/opt/s/lib"),
         "/opt/s/session_restore.ts",
       ].join(" "),
     );

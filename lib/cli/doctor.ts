@@ -113,6 +113,15 @@ export async function enabledPlugin(
   return undefined;
 }
 
+/** Whether a registered hook command limits reads to paths that leave out the hook's lib/. */
+export function lacksCodeRead(command: string): boolean {
+  const word = shellWords(command).find((w) => w.startsWith("--allow-read="));
+  if (word === undefined) return false;
+  return !word.slice("--allow-read=".length).split(",").some((path) =>
+    /[\\/]lib[\\/]?$/.test(path)
+  );
+}
+
 async function registrationFindings(
   ctx: Context,
   root: string,
@@ -148,6 +157,13 @@ async function registrationFindings(
             status: "fix",
             text: `${where} runs ${script}, which does not exist — fix: ${fix}` +
               `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
+          });
+        } else if (lacksCodeRead(hook.command)) {
+          out.push({
+            status: "fix",
+            text: `${where} cannot read the hook's own lib/ (an install before it loaded its ` +
+              `general path that way: big handovers and unusual stores would not restore) — ` +
+              `fix: ${fix}${scope === "project" ? "" : ` --${scope}`}`,
           });
         } else if (event === "SessionStart" && hook.matcher !== "clear") {
           out.push({ status: "info", text: `${where}: restores on more than /clear` });
