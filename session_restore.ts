@@ -4,8 +4,9 @@
  * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook.ts).
  *
  * Usage (as `session.ts install` registers it):
- *   deno run --no-config --no-prompt --allow-read=<root> --allow-write=<store> \
- *     --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG session_restore.ts \
+ *   deno run --no-config --no-prompt --v8-flags=--no-lazy --allow-read=<root>,<this dir>/lib \
+ *     --allow-write=<store> --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG \
+ *     session_restore.ts \
  *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini]
  * @module
  */
