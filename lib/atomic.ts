@@ -15,17 +15,12 @@ function tempPathFor(path: string): string {
   return `${dir}${TEMP_PREFIX}${base}.${Deno.pid}.${rand}`;
 }
 
-/**
- * Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery).
- * `temp`, when given, is a private file of ours in the same directory to write through instead
- * of a new one (the hook's claim of LATEST); it is overwritten, then renamed over `path`.
- */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array, temp?: string): void {
-  const tmp = temp ?? tempPathFor(path);
-  const options = { createNew: temp === undefined };
+/** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const tmp = tempPathFor(path);
   try {
-    if (typeof data === "string") Deno.writeTextFileSync(tmp, data, options);
-    else Deno.writeFileSync(tmp, data, options);
+    if (typeof data === "string") Deno.writeTextFileSync(tmp, data, { createNew: true });
+    else Deno.writeFileSync(tmp, data, { createNew: true });
     Deno.renameSync(tmp, path);
   } catch (err) {
     try {

@@ -62,15 +62,12 @@ function unquote(value: string): string {
 
 /**
  * Flips `consumed: false` to `consumed: true` in the front matter, touching no other byte
- * (CRLF and everything else kept); undefined when there is no such line to flip. `head` is the
- * front matter {@link splitFrontMatter} found in `text`, when the caller already split it.
+ * (CRLF and everything else kept); undefined when there is no such line to flip.
  */
-export function markConsumed(
-  text: string,
-  head = splitFrontMatter(text)?.head,
-): string | undefined {
-  if (head === undefined) return undefined;
-  const m = /^(consumed:[ \t]*)false([ \t]*\r?)$/m.exec(head);
+export function markConsumed(text: string): string | undefined {
+  const split = splitFrontMatter(text);
+  if (!split) return undefined;
+  const m = /^(consumed:[ \t]*)false([ \t]*\r?)$/m.exec(split.head);
   if (!m) return undefined;
   const at = m.index + m[1].length;
   return text.slice(0, at) + "true" + text.slice(at + "false".length);

@@ -20,7 +20,7 @@
 /** The restore window: a dump older than this is not injected by the hook. */
 export const WINDOW_MS = 30 * 60 * 1000;
 /** A future `created` within this skew (clock differences) still counts as fresh. */
-export const FUTURE_SKEW_MS = 60_000;
+const FUTURE_SKEW_MS = 60_000;
 
 /** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
 export interface Payload {
@@ -243,13 +243,13 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   const { fields, end, consumedAt } = head;
   if (fields.consumed !== "false") return { reason: `document "${slug}" is already consumed` };
   const age = env.now.getTime() - Date.parse(fields.created ?? "");
-  if (!(age <= options.windowMs && age >= -FUTURE_SKEW_MS)) {
+  if (!inWindow(age, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
   }
   const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
   if (context === undefined) return { general: "the context needs the digest or a cap" };
   return claimAndConsume(dir, slug, text, consumedAt)
-    ? { stdout: hookJson(context), reason: `injected "${slug}"` }
+    ? { stdout: hookOutput(context), reason: `injected "${slug}"` }
     : { reason: "another hook claimed the pointer" };
 }
 
@@ -355,11 +355,7 @@ export function plainContext(
 ): string | undefined {
   const recall = recallCommand(slug);
   if (recall === undefined) return undefined;
-  const age = formatAge(ageMs);
-  const when = age === "just now" ? age : `${age} ago`;
-  const banner = `[session] Handover "${slug}" restored (dumped ${when}, branch ${
-    branch || "none"
-  }). Full document: \`${recall}\``;
+  const banner = bannerLine(slug, formatAge(ageMs), branch, recall);
   const body = (rawBody.includes("\r") ? rawBody.replace(/\r\n?/g, "\n") : rawBody).trim();
   if (body.length > budget.digestOver || body.length > budget.limit - banner.length - 2) {
     return undefined;
@@ -439,9 +435,33 @@ function claimAndConsume(dir: string, slug: string, text: string, consumedAt: nu
   }
 }
 
-/** The one JSON object the hook prints (as lib/restore.ts `hookOutput` does). */
-function hookJson(context: string): string {
+/**
+ * Whether a document `age` ms old may be restored: within the window, or at most a minute ahead
+ * (clock skew). Not a number (no or a bad `created`) is outside.
+ */
+export function inWindow(age: number, windowMs: number): boolean {
+  return age <= windowMs && age >= -FUTURE_SKEW_MS;
+}
+
+/** The context's first line: slug, age (as formatAge says it), branch, and the recall command. */
+export function bannerLine(
+  slug: string,
+  age: string,
+  branch: string | undefined,
+  recall: string,
+): string {
+  const when = age === "just now" ? age : `${age} ago`;
+  return `[session] Handover "${slug}" restored (dumped ${when}, branch ${
+    branch || "none"
+  }). Full document: \`${recall}\``;
+}
+
+/**
+ * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
+ * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
+ */
+export function hookOutput(context: string, event = "SessionStart"): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
+    hookSpecificOutput: { hookEventName: event, additionalContext: context },
   });
 }

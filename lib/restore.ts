@@ -9,22 +9,22 @@ import { cliCommand } from "./command.ts";
 import { markConsumed, splitFrontMatter } from "./front_matter.ts";
 import { buildDigest, capLines } from "./handover.ts";
 import {
-  claimLatest,
   docPath,
   findRoot,
   isSafeSlug,
   readDoc,
   readLatest,
-  removeQuietly,
   type Store,
   storeAt,
   storeOutside,
+  takeLatest,
 } from "./store.ts";
 import { ageMs, formatAge } from "./time.ts";
 import {
+  bannerLine,
   type Budget,
-  FUTURE_SKEW_MS,
   gate,
+  inWindow,
   type Payload,
   type RestoreOptions,
 } from "./hook_fast.ts";
@@ -37,6 +37,7 @@ export {
   BUDGETS,
   DEFAULT_OPTIONS,
   gate,
+  hookOutput,
   parseHookArgs,
   parsePayload,
   type Payload,
@@ -58,11 +59,8 @@ export function buildContext(
   const ms = ageMs(doc.created, now);
   // A `created` slightly ahead of this clock passed the window's skew: it was dumped just now.
   const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
-  const when = age === "just now" ? "just now" : `${age} ago`;
-  const banner = `[session] Handover "${doc.slug}" restored (dumped ${when}, branch ${
-    doc.branch || "none"
-  }). Full document: \`${recall}\``;
-  const body = (doc.body.includes("\r") ? doc.body.replace(/\r\n?/g, "\n") : doc.body).trim();
+  const banner = bannerLine(doc.slug, age, doc.branch, recall);
+  const body = doc.body.replace(/\r\n?/g, "\n").trim();
   let room = budget.limit - banner.length - 2;
   const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
   let context = `${banner}\n\n${capLines(text, room)}`;
@@ -91,8 +89,6 @@ export interface Pending {
   text: string;
   created?: string;
   branch?: string;
-  /** The front matter, exactly as in the file. */
-  head: string;
   /** The body without front matter. */
   body: string;
 }
@@ -127,12 +123,11 @@ export function findPending(
   if (split.fields.consumed !== "false") {
     return { reason: `document "${slug}" is already consumed` };
   }
-  const age = ageMs(split.fields.created, now);
-  if (age === undefined || age > options.windowMs || age < -FUTURE_SKEW_MS) {
+  if (!inWindow(ageMs(split.fields.created, now) ?? NaN, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
   }
   const { created, branch } = split.fields;
-  return { store, slug, text, created, branch, head: split.head, body: split.body };
+  return { store, slug, text, created, branch, body: split.body };
 }
 
 /**
@@ -149,22 +144,11 @@ export function restore(
   const found = findPending(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
   const { store, slug, text } = found;
-  const claim = claimLatest(store, slug);
-  if (claim === undefined) return { injected: false, reason: "another hook claimed the pointer" };
-  const consumed = markConsumed(text, found.head);
-  // The claim is our private file beside the document: it becomes the rewrite's temp file.
-  if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed, claim.path);
-  else removeQuietly(claim.path);
+  if (takeLatest(store, slug) !== slug) {
+    return { injected: false, reason: "another hook claimed the pointer" };
+  }
+  const consumed = markConsumed(text);
+  if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed);
   const context = buildContext(found, now, options.budget);
   return { injected: true, slug, context };
-}
-
-/**
- * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
- * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
- */
-export function hookOutput(context: string, event = "SessionStart"): string {
-  return JSON.stringify({
-    hookSpecificOutput: { hookEventName: event, additionalContext: context },
-  });
 }

@@ -37,26 +37,17 @@ export interface Store {
 
 /** Joins path parts with `/`, the separator Deno accepts on every platform. */
 export function join(...parts: string[]): string {
-  const joined = parts.filter((p) => p !== "").join("/");
-  // The hook joins a dozen paths per run; a regex's first use costs more than this check.
-  return joined.indexOf("//", 1) === -1 ? joined : joined.replace(/(?<!^)\/{2,}/g, "/");
+  return parts.filter((p) => p !== "").join("/").replace(/(?<!^)\/{2,}/g, "/");
 }
 
 /** The parent directory of an absolute path, or undefined at the filesystem root. */
 export function parentDir(path: string): string | undefined {
-  const trimmed = endsWithSeparator(path) ? path.replace(/[\\/]+$/, "") : path;
+  const trimmed = path.replace(/[\\/]+$/, "");
   const i = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
   if (i < 0) return undefined;
   if (i === 0) return trimmed.length > 1 ? "/" : undefined;
   const parent = trimmed.slice(0, i);
-  return parent.length === 2 && parent[1] === ":" && /[A-Za-z]/.test(parent[0])
-    ? parent + "\\"
-    : parent;
-}
-
-function endsWithSeparator(path: string): boolean {
-  const last = path.charCodeAt(path.length - 1);
-  return last === 0x2f || last === 0x5c;
+  return /^[A-Za-z]:$/.test(parent) ? parent + "\\" : parent;
 }
 
 /** Makes `path` absolute against `base`. */
@@ -74,7 +65,7 @@ export function absolute(path: string, base: string): string {
 }
 
 function stripTrailing(path: string): string {
-  return path.length > 1 && endsWithSeparator(path) ? path.replace(/(?<=.)[\\/]+$/, "") : path;
+  return path.length > 1 ? path.replace(/(?<=.)[\\/]+$/, "") : path;
 }
 
 /** Whether anything exists at `path`. */
@@ -96,79 +87,20 @@ export function isDir(path: string): boolean {
   }
 }
 
-/** What a directory entry is, as its listing says: a symlink is reported, never followed. */
-export type EntryKind = "file" | "dir" | "link" | "other";
-
-/** A directory's entries by name, from one listing. */
-export type Listing = Map<string, EntryKind>;
-
-/**
- * Directory listings, each read at most once. The hook answers every question it has of the
- * store from these (is there a store, is any part of it a symlink, is there a LATEST, is the
- * document a regular file) instead of stats and failed reads: in a fresh Deno process the first
- * `stat` costs ~0.4 ms and the first thrown error ~0.6 ms, each 2–3 % of the hook's whole time,
- * while the first listing costs ~0.2 ms and throws nothing (docs/PERFORMANCE.md). A directory is
- * listed only once its parent's listing shows it, so nothing throws on the common paths.
- */
-export class DirView {
-  #listings = new Map<string, Listing | undefined>();
-
-  /** The entries of `dir`; undefined when it cannot be listed. */
-  list(dir: string): Listing | undefined {
-    if (this.#listings.has(dir)) return this.#listings.get(dir);
-    let listing: Listing | undefined = new Map();
-    try {
-      for (const e of Deno.readDirSync(dir)) {
-        listing.set(
-          e.name,
-          e.isFile ? "file" : e.isDirectory ? "dir" : e.isSymlink ? "link" : "other",
-        );
-      }
-    } catch {
-      listing = undefined;
-    }
-    this.#listings.set(dir, listing);
-    return listing;
-  }
-
-  /**
-   * The kind of `rel` (plain names joined by `/`) under `base`, listing each directory on the way
-   * down: "link" as soon as a part is a symlink (the caller decides whether to follow it),
-   * undefined when a part is missing.
-   */
-  kind(base: string, rel: string): EntryKind | undefined {
-    let dir = base;
-    const parts = rel.split("/");
-    for (let i = 0;; i++) {
-      const kind = this.list(dir)?.get(parts[i]);
-      if (kind !== "dir" || i === parts.length - 1) return kind;
-      dir = join(dir, parts[i]);
-    }
-  }
-}
-
 /**
  * The project root by the spec's rule: `--dir`; else `CLAUDE_PROJECT_DIR`; else, walking up from
  * `cwd` to the git top-level, the nearest directory that already has a store; else the git
  * top-level; else `cwd`. The git top-level is found by looking for `.git` (a directory, or a file
  * in worktrees and submodules) rather than by running git, which would cost the hook its budget.
  */
-export function findRoot(inputs: RootInputs, view: DirView = new DirView()): string {
+export function findRoot(inputs: RootInputs): string {
   const cwd = absolute(inputs.cwd, "/");
   if (inputs.dir) return absolute(inputs.dir, cwd);
   if (inputs.projectDir) return absolute(inputs.projectDir, cwd);
   let nearestStore: string | undefined;
   for (let d: string | undefined = cwd; d !== undefined; d = parentDir(d)) {
-    // Listings first; a symlink on the way is followed by a stat, as the rule always has.
-    const store = view.kind(d, STORE_REL);
-    if (
-      nearestStore === undefined &&
-      (store === "dir" || (store === "link" && isDir(join(d, STORE_REL))))
-    ) {
-      nearestStore = d;
-    }
-    const git = view.kind(d, ".git");
-    if (git !== undefined && (git !== "link" || exists(join(d, ".git")))) return nearestStore ?? d;
+    if (nearestStore === undefined && isDir(join(d, STORE_REL))) nearestStore = d;
+    if (exists(join(d, ".git"))) return nearestStore ?? d;
   }
   return cwd;
 }
@@ -263,49 +195,31 @@ export function writeLatest(store: Store, slug: string): void {
  * the pointer is put back untouched and undefined is returned.
  */
 export function takeLatest(store: Store, expected?: string): string | undefined {
-  const claim = claimLatest(store, expected);
-  if (claim !== undefined) removeQuietly(claim.path);
-  return claim?.slug;
-}
-
-/** A LATEST taken by {@link claimLatest}: the slug it named and the private file it now is. */
-export interface Claim {
-  slug: string;
-  /** The claim file: ours alone, in the store; the caller removes it or reuses it as a temp file. */
-  path: string;
-}
-
-/**
- * {@link takeLatest}, leaving the claim file to the caller: the hook reuses it as the temp file
- * of the document's rewrite, which saves creating one file and removing another.
- */
-export function claimLatest(store: Store, expected?: string): Claim | undefined {
-  const path = join(
+  const claim = join(
     store.dir,
     `${TEMP_PREFIX}LATEST.claim.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`,
   );
   try {
-    Deno.renameSync(store.latest, path);
+    Deno.renameSync(store.latest, claim);
   } catch {
     return undefined;
   }
   let slug: string | undefined;
   try {
-    slug = Deno.readTextFileSync(path).split("\n", 1)[0].trim() || undefined;
+    slug = Deno.readTextFileSync(claim).split("\n", 1)[0].trim() || undefined;
   } catch {
     slug = undefined;
   }
   if (expected !== undefined && slug !== expected) {
     // Put it back unless a newer pointer was written meanwhile (link never overwrites).
     try {
-      Deno.linkSync(path, store.latest);
+      Deno.linkSync(claim, store.latest);
     } catch { /* a newer LATEST exists: it wins */ }
-  }
-  if (slug === undefined || (expected !== undefined && slug !== expected)) {
-    removeQuietly(path);
+    removeQuietly(claim);
     return undefined;
   }
-  return { slug, path };
+  removeQuietly(claim);
+  return slug;
 }
 
 /** Removes a file, ignoring every error. */
@@ -333,14 +247,8 @@ export function readDoc(store: Store, slug: string): string | undefined {
   }
 }
 
-/**
- * Reads a file that must be UTF-8, byte for byte (a BOM is kept); undefined when it is not.
- * Decoding in the runtime (`readTextFileSync`, lossy) is the fast path; only a text holding
- * U+FFFD is read again and decoded strictly, to tell a real U+FFFD from bytes that are not UTF-8.
- */
+/** Reads a file that must be UTF-8, byte for byte (a BOM is kept); undefined when it is not. */
 export function readUtf8(path: string): string | undefined {
-  const text = Deno.readTextFileSync(path);
-  if (!text.includes("\uFFFD")) return text;
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
       Deno.readFileSync(path),

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import {
   absolute,
-  claimLatest,
-  DirView,
   docPath,
   findGitTop,
   findRoot,
@@ -18,7 +16,6 @@ import {
 } from "../lib/store.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../lib/atomic.ts";
 import { makeProject, mkfifo, writeDoc } from "./support/scratch.ts";
-import { prng } from "./support/prng.ts";
 
 Deno.test("paths", async (t) => {
   await t.step("parentDir walks to the root and stops", () => {
@@ -36,33 +33,6 @@ Deno.test("paths", async (t) => {
   await t.step("join collapses doubled separators", () => {
     assert.equal(join("/a/", "b"), "/a/b");
     assert.equal(join("//server/share", "x"), "//server/share/x", "a leading // is kept");
-  });
-  await t.step("the fast paths agree with the plain regex rules on random paths", () => {
-    const next = prng(20261130);
-    const alphabet = ["/", "\\", "a", "b", ".", ":", "C", "//"];
-    const word = () =>
-      Array.from(
-        { length: Math.floor(next() * 7) },
-        () => alphabet[Math.floor(next() * alphabet.length)],
-      ).join("");
-    for (let i = 0; i < 5_000; i++) {
-      const [a, b] = [word(), word()];
-      assert.equal(
-        join(a, b),
-        [a, b].filter((p) => p !== "").join("/").replace(/(?<!^)\/{2,}/g, "/"),
-      );
-      const trimmed = a.replace(/[\\/]+$/, "");
-      const k = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
-      const parent = trimmed.slice(0, k);
-      const want = k < 0
-        ? undefined
-        : k === 0
-        ? (trimmed.length > 1 ? "/" : undefined)
-        : /^[A-Za-z]:$/.test(parent)
-        ? parent + "\\"
-        : parent;
-      assert.equal(parentDir(a), want, JSON.stringify(a));
-    }
   });
 });
 
@@ -215,47 +185,6 @@ Deno.test("atomic writes", async (t) => {
   }
 });
 
-Deno.test("DirView: kinds from listings, symlinks reported, nothing thrown", async (t) => {
-  const p = await makeProject();
-  try {
-    await writeDoc(p.store, "a");
-    await t.step("a real store is a dir all the way down; its entries have kinds", () => {
-      const view = new DirView();
-      assert.equal(view.kind(p.root, ".claude/state/session"), "dir");
-      assert.equal(view.kind(p.root, ".git"), "dir");
-      assert.equal(view.list(p.store.dir)?.get("LATEST"), "file");
-      assert.equal(view.list(p.store.dir)?.get("a.md"), "file");
-    });
-    await t.step("missing parts are undefined; an unlistable directory too", () => {
-      const view = new DirView();
-      assert.equal(view.kind(p.root, "nope/state/session"), undefined);
-      assert.equal(view.kind(p.root, ".claude/nope"), undefined);
-      assert.equal(view.list(join(p.root, "nope")), undefined);
-    });
-    await t.step("a symlinked part is reported as a link, never followed", async () => {
-      const q = await makeProject({ store: false });
-      try {
-        await Deno.mkdir(join(q.root, ".claude"));
-        await Deno.symlink(join(p.root, ".claude/state"), join(q.root, ".claude/state"));
-        const view = new DirView();
-        assert.equal(view.kind(q.root, ".claude/state/session"), "link");
-        assert.equal(view.list(join(q.root, ".claude"))?.get("state"), "link");
-      } finally {
-        await q.cleanup();
-      }
-    });
-    await t.step("a listing is read once per view", async () => {
-      const view = new DirView();
-      assert.equal(view.list(p.store.dir)?.has("later.md"), false);
-      await Deno.writeTextFile(docPath(p.store, "later"), "x");
-      assert.equal(view.list(p.store.dir)?.has("later.md"), false, "the view's snapshot");
-      assert.equal(new DirView().list(p.store.dir)?.has("later.md"), true);
-    });
-  } finally {
-    await p.cleanup();
-  }
-});
-
 Deno.test("readDoc never opens a named pipe or a directory", async () => {
   const p = await makeProject();
   try {
@@ -289,30 +218,5 @@ Deno.test("readUtf8: byte for byte, or nothing", async (t) => {
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("claimLatest hands the claim file to the caller", async (t) => {
-  const p = await makeProject();
-  try {
-    await t.step("LATEST becomes a private .tmp- file naming the slug", () => {
-      writeLatest(p.store, "one");
-      const claim = claimLatest(p.store, "one");
-      assert.equal(claim?.slug, "one");
-      assert.equal(readLatest(p.store), undefined);
-      assert.ok(claim!.path.startsWith(join(p.store.dir, ".tmp-LATEST.claim.")));
-      assert.equal(Deno.readTextFileSync(claim!.path), "one\n");
-      Deno.removeSync(claim!.path);
-    });
-    await t.step("a blank or mismatched pointer is no claim and leaves no file", () => {
-      Deno.writeTextFileSync(p.store.latest, "\n");
-      assert.equal(claimLatest(p.store), undefined);
-      writeLatest(p.store, "newer");
-      assert.equal(claimLatest(p.store, "older"), undefined);
-      assert.equal(readLatest(p.store), "newer");
-      assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["LATEST"]);
-    });
-  } finally {
-    await p.cleanup();
   }
 });
