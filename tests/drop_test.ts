@@ -256,7 +256,7 @@ Deno.test("drop: a fuzzy match runs outside the PARKED.md lock", async (t) => {
       const out = await dropMatching(store, "orangs", TS, churning);
       assert.equal(out.kind, "changed");
       assert.equal(n, DROP_ATTEMPTS);
-      assert.match(await read(repo.root, PARKED), /- \*\*o\*\* — oranges 2\. .*\n  a note\n$/);
+      assert.match(await read(repo.root, PARKED), /- \*\*o\*\* — oranges 2\. .*\n {2}a note\n$/);
     });
   } finally {
     await repo.cleanup();
