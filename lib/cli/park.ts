@@ -20,9 +20,7 @@ import { cliCommand } from "../command.ts";
 import { editParked } from "../parked_store.ts";
 import { refusal, slugify } from "../slug.ts";
 import { join } from "../store.ts";
-import { sweepProject, UNLANDED_REL } from "../sweep.ts";
 import { dayStamp, isoStamp } from "../time.ts";
-import { transcriptEnv } from "../transcript.ts";
 
 /** Arguments and help of `park`. */
 export const SPEC: ModeSpec = {
@@ -88,6 +86,14 @@ export function parkTarget(doc: ParkedDoc, summary: string, explicit?: string): 
  */
 async function offerCandidates(ctx: Context, dir: string | undefined): Promise<number> {
   const store = storeFor(ctx, dir);
+  // Loaded only here, by a computed specifier: a static import would make every `park` load the
+  // sweep's sources (git, transcript readers), which a park with a summary never uses.
+  const { sweepProject, UNLANDED_REL }: typeof import("../sweep.ts") = await import(
+    new URL("../sweep.ts", import.meta.url).href
+  );
+  const { transcriptEnv }: typeof import("../transcript.ts") = await import(
+    new URL("../transcript.ts", import.meta.url).href
+  );
   const sweep = await sweepProject(store, isoStamp(ctx.now), join(store.root, UNLANDED_REL), {
     ...transcriptEnv(ctx.env),
     cwd: ctx.cwd,
