@@ -12,6 +12,11 @@
  * **Equally close** means: the same tier (both exact slug matches, or neither) and the same
  * integer distance. Exactly one best item → it is the match; two or more equally close at the
  * top → ambiguous. Drop removes data, so ties are never broken by file order or field length.
+ *
+ * Bounded work: a query has at most {@link QUERY_LIMITS} (characters, words, letters a word);
+ * a longer one is refused before any matching ({@link queryProblem}). Each word costs a Bitap
+ * search over every item, so the search also stops at a time budget ({@link MATCH_BUDGET_MS})
+ * between words and says so (`slow`) rather than guess.
  * @module
  */
 
@@ -33,6 +38,29 @@ export const CLOSEST = 4;
 
 const IGNORED = new Set(["a", "an", "the", "to", "of", "for", "in", "on", "and", "is", "it"]);
 
+/**
+ * The most a `drop` query may hold. A word costs one Bitap search over every item (~0.1 s for
+ * 10,000 items; a long word several times that), so these keep a query within a few seconds;
+ * a slug or a few summary words fit easily.
+ */
+export const QUERY_LIMITS = { chars: 200, words: 8, wordChars: 32 } as const;
+
+/** How long the fuzzy search may run before it gives up (ms), checked between words. */
+export const MATCH_BUDGET_MS = 5_000;
+
+/** Why `query` is refused (over {@link QUERY_LIMITS}), or undefined when it may be matched. */
+export function queryProblem(query: string): string | undefined {
+  const { chars, words, wordChars } = QUERY_LIMITS;
+  if (query.length > chars) {
+    return `the query has ${query.length} characters; at most ${chars} are matched`;
+  }
+  const w = queryWords(query);
+  if (w.length > words) return `the query has ${w.length} words; at most ${words} are matched`;
+  const long = w.find((x) => x.length > wordChars);
+  if (long) return `the word "${long.slice(0, 40)}…" is over ${wordChars} letters`;
+  return undefined;
+}
+
 /** One candidate with how close it is. */
 export interface Ranked {
   item: ParkedItem;
@@ -46,6 +74,8 @@ export interface Ranked {
 export type MatchResult =
   | { kind: "one"; best: Ranked }
   | { kind: "none" }
+  /** The search ran out of its time budget; nothing was decided. */
+  | { kind: "slow" }
   | {
     kind: "ambiguous";
     /** The closest items, at most {@link CLOSEST}, best first. */
@@ -82,11 +112,29 @@ function haystack(item: ParkedItem): string {
   return `${item.slug} ${slugify(item.summary)}`.replaceAll("-", " ");
 }
 
-/** Matches `query` against the parked items (see the module doc for the exact rule). */
-export async function matchParked(items: ParkedItem[], query: string): Promise<MatchResult> {
+/** Options of {@link matchParked}. */
+export interface MatchOptions {
+  /** Give up after this many ms (default {@link MATCH_BUDGET_MS}). */
+  budgetMs?: number;
+  /** The clock, in ms (default `performance.now`). */
+  clock?: () => number;
+}
+
+/**
+ * Matches `query` against the parked items (see the module doc for the exact rule). A query over
+ * {@link QUERY_LIMITS} is never searched (the caller refuses it: {@link queryProblem}).
+ */
+export async function matchParked(
+  items: ParkedItem[],
+  query: string,
+  opts: MatchOptions = {},
+): Promise<MatchResult> {
+  const clock = opts.clock ?? (() => performance.now());
+  const deadline = clock() + (opts.budgetMs ?? MATCH_BUDGET_MS);
   const slug = slugify(query);
   const words = queryWords(query);
   if (!slug || words.length === 0) return { kind: "none" };
+  if (queryProblem(query)) return { kind: "slow" };
   const exact = items.filter((i) => i.slug === slug);
   // An exact slug needs no fuzzy search (and no Fuse import): the common, fast path.
   if (exact.length) return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
@@ -102,6 +150,7 @@ export async function matchParked(items: ParkedItem[], query: string): Promise<M
   const distance = new Array<number>(items.length).fill(0);
   const found = new Array<number>(items.length).fill(0);
   for (const word of words) {
+    if (clock() > deadline) return { kind: "slow" };
     for (const hit of fuse.search(word)) {
       const edits = Math.round((hit.score ?? 0) * word.length);
       if (edits > allowedEdits(word.length)) continue;
@@ -117,12 +166,21 @@ export async function matchParked(items: ParkedItem[], query: string): Promise<M
 }
 
 /**
- * Matches `query` against a whole PARKED.md: an exact slug is found in place (no item built, no
- * Fuse loaded); otherwise {@link matchParked} over every item.
+ * The exact-slug match of `query` in a whole PARKED.md, found in place (no item built, no Fuse
+ * loaded); undefined when no item has that slug (then {@link matchParked} decides).
  */
-export async function matchDoc(doc: ParkedDoc, query: string): Promise<MatchResult> {
+export function matchExact(doc: ParkedDoc, query: string): MatchResult | undefined {
   const slug = slugify(query);
   const exact = slug ? itemsWithSlug(doc, slug) : [];
-  if (exact.length) return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
-  return await matchParked(doc.items, query);
+  if (!exact.length) return undefined;
+  return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
+}
+
+/** Matches `query` against a whole PARKED.md: {@link matchExact}, else {@link matchParked}. */
+export async function matchDoc(
+  doc: ParkedDoc,
+  query: string,
+  opts: MatchOptions = {},
+): Promise<MatchResult> {
+  return matchExact(doc, query) ?? await matchParked(doc.items, query, opts);
 }

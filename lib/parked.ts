@@ -8,9 +8,21 @@
  *
  * Canonical bullet: `- **<slug>** — <summary>. Raised: <YYYY-MM-DD>. Why: <reason>. Next: <next>.`
  * (`Why`/`Next` are left out when empty). Tolerated by the reader: `*`/`+` markers, `__slug__` or
- * `` `slug` ``, `-`/`–`/`:` instead of `—`, fields in any order or missing, a bullet without a
- * slug (one is derived from its summary), and continuation lines (indented, or directly
- * following the bullet) up to the next blank line, bullet or heading.
+ * `` `slug` ``, `-`/`–`/`:` instead of `—`, fields in any order or missing, and a bullet without a
+ * slug (one is derived from its summary).
+ *
+ * Fields and notes: a bullet's **first line** holds its fields. The lines after it (indented, or
+ * directly following it, up to the next blank line, bullet or heading) are the user's free
+ * **notes**: part of the item (its `text`, logged in full when dropped), never read for fields,
+ * and kept byte for byte when `park` updates the item, which rewrites the first line only. So a
+ * note can never leak into a field and be replaced by a later `--why`.
+ *
+ * Exact round trip: whatever a field's text, reading a written bullet gives it back (after
+ * whitespace is collapsed to one line). A word the reader would take for a field marker
+ * (`why:`, `Next :`, `RAISED:` …) is written with its colon escaped as `\:`, a backslash before
+ * `\` or `:` as `\\` (Markdown's own escapes, so the file still renders as typed), and the
+ * period that ends a field is always added unless the text ends in `!` or `?` (`done.` is
+ * written `done..`), so exactly one trailing period is taken off when reading.
  * @module
  */
 
@@ -31,6 +43,8 @@ export interface ParkedItem {
   why?: string;
   /** `Next:` value, when present. */
   next?: string;
+  /** The lines after the first, as written (LF-joined, no trailing line ending); free text. */
+  notes?: string;
   /** The bullet exactly as written (all its lines, LF-joined, no trailing line ending). */
   text: string;
   /** 1-based line of the bullet in the file. */
@@ -111,17 +125,36 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** `text` ending in a sentence mark: a period is added unless it ends in `.`, `!` or `?`. */
+/**
+ * `text` ending in a sentence mark: a period is added unless it ends in `!` or `?` — also after
+ * a period of its own, since the reader takes exactly one off.
+ */
 function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+  return /[!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** A marker word and its colon, as {@link FIELD_MARK} finds them; the colon escaped on write. */
+const MARKER_COLON = /(^|[\s.;,])(raised|why|next)([ \t]*):/gi;
+
+/**
+ * A field's text as written: backslashes before `\` or `:` doubled, marker colons escaped, so
+ * the reader sees no marker in it ({@link unescapeField} undoes exactly this).
+ */
+export function escapeField(text: string): string {
+  return text.replace(/\\(?=[\\:])/g, "\\\\").replace(MARKER_COLON, "$1$2$3\\:");
+}
+
+/** Undoes {@link escapeField}: `\\` → `\`, `\:` → `:`; any other backslash stays as typed. */
+export function unescapeField(text: string): string {
+  return text.includes("\\") ? text.replace(/\\([\\:])/g, "$1") : text;
 }
 
 /** The canonical bullet for `fields` (one line, no line ending). */
 export function formatBullet(fields: ParkedFields): string {
-  let out = `- **${fields.slug}** — ${sentence(oneLine(fields.summary))}`;
-  const raised = oneLine(fields.raised ?? "");
-  const why = oneLine(fields.why ?? "");
-  const next = oneLine(fields.next ?? "");
+  let out = `- **${fields.slug}** — ${sentence(escapeField(oneLine(fields.summary)))}`;
+  const raised = escapeField(oneLine(fields.raised ?? ""));
+  const why = escapeField(oneLine(fields.why ?? ""));
+  const next = escapeField(oneLine(fields.next ?? ""));
   if (raised) out += ` Raised: ${sentence(raised)}`;
   if (why) out += ` Why: ${sentence(why)}`;
   if (next) out += ` Next: ${sentence(next)}`;
@@ -130,27 +163,26 @@ export function formatBullet(fields: ParkedFields): string {
 
 function stripPeriod(text: string): string {
   const t = text.trim();
-  return t.endsWith(".") ? t.slice(0, -1).trim() : t;
+  return unescapeField(t.endsWith(".") ? t.slice(0, -1).trim() : t);
 }
 
 /**
- * Reads the fields of one bullet (its lines joined); never throws. `knownSlug`: the slug when
- * the caller already read it (a canonical bullet), saving its normalisation.
+ * Reads the fields of one bullet (its first line; the rest are notes); never throws.
+ * `knownSlug`: the slug when the caller already read it (a canonical bullet), saving its
+ * normalisation.
  */
 export function parseBullet(text: string, line = 1, knownSlug?: string): ParkedItem {
   const nl = text.indexOf("\n");
-  const oneLine = nl === -1 || nl === text.length - 1;
-  const joined = oneLine
-    ? text.trim()
-    : text.split("\n").map((l) => l.replace(/\r$/, "").trim()).join(" ");
-  let body = joined.replace(BULLET, "").trim();
+  const single = nl === -1 || nl === text.length - 1;
+  const head = single ? text : text.slice(0, nl);
+  let body = head.trim().replace(BULLET, "").trim();
   let slug = "";
   const m = SLUG_MARK.exec(body);
   if (m) {
     slug = knownSlug ?? slugify(m[1] ?? m[2] ?? m[3] ?? "");
     body = body.slice(m[0].length);
   }
-  // The last occurrence of each marker wins, so a summary may itself say "why:" or "next:".
+  // The last occurrence of each marker wins: a hand-written summary may say "why:" itself.
   let raised: { at: number; end: number } | undefined;
   let why: { at: number; end: number } | undefined;
   let next: { at: number; end: number } | undefined;
@@ -174,13 +206,14 @@ export function parseBullet(text: string, line = 1, knownSlug?: string): ParkedI
     fields[marks[i][0]] = stripPeriod(body.slice(marks[i][1].end, stop));
   }
   if (!slug) slug = slugFromSummary(summary) || `item-${line}`;
-  const lf = oneLine
+  const lf = single
     ? text.replace(/\r?\n$/, "")
     : text.split("\n").map((l) => l.replace(/\r$/, "")).join("\n").replace(/\n$/, "");
   const item: ParkedItem = { slug, summary, text: lf, line };
   if (fields.raised) item.raised = fields.raised;
   if (fields.why) item.why = fields.why;
   if (fields.next) item.next = fields.next;
+  if (!single) item.notes = lf.slice(lf.indexOf("\n") + 1);
   return item;
 }
 
@@ -193,7 +226,7 @@ const SIMPLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  * trimming changes nothing); `Raised:` a date; `Why:`/`Next:` optional, in this order.
  */
 const CANONICAL =
-  /^- \*\*([a-z0-9]+(?:-[a-z0-9]+)*)\*\* — ([^:\s](?:[^:\r\n]*?[^:\s])?)\. Raised: (\d{4}-\d{2}-\d{2})\.(?: Why: ([^:\s](?:[^:\r\n]*?[^:\s])?)\.)?(?: Next: ([^:\s](?:[^:\r\n]*?[^:\s])?)\.)?$/;
+  /^- \*\*([a-z0-9]+(?:-[a-z0-9]+)*)\*\* — ([^:\\\s](?:[^:\\\r\n]*?[^:\\\s])?)\. Raised: (\d{4}-\d{2}-\d{2})\.(?: Why: ([^:\\\s](?:[^:\\\r\n]*?[^:\\\s])?)\.)?(?: Next: ([^:\\\s](?:[^:\\\r\n]*?[^:\\\s])?)\.)?$/;
 
 /**
  * The item of a one-line bullet in the canonical form, read by one regular expression; undefined
@@ -256,6 +289,9 @@ class LazyItem implements ParkedItem {
   }
   get next(): string | undefined {
     return this.#parsed().next;
+  }
+  get notes(): string | undefined {
+    return this.#parsed().notes;
   }
   get text(): string {
     return this.#parsed().text;
@@ -686,9 +722,10 @@ export interface Upserted {
 
 /**
  * Adds a bullet for `fields`, or rewrites the first bullet with the same slug (`known`: its index,
- * when the caller already found it). On update the
- * original `Raised` date is kept, and `why`/`next` are kept unless new ones are given. A new
- * bullet goes right after the last item (or at the end; a new file gets the header).
+ * when the caller already found it). An update rewrites the bullet's first line only (its
+ * fields): the notes below it stay byte for byte. The original `Raised` date is kept, and
+ * `why`/`next` are kept unless new ones are given. A new bullet goes right after the last item
+ * (or at the end; a new file gets the header).
  */
 export function upsertParked(doc: ParkedDoc, fields: ParkedFields, known?: number): Upserted {
   const d = asDoc(doc);
@@ -705,8 +742,10 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields, known?: numbe
       next: fields.next || old.next,
     };
     const raw = d.raw(i);
-    const ending = raw.endsWith("\r\n") ? "\r\n" : raw.endsWith("\n") ? "\n" : "";
-    const out = splice(d, i, ENCODER.encode(formatBullet(merged) + ending));
+    // The first line's ending and everything after it (the notes) are kept as they are.
+    const nl = raw.indexOf("\n");
+    const cut = nl < 0 ? raw.length : nl > 0 && raw[nl - 1] === "\r" ? nl - 1 : nl;
+    const out = splice(d, i, ENCODER.encode(formatBullet(merged) + raw.slice(cut)));
     return { doc: out, item: out.item(i), updated: true };
   }
   return appendParked(d, fields);

@@ -1,15 +1,23 @@
 /**
  * `sweep`: candidates for unlanded work, from every source that knows some, as one numbered
- * "Unlanded" table. Pure: sources turn their facts into {@link Candidate}s; the table and the
- * JSON only ever see candidates, so a new source (the transcript's tasks, questions and
- * deferrals) plugs in without touching them.
+ * "Unlanded" table. Pure at the core: sources turn their facts into {@link Candidate}s; the table
+ * and the JSON only ever see candidates, so a new source (the transcript's tasks, questions and
+ * deferrals) plugs in without touching them. One IO edge, {@link sweepProject}, gathers the facts
+ * for the modes that sweep (`sweep`, and `park` with nothing to park).
  * @module
  */
 
-import type { Stash, Unpushed } from "./git.ts";
-import type { FileStat } from "./git.ts";
+import { isOwnState } from "./evidence.ts";
+import { type FileStat, gitFacts, type Stash, stashes, type Unpushed, unpushed } from "./git.ts";
 import type { ParkedItem } from "./parked.ts";
-import { isUnfinished, type TranscriptFacts } from "./transcript.ts";
+import { readParked } from "./parked_store.ts";
+import type { Store } from "./store.ts";
+import {
+  isUnfinished,
+  loadTranscript,
+  type LocateInputs,
+  type TranscriptFacts,
+} from "./transcript.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =
@@ -201,4 +209,44 @@ export function renderUnlanded(sweep: Sweep): string {
     "Land each: commit or push it, park it (`session.ts park …`), or drop it (`session.ts drop …`).",
     "",
   ].join("\n");
+}
+
+/** Where sweep writes its table, relative to the project root. */
+export const UNLANDED_REL = ".temp/session/unlanded.md";
+
+/** `gitFacts` lists commits since a moment; a sweep wants none of them, so it asks for the future. */
+const NO_COMMITS = new Date(8.64e15);
+
+/**
+ * Sweeps a project: its parked items, the session transcript (found from `locate`) and git, as a
+ * {@link Sweep} stamped `created` that says it is written to `file` (the caller writes it, or not).
+ */
+export async function sweepProject(
+  store: Store,
+  created: string,
+  file: string,
+  locate: Omit<LocateInputs, "root">,
+): Promise<Sweep> {
+  const root = store.root;
+  const facts = await gitFacts(root, NO_COMMITS);
+  const fromRepo = async () => {
+    if (!facts.top) return [];
+    const [stashList, ahead] = await Promise.all([stashes(facts.top), unpushed(facts.top)]);
+    return fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState);
+  };
+  const loaded = await loadTranscript({ ...locate, root, relRoot: facts.top ?? root });
+  const lists = await Promise.all([
+    Promise.resolve().then(() => fromParked(readParked(store).items)),
+    Promise.resolve(loaded.facts ? fromTranscript(loaded.facts) : []),
+    fromRepo(),
+  ]);
+  return {
+    root,
+    created,
+    git: facts.top !== undefined,
+    transcript: loaded.facts?.path,
+    transcriptNote: loaded.facts ? undefined : loaded.located.reason,
+    file,
+    candidates: numbered(lists.flat()),
+  };
 }

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { parseParked } from "../lib/parked.ts";
-import { join } from "../lib/store.ts";
+import { acquireLock } from "../lib/lock.ts";
+import { matchParked } from "../lib/match.ts";
+import { appendParked, parseParked, slugFromSummary, upsertParked } from "../lib/parked.ts";
+import { DROP_ATTEMPTS, dropMatching, editParked, type Matcher } from "../lib/parked_store.ts";
+import { join, storeAt } from "../lib/store.ts";
 import { cli, put, scratchRepo } from "./support/cli.ts";
 import { runCli } from "./support/scratch.ts";
 
@@ -175,6 +178,113 @@ Deno.test("drop: in-process", async (t) => {
       const tie = await cli(["drop", "d"], { cwd: repo.root });
       assert.equal(tie.code, 0, "one exact slug left");
     });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("drop: a fuzzy match runs outside the PARKED.md lock", async (t) => {
+  const repo = await scratchRepo({ git: false });
+  const store = storeAt(repo.root);
+  const TS = "2026-11-30T12:00:00Z";
+  const BASE = "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n" +
+    "- **o** — oranges. Raised: 2026-11-01.\n  a note\n";
+  const park = (summary: string) =>
+    editParked(store, (doc) => {
+      const r = appendParked(doc, { slug: slugFromSummary(summary), summary });
+      return { doc: r.doc, result: r.item.slug };
+    });
+  try {
+    await t.step(
+      "while matching, the lock is free and a park goes through and is kept",
+      async () => {
+        await put(repo.root, PARKED, BASE);
+        const during: Matcher = async (items, query) => {
+          // Held elsewhere, this would time out at once.
+          (await acquireLock(store.parked, { waitMs: 0 })).release();
+          assert.equal(await park("pears while dropping"), "pears-while-dropping");
+          return await matchParked(items, query);
+        };
+        const out = await dropMatching(store, "orangs", TS, during);
+        assert.equal(out.kind, "dropped");
+        assert.equal(
+          await read(repo.root, PARKED),
+          "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n" +
+            "- **pears-while-dropping** — pears while dropping.\n",
+        );
+        const log = JSON.parse((await read(repo.root, DROPPED)).trimEnd().split("\n").at(-1)!);
+        assert.equal(log.text, "- **o** — oranges. Raised: 2026-11-01.\n  a note");
+      },
+    );
+    await t.step(
+      "a chosen bullet changed meanwhile is matched again, never removed blind",
+      async () => {
+        await put(repo.root, PARKED, BASE);
+        let calls = 0;
+        const editing: Matcher = async (items, query) => {
+          // The first time, another session rewrites the bullet this match is about to choose.
+          if (calls++ === 0) {
+            await editParked(store, (doc) => ({
+              doc: upsertParked(doc, { slug: "o", summary: "oranges, ripe" }).doc,
+              result: 0,
+            }));
+          }
+          return await matchParked(items, query);
+        };
+        const out = await dropMatching(store, "orangs", TS, editing);
+        assert.equal(calls, 2);
+        assert.equal(out.kind, "dropped");
+        const log = JSON.parse((await read(repo.root, DROPPED)).trimEnd().split("\n").at(-1)!);
+        assert.equal(log.text, "- **o** — oranges, ripe. Raised: 2026-11-01.\n  a note");
+        assert.equal(
+          await read(repo.root, PARKED),
+          "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n",
+        );
+      },
+    );
+    await t.step("a bullet that changes under every attempt is left in place", async () => {
+      await put(repo.root, PARKED, BASE);
+      let n = 0;
+      const churning: Matcher = async (items, query) => {
+        const r = await matchParked(items, query);
+        await editParked(store, (doc) => ({
+          doc: upsertParked(doc, { slug: "o", summary: `oranges ${n++}` }).doc,
+          result: 0,
+        }));
+        return r;
+      };
+      const out = await dropMatching(store, "orangs", TS, churning);
+      assert.equal(out.kind, "changed");
+      assert.equal(n, DROP_ATTEMPTS);
+      assert.match(await read(repo.root, PARKED), /- \*\*o\*\* — oranges 2\. .*\n {2}a note\n$/);
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("drop: a 6,000-character query over 10,000 items never costs a concurrent park", async () => {
+  const repo = await scratchRepo({ git: false });
+  try {
+    const items = Array.from(
+      { length: 10_000 },
+      (_, i) => `- **item-${i}** — fix the flaky parser case ${i}. Raised: 2026-11-01.`,
+    );
+    await put(repo.root, PARKED, `# Parked items\n\n${items.join("\n")}\n`);
+    // Distinct words, as a pasted log would have: each one is a search over every item.
+    const query = Array.from({ length: 1_000 }, (_, i) => `parser${i}`).join(" ").slice(0, 6_000);
+    const started = performance.now();
+    const drop = runCli(["drop", query], { cwd: repo.root });
+    await new Promise((r) => setTimeout(r, 300));
+    const park = await runCli(["park", "parked while dropping"], { cwd: repo.root });
+    assert.equal(park.code, 0, park.stderr);
+    const dropped = await drop;
+    assert.equal(dropped.code, 2, "refused as too long");
+    assert.match(dropped.stderr, /the query has \d{4} characters; at most 200/);
+    assert.ok(performance.now() - started < 20_000);
+    const after = parseParked(await read(repo.root, PARKED));
+    assert.equal(after.count, 10_001);
+    assert.equal(after.items.at(-1)?.slug, "parked-while-dropping");
   } finally {
     await repo.cleanup();
   }

@@ -36,22 +36,44 @@ Deno.test("lock", async (t) => {
       });
     }
 
-    await t.step("file: a lock left by a dead process on this machine is taken over", async () => {
-      const boot = (await Deno.readTextFile("/proc/sys/kernel/random/boot_id").catch(() => ""))
-        .trim();
-      if (!boot) return; // not Linux: the age rule below covers it
-      const path = `${target}.lock.held`;
-      await Deno.writeTextFile(path, JSON.stringify({ pid: 2 ** 30, boot, ts: Date.now() }));
-      const lock = await acquireLock(target, { kind: "file", waitMs: 60 });
-      assert.equal(JSON.parse(await Deno.readTextFile(path)).pid, Deno.pid);
-      lock.release();
-      await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+    await t.step({
+      name: "file: a lock left by a dead process on this machine is taken over",
+      // Judging a pid needs Linux's boot id and /proc; elsewhere only the age rule applies
+      // (the next step).
+      ignore: Deno.build.os !== "linux",
+      fn: async () => {
+        const boot = (await Deno.readTextFile("/proc/sys/kernel/random/boot_id")).trim();
+        assert.ok(boot, "Linux has a boot id");
+        const path = `${target}.lock.held`;
+        await Deno.writeTextFile(path, JSON.stringify({ pid: 2 ** 30, boot, ts: Date.now() }));
+        const lock = await acquireLock(target, { kind: "file", waitMs: 60 });
+        assert.equal(JSON.parse(await Deno.readTextFile(path)).pid, Deno.pid);
+        lock.release();
+        await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+      },
     });
     await t.step("file: a lock older than staleMs is taken over, whoever holds it", async () => {
       const path = `${target}.lock.held`;
-      await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid, ts: Date.now() - 10_000 }));
+      // A live holder (this very process) on no known boot: only its age can make it stale.
+      const old = Date.now() - 10_000;
+      await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid, ts: old }));
+      const before = Date.now();
       const lock = await acquireLock(target, { kind: "file", waitMs: 60, staleMs: 5_000 });
+      assert.equal(lock.kind, "file");
+      // Taken over: the file is now ours, freshly stamped, and no waiter can get it.
+      const holder = JSON.parse(await Deno.readTextFile(path));
+      assert.equal(holder.pid, Deno.pid);
+      assert.ok(holder.ts >= before, `fresh stamp, not the stale ${old}`);
+      await assert.rejects(acquireLock(target, { kind: "file", waitMs: 60 }), LockTimeoutError);
       lock.release();
+      await assert.rejects(Deno.stat(path), Deno.errors.NotFound, "released");
+      // Younger than staleMs, the same lock is not taken over.
+      await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid, ts: Date.now() - 1_000 }));
+      await assert.rejects(
+        acquireLock(target, { kind: "file", waitMs: 60, staleMs: 5_000 }),
+        LockTimeoutError,
+      );
+      await Deno.remove(path);
     });
     await t.step("file: a fresh lock of a live holder is not taken over", async () => {
       const path = `${target}.lock.held`;

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { decide, matchParked, queryWords, type Ranked } from "../lib/match.ts";
+import {
+  decide,
+  matchParked,
+  QUERY_LIMITS,
+  queryProblem,
+  queryWords,
+  type Ranked,
+} from "../lib/match.ts";
 import { type ParkedItem, parseParked } from "../lib/parked.ts";
 
 const ITEMS = parseParked([
@@ -66,7 +73,34 @@ Deno.test("match", async (t) => {
   await t.step("hostile queries never throw", async () => {
     for (const q of ["", "\0", "x".repeat(500), "(*)[]{}+?", "🙂 é"]) {
       const r = await matchParked(ITEMS, q);
-      assert.ok(["one", "none", "ambiguous"].includes(r.kind));
+      assert.ok(["one", "none", "ambiguous", "slow"].includes(r.kind));
     }
+  });
+  await t.step("bounded: over-long queries are refused, never searched", async () => {
+    const { chars, words, wordChars } = QUERY_LIMITS;
+    const w = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+    assert.equal(queryProblem(w(words)), undefined);
+    assert.match(queryProblem(w(words + 1)) ?? "", /words/);
+    assert.equal(queryProblem("p".repeat(wordChars)), undefined);
+    assert.match(queryProblem("p".repeat(wordChars + 1)) ?? "", /letters/);
+    assert.match(queryProblem("a ".repeat(chars)) ?? "", /characters/);
+    // The issue's query: 6,000 characters. Refused at once, and the matcher will not search it.
+    const huge = "fix the flaky parser ".repeat(300).slice(0, 6_000);
+    assert.ok(queryProblem(huge));
+    const started = performance.now();
+    assert.equal((await matchParked(ITEMS, huge)).kind, "slow");
+    assert.ok(performance.now() - started < 1_000, "not searched");
+  });
+  await t.step("bounded: the search stops at its time budget, between words", async () => {
+    let now = 0;
+    const ticking = () => (now += 600);
+    const r = await matchParked(ITEMS, "fix flaky parser crash", {
+      budgetMs: 1_000,
+      clock: ticking,
+    });
+    assert.equal(r.kind, "slow");
+    now = 0;
+    const ok = await matchParked(ITEMS, "flaky", { budgetMs: 1_000, clock: ticking });
+    assert.equal(ok.kind, "one");
   });
 });

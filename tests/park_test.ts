@@ -94,14 +94,117 @@ Deno.test("park: process-level", async (t) => {
         assert.equal(clash.stdout, "Parked: retry-flaky-upload-test-2 (5 open)\n");
       },
     );
-    await t.step("empty payload: exit 2 suggesting sweep, nothing written", async () => {
+    await t.step(
+      "options without a summary: exit 2 suggesting sweep, nothing written",
+      async () => {
+        const before = await readParkedFile(root);
+        for (
+          const args of [["park", "--why", "x"], ["park", "--next=y", "--"], [
+            "park",
+            "--slug",
+            "s",
+          ]]
+        ) {
+          const r = await runCli(args, { cwd: root });
+          assert.equal(r.code, 2, args.join(" "));
+          assert.match(r.stderr, /nothing to park.*sweep/);
+          assert.equal(r.stdout, "");
+        }
+        assert.equal(await readParkedFile(root), before);
+      },
+    );
+    await t.step(
+      "no payload: sweep's findings offered with ready park commands, exit 1",
+      async () => {
+        await put(root, "notes/todo draft.txt", "x\n");
+        const before = await readParkedFile(root);
+        for (const args of [["park"], ["park", "  "], ["park", "--"]]) {
+          const r = await runCli(args, { cwd: root });
+          assert.equal(r.code, 1, args.join(" ") + r.stderr);
+          assert.match(r.stderr, /^Nothing parked: no summary given\. Sweep found \d+ candidate/);
+          const lines = r.stdout.trimEnd().split("\n");
+          const at = lines.findIndex((l) => /\[untracked\] notes\/todo draft\.txt/.test(l));
+          assert.ok(at >= 0, r.stdout);
+          // Already parked items are not offered again.
+          assert.doesNotMatch(r.stdout, /\[parked\]/);
+          assert.equal(await readParkedFile(root), before, "nothing written");
+          // The offered command, run through a shell as given, parks exactly that finding.
+          const command = lines[at + 1].trim().replace(/^deno /, `'${Deno.execPath()}' `);
+          assert.match(command, / park -- 'untracked: notes\/todo draft\.txt'$/);
+          if (args.length > 1) continue;
+          const ran = await new Deno.Command("sh", {
+            args: ["-c", command],
+            cwd: root,
+            env: { SESSION_NOW: "2026-11-30T12:00:00Z" },
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          assert.equal(ran.code, 0, new TextDecoder().decode(ran.stderr));
+          const items = parseParked(await readParkedFile(root)).items;
+          assert.equal(items.at(-1)?.summary, "untracked: notes/todo draft.txt");
+          await runCli(["drop", items.at(-1)!.slug], { cwd: root });
+          assert.equal(await readParkedFile(root), before);
+        }
+        await Deno.remove(join(root, "notes"), { recursive: true });
+      },
+    );
+    await t.step(
+      "object property names are words, never flags (--toString, --constructor)",
+      async () => {
+        const names = Object.getOwnPropertyNames(Object.prototype).filter((n) => /^[a-z]/i.test(n));
+        assert.ok(names.includes("toString") && names.includes("constructor"));
+        for (const name of names) {
+          const r = await cli(["park", "review", "the", `--${name}`, "output"], { cwd: root });
+          assert.equal(r.code, 0, `${name}: ${r.err}`);
+          const item = parseParked(await readParkedFile(root)).items.at(-1)!;
+          assert.equal(item.summary, `review the --${name} output`);
+          const tail = await cli(["park", "check", `--${name}`], { cwd: root });
+          assert.equal(tail.code, 0, `${name}: ${tail.err}`);
+          const last = parseParked(await readParkedFile(root)).items.at(-1)!;
+          assert.equal(last.summary, `check --${name}`);
+          for (const slug of [item.slug, last.slug]) {
+            const d = await cli(["drop", slug, `--${name}=x`], { cwd: root });
+            assert.equal(d.code, 1, `${name}: the flag-looking word is part of the query`);
+            const ok = await cli(["drop", slug], { cwd: root });
+            assert.equal(ok.code, 0, ok.err);
+          }
+        }
+      },
+    );
+    await t.step(
+      "a summary saying why:, next: or raised: reads back whole and updates",
+      async () => {
+        for (
+          const summary of ["why: the CI is red", "NEXT : ship it.", "Raised: 2026-01-01. Why: x"]
+        ) {
+          const first = await cli(["park", summary], { cwd: root });
+          assert.equal(first.code, 0, first.err);
+          const count = parseParked(await readParkedFile(root)).count;
+          const again = await cli(["park", summary, "--why", "second"], { cwd: root });
+          assert.match(again.out, /Updated the existing bullet/, summary);
+          const items = parseParked(await readParkedFile(root)).items;
+          assert.equal(items.length, count, `${summary}: no second item`);
+          const item = items.find((i) => i.summary === summary);
+          assert.ok(item, `${summary} read back: ${JSON.stringify(items.at(-1))}`);
+          assert.equal(item.why, "second");
+          assert.equal((await cli(["drop", item.slug], { cwd: root })).code, 0);
+        }
+      },
+    );
+    await t.step("park --slug over a bullet with notes keeps every note line", async () => {
       const before = await readParkedFile(root);
-      for (const args of [["park"], ["park", "  "], ["park", "--why", "x"], ["park", "--"]]) {
-        const r = await runCli(args, { cwd: root });
-        assert.equal(r.code, 2, args.join(" "));
-        assert.match(r.stderr, /nothing to park.*sweep/);
-        assert.equal(r.stdout, "");
+      const notes = "  Notes from Bob: keep this\n  and this. Why: still a note\n";
+      await put(root, PARKED, `${before}- **alpha** — first. Raised: 2026-11-01.\n${notes}`);
+      for (const args of [["new", "summary", "--why", "because"], ["newer", "--why", "other"]]) {
+        const r = await cli(["park", "--slug", "alpha", ...args], { cwd: root });
+        assert.equal(r.code, 0, r.err);
       }
+      const text = await readParkedFile(root);
+      assert.ok(
+        text.endsWith(`- **alpha** — newer. Raised: 2026-11-01. Why: other.\n${notes}`),
+        text,
+      );
+      assert.equal((await cli(["drop", "alpha"], { cwd: root })).code, 0);
       assert.equal(await readParkedFile(root), before);
     });
     await t.step("refusals: a bad --slug, a named option without value", async () => {

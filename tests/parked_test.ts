@@ -87,10 +87,15 @@ Deno.test("parked: parse", async (t) => {
     assert.equal(renderParked(doc), text);
     assert.equal(doc.items.length, 2);
     const [wrap, b] = doc.items;
-    assert.equal(wrap.summary, "a long summary that wraps");
-    assert.equal(wrap.raised, "2026-11-01");
-    assert.equal(wrap.why, "lazy line");
-    assert.equal(wrap.next, "finish - a nested detail");
+    // Fields come from the first line; the lines after it are the user's notes, verbatim.
+    assert.equal(wrap.summary, "a long summary");
+    assert.equal(wrap.raised, undefined);
+    assert.equal(wrap.why, undefined);
+    assert.equal(wrap.next, undefined);
+    assert.equal(
+      wrap.notes,
+      "  that wraps. Raised: 2026-11-01.\nWhy: lazy line. Next: finish\n  - a nested detail",
+    );
     assert.equal(wrap.text.split("\n").length, 4);
     assert.equal(b.slug, "b");
     assert.equal(b.line, 9);
@@ -349,6 +354,60 @@ Deno.test("parked: the canonical fast path reads every bullet as parseBullet doe
   assert.ok(fast > 400, `only ${fast} of 10,000 bullets took the fast path`);
 });
 
+Deno.test("parked: any field text reads back exactly (generated)", () => {
+  const rand = rng(12);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  // Marker words in any case, with and without a space before the colon, at any position.
+  const marker = () => {
+    const w = pick(["why", "next", "raised"]);
+    const cased = [...w].map((c) => rand() < 0.5 ? c.toUpperCase() : c).join("");
+    return cased + pick([":", " :", "\t:", ":", ""]);
+  };
+  const parts = [
+    marker,
+    marker,
+    () => pick(["the", "CI", "is", "red", "fix", "é", "日本"]),
+    () => pick(["**", "**bold**", "—", "–", "-", "--", ":", "`x`", "__y__"]),
+    () => pick([".", "..", "!", "?", ";", ",", "?.", "!."]),
+    () => pick(["\\", "\\:", "\\\\", "C:\\dir", "a\\.b", "\\why:"]),
+    () => pick(["2026-01-01", "10:30", "Raised: 2026-11-20.", "Why: x. Next: y."]),
+  ];
+  const text = () => {
+    const n = 1 + Math.floor(rand() * 6);
+    return Array.from({ length: n }, () => pick(parts)()).join(pick([" ", "", ". ", " "]))
+      .replace(/\s+/g, " ").trim();
+  };
+  const seen = new Set<string>();
+  for (let n = 0; n < 5_000; n++) {
+    const summary = text();
+    if (summary === "") continue;
+    const fields = {
+      slug: "s",
+      summary,
+      raised: rand() < 0.9 ? "2026-11-20" : text(),
+      why: rand() < 0.5 ? text() : undefined,
+      next: rand() < 0.5 ? text() : undefined,
+    };
+    const line = formatBullet(fields);
+    const label = JSON.stringify({ fields, line });
+    const read = parseBullet(line);
+    assert.equal(read.summary, summary, label);
+    assert.equal(read.raised, fields.raised || undefined, label);
+    assert.equal(read.why, fields.why || undefined, label);
+    assert.equal(read.next, fields.next || undefined, label);
+    const quick = parseCanonical(line, true, 1);
+    if (quick) assert.deepEqual(quick, parseBullet(line + "\n", 1), label);
+    // In a file, under notes that mimic fields, and after an update of another field.
+    const doc = parseParked(`${line}\n  Why: a note. Next: another\n`);
+    const updated = upsertParked(doc, { ...fields, why: "w" }).doc;
+    const again = parseParked(renderParked(updated)).items[0];
+    assert.equal(again.summary, summary, label);
+    assert.equal(again.notes, "  Why: a note. Next: another", label);
+    seen.add(summary.toLowerCase().replace(/[^a-z:]/g, ""));
+  }
+  assert.ok(seen.size > 1_000, `only ${seen.size} distinct summaries`);
+});
+
 Deno.test("parked: slugs", async (t) => {
   await t.step("slugFromSummary: short, stop words dropped, capped", () => {
     assert.equal(
@@ -431,10 +490,42 @@ Deno.test("parked: edits", async (t) => {
       );
     },
   );
-  await t.step("update of a multi-line bullet replaces all its lines, keeps CRLF", () => {
+  await t.step("update of a multi-line bullet rewrites its first line only, keeps CRLF", () => {
     const text = "- **m** — a\r\n  b\r\n- **n** — c\r\n";
     const out = renderParked(upsertParked(parseParked(text), { slug: "m", summary: "new" }).doc);
-    assert.equal(out, "- **m** — new.\r\n- **n** — c\r\n");
+    assert.equal(out, "- **m** — new.\r\n  b\r\n- **n** — c\r\n");
+  });
+  await t.step("updates never lose, move or rewrite the notes under a bullet", () => {
+    const notes = [
+      "  Notes from Bob: keep this. Why: not a field",
+      "lazy note: Next: also not one",
+      "  - a nested detail\twith a tab",
+    ];
+    for (const eol of ["\n", "\r\n"]) {
+      for (const last of [true, false]) {
+        const bullet = ["- **alpha** — first. Raised: 2026-01-01. Why: old.", ...notes].join(eol);
+        const text = `# Parked items${eol}${eol}${bullet}${last ? "" : `${eol}- **b** — B${eol}`}`;
+        let doc = parseParked(text);
+        assert.equal(doc.items[0].notes, notes.join("\n"));
+        doc = upsertParked(doc, { slug: "alpha", summary: "second", raised: "2026-02-02" }).doc;
+        doc = upsertParked(doc, { slug: "alpha", summary: "third", why: "new why" }).doc;
+        doc = upsertParked(parseParked(renderParked(doc)), {
+          slug: "alpha",
+          summary: "fourth",
+          next: "ship",
+        }).doc;
+        const want = [
+          "- **alpha** — fourth. Raised: 2026-01-01. Why: new why. Next: ship.",
+          ...notes,
+        ].join(eol);
+        assert.equal(renderParked(doc), text.replace(bullet, want), JSON.stringify({ eol, last }));
+        const item = parseParked(renderParked(doc)).items[0];
+        assert.deepEqual(
+          [item.summary, item.raised, item.why, item.next, item.notes],
+          ["fourth", "2026-01-01", "new why", "ship", notes.join("\n")],
+        );
+      }
+    }
   });
   await t.step("remove takes only that bullet (all its lines)", () => {
     const text = "# Parked items\n\n- **a** — A\n  more of a\n- **b** — B\n\nfooter\n";

@@ -220,7 +220,8 @@ function parsePayload(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
       break;
     }
     const m = /^--([A-Za-z][A-Za-z0-9-]*)(?:=([\s\S]*))?$/.exec(arg);
-    const def = m && m[1] !== "help" ? flags[m[1]] : undefined;
+    // Own properties only: `--toString` or `--constructor` must not find Object.prototype's.
+    const def = m && m[1] !== "help" && Object.hasOwn(flags, m[1]) ? flags[m[1]] : undefined;
     if (!m || !def) {
       words.push(arg);
       continue;

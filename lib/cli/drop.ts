@@ -8,10 +8,8 @@
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
 import { ioFailure, itemLine } from "./parked_io.ts";
-import { matchDoc, type MatchResult } from "../match.ts";
-import { type ParkedItem, removeParked } from "../parked.ts";
-import { droppedLine, editParked } from "../parked_store.ts";
-import { exists } from "../store.ts";
+import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../match.ts";
+import { dropMatching, type DropOutcome } from "../parked_store.ts";
 import { isoStamp } from "../time.ts";
 
 /** Arguments and help of `drop`. */
@@ -22,7 +20,9 @@ export const SPEC: ModeSpec = {
   flags: {},
   payload: true,
   notes: [
-    "Every word but --dir (and a leading --help) is the query; -- ends options.",
+    "Every word but --dir (and a leading --help) is the query; -- ends options. A query has",
+    `at most ${QUERY_LIMITS.words} words of at most ${QUERY_LIMITS.wordChars} letters ` +
+    `(${QUERY_LIMITS.chars} characters).`,
     "An exact slug always wins. Otherwise every query word must be found in the item's slug or",
     "summary with at most one edit per three letters (none in words of up to three letters);",
     "the item needing the fewest edits in total",
@@ -31,12 +31,6 @@ export const SPEC: ModeSpec = {
     "Example: session.ts drop flaky upload",
   ],
 };
-
-type Outcome =
-  | { kind: "dropped"; item: ParkedItem; open: number }
-  | { kind: "empty" }
-  | { kind: "none"; items: ParkedItem[] }
-  | { kind: "ambiguous"; match: Extract<MatchResult, { kind: "ambiguous" }> };
 
 /** Runs `drop`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -49,24 +43,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         `"session.ts list" shows the parked items`,
     );
   }
+  const problem = queryProblem(query);
+  if (problem) {
+    throw new UsageError(
+      `${problem}: give the item's slug or a few words of its summary ` +
+        `("session.ts list" shows them)`,
+    );
+  }
   const store = storeFor(ctx, a.dir);
-  let outcome: Outcome;
+  let outcome: DropOutcome;
   try {
-    // No PARKED.md: nothing to drop, and no store is created just to say so.
-    const present = exists(store.parked);
-    outcome = !present ? { kind: "empty" } : await editParked<Outcome>(store, async (doc) => {
-      if (doc.count === 0) return { result: { kind: "empty" } };
-      const match = await matchDoc(doc, query);
-      if (match.kind === "none") return { result: { kind: "none", items: doc.items } };
-      if (match.kind === "ambiguous") return { result: { kind: "ambiguous", match } };
-      const { doc: next, removed } = removeParked(doc, match.best.item);
-      const item = removed ?? match.best.item;
-      return {
-        doc: next,
-        log: [droppedLine(item, isoStamp(ctx.now))],
-        result: { kind: "dropped", item, open: next.count },
-      };
-    });
+    outcome = await dropMatching(store, query, isoStamp(ctx.now));
   } catch (err) {
     return ioFailure(ctx, err);
   }
@@ -80,6 +67,18 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     case "none":
       ctx.err(`No parked item matches "${query}". Parked items:`);
       for (const item of outcome.items) ctx.out(`  ${itemLine(item)}`);
+      return EXIT.notFound;
+    case "slow":
+      ctx.err(
+        `Matching "${query}" took over ${MATCH_BUDGET_MS / 1000} s; nothing was dropped. ` +
+          `Give fewer or shorter words, or the exact slug.`,
+      );
+      return EXIT.notFound;
+    case "changed":
+      ctx.err(
+        `The matching item kept changing while "${query}" was matched (another session is ` +
+          `editing PARKED.md); nothing was dropped. Try again.`,
+      );
       return EXIT.notFound;
     case "ambiguous": {
       const { closest, tied } = outcome.match;

@@ -16,9 +16,11 @@ import {
   slugFromSummary,
   upsertParked,
 } from "../parked.ts";
+import { cliCommand } from "../command.ts";
 import { editParked } from "../parked_store.ts";
 import { refusal, slugify } from "../slug.ts";
-import { dayStamp } from "../time.ts";
+import { join } from "../store.ts";
+import { dayStamp, isoStamp } from "../time.ts";
 
 /** Arguments and help of `park`. */
 export const SPEC: ModeSpec = {
@@ -77,11 +79,52 @@ export function parkTarget(doc: ParkedDoc, summary: string, explicit?: string): 
   return { slug, at: -1 };
 }
 
+/**
+ * `park` with nothing to park, as in the seed: sweeps the project and offers what it found (but
+ * what is parked already) as candidates, each with the command that parks it. Exit 1: nothing
+ * was parked. The sweep's table is not written: this is a suggestion, not a sweep run.
+ */
+async function offerCandidates(ctx: Context, dir: string | undefined): Promise<number> {
+  const store = storeFor(ctx, dir);
+  // Loaded only here, by a computed specifier: a static import would make every `park` load the
+  // sweep's sources (git, transcript readers), which a park with a summary never uses.
+  const { sweepProject, UNLANDED_REL }: typeof import("../sweep.ts") = await import(
+    new URL("../sweep.ts", import.meta.url).href
+  );
+  const { transcriptEnv }: typeof import("../transcript.ts") = await import(
+    new URL("../transcript.ts", import.meta.url).href
+  );
+  const sweep = await sweepProject(store, isoStamp(ctx.now), join(store.root, UNLANDED_REL), {
+    ...transcriptEnv(ctx.env),
+    cwd: ctx.cwd,
+  });
+  const offers = sweep.candidates.filter((c) => c.kind !== "parked");
+  if (offers.length === 0) {
+    ctx.err(
+      `Nothing parked: no summary given, and sweep found nothing unlanded to park. ` +
+        `Park a loop with "session.ts park <summary…> [--why T] [--next T]".`,
+    );
+    return EXIT.notFound;
+  }
+  ctx.err(`Nothing parked: no summary given. Sweep found ${offers.length} candidate(s) to park:`);
+  offers.forEach((c, i) => {
+    ctx.out(`${i + 1}. [${c.kind}] ${c.what} (${c.where})`);
+    // Transcript findings read as loops already; a git finding is named by its kind.
+    const summary = c.kind === "task" || c.kind === "question" || c.kind === "deferral"
+      ? c.what
+      : `${c.kind}: ${c.what}`;
+    ctx.out(`   ${cliCommand("park", "--", summary)}`);
+  });
+  return EXIT.notFound;
+}
+
 /** Runs `park`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const summary = a.positionals.join(" ").replace(/\s+/g, " ").trim();
+  const given = Object.values(a.flags).some((v) => v !== undefined);
+  if (summary === "" && !given) return await offerCandidates(ctx, a.dir);
   if (summary === "") {
     throw new UsageError(
       `nothing to park: give a summary, e.g. "session.ts park retry the flaky upload test ` +

@@ -11,24 +11,11 @@ import { type Context, EXIT, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
 import { ioFailure } from "./parked_io.ts";
 import { writeFileAtomic } from "../atomic.ts";
-import { isOwnState } from "../evidence.ts";
-import { gitFacts, stashes, unpushed } from "../git.ts";
-import { readParked } from "../parked_store.ts";
 import { join } from "../store.ts";
-import {
-  type Candidate,
-  fromGit,
-  fromParked,
-  fromTranscript,
-  numbered,
-  renderUnlanded,
-  type Sweep,
-} from "../sweep.ts";
+import { renderUnlanded, sweepProject, UNLANDED_REL } from "../sweep.ts";
 import { isoStamp } from "../time.ts";
-import { loadTranscript } from "../transcript.ts";
 
-/** Where sweep writes its table, relative to the project root. */
-export const UNLANDED_REL = ".temp/session/unlanded.md";
+export { UNLANDED_REL };
 
 /** Arguments and help of `sweep`. */
 export const SPEC: ModeSpec = {
@@ -48,47 +35,22 @@ export const SPEC: ModeSpec = {
   ],
 };
 
-/** A source of candidates; the transcript adds one without changing the table. */
-export type CandidateSource = () => Promise<Candidate[]>;
-
-/** `gitFacts` lists commits since a moment; sweep wants none of them, so it asks for the future. */
-const NO_COMMITS = new Date(8.64e15);
-
 /** Runs `sweep`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const root = store.root;
-  const facts = await gitFacts(root, NO_COMMITS);
-  const gitSource: CandidateSource = async () => {
-    if (!facts.top) return [];
-    const [stashList, ahead] = await Promise.all([stashes(facts.top), unpushed(facts.top)]);
-    return fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState);
-  };
-  const parkedSource: CandidateSource = async () => fromParked((await readParked(store)).items);
-  const loaded = await loadTranscript({
-    ...transcriptInputs(ctx, {
+  const file = join(root, UNLANDED_REL);
+  const sweep = await sweepProject(
+    store,
+    isoStamp(ctx.now),
+    file,
+    transcriptInputs(ctx, {
       transcript: a.flags.transcript as string | undefined,
       session: a.flags.session as string | undefined,
     }),
-    root,
-    relRoot: facts.top ?? root,
-  });
-  const transcriptSource: CandidateSource = () =>
-    Promise.resolve(loaded.facts ? fromTranscript(loaded.facts) : []);
-  const sources = [parkedSource, transcriptSource, gitSource];
-  const lists = await Promise.all(sources.map((source) => source()));
-  const file = join(root, UNLANDED_REL);
-  const sweep: Sweep = {
-    root,
-    created: isoStamp(ctx.now),
-    git: facts.top !== undefined,
-    transcript: loaded.facts?.path,
-    transcriptNote: loaded.facts ? undefined : loaded.located.reason,
-    file,
-    candidates: numbered(lists.flat()),
-  };
+  );
   const table = renderUnlanded(sweep);
   try {
     await Deno.mkdir(join(root, ".temp/session"), { recursive: true });
