@@ -107,12 +107,14 @@ export interface RunOptions {
   now?: Date;
   /** Deno permission flags; default: read, write, env, run=git. */
   flags?: string[];
+  /** Variables of the runner's environment to leave out. */
+  unset?: string[];
 }
 
 /** The runner's environment minus what would point a child at a real project or session. */
-function baseEnv(): Record<string, string> {
+function baseEnv(unset: string[] = []): Record<string, string> {
   const env = Deno.env.toObject();
-  for (const name of ["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "SESSION_DEBUG"]) {
+  for (const name of ["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "SESSION_DEBUG", ...unset]) {
     delete env[name];
   }
   return env;
@@ -124,7 +126,7 @@ export async function runScript(script: string, args: string[], o: RunOptions = 
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", ...flags, script, ...args],
     cwd: o.cwd,
-    env: { ...baseEnv(), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
+    env: { ...baseEnv(o.unset), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
