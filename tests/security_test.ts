@@ -43,7 +43,6 @@ function assertSilentFor(r: Ran, reason: string | RegExp) {
   else assert.match(got, reason, r.stderr);
 }
 
-
 /** The words of a command (for the tests here: no quoting inside the flags). */
 function hookFlagsOf(command: string): string[] {
   return command.split(" ");
