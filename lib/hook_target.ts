@@ -62,8 +62,8 @@ const HOME_VARS: Record<string, string[]> = {
 /**
  * Why the user settings file `path` of `agent` cannot be used, or undefined when it can: it must
  * be absolute (HOME unset or empty, or an override set empty, would put it in the current
- * directory), and at most its own folder (e.g. `~/.claude`) may be missing: a home directory that
- * does not exist is a mistake to report, not a tree to create.
+ * directory), and under HOME at most the agent's own folder (e.g. `~/.claude`) may be missing: a
+ * home directory that does not exist is a mistake to report, not a tree to create.
  */
 export function userSettingsProblem(
   agent: string,
@@ -82,7 +82,8 @@ export function userSettingsProblem(
     return `--user needs a home directory, but the user settings path would be "${path}" ` +
       `(${shown}) — fix: ${fix}, and rerun`;
   }
-  const home = parentDir(parentDir(path) ?? "/");
+  // An override the user set names a directory the agent itself creates; HOME must exist.
+  const home = env(vars[0]) ? undefined : parentDir(parentDir(path) ?? "/");
   if (home !== undefined && !isDir(home)) {
     return `--user would write ${path}, but ${home} is not a directory (${shown}) — fix: ${fix}, ` +
       `and rerun`;

@@ -103,12 +103,18 @@ Deno.test("install: the hook finds the CLI's store from every launch directory",
   });
 });
 
+/** A home directory that does not exist (a sibling of the scratch folders, removed if made). */
+const MISSING_HOME = join(
+  await Deno.realPath(Deno.env.get("TMPDIR") ?? "/tmp"),
+  `session-no-home-${crypto.randomUUID()}`,
+);
+
 Deno.test("install --user without a usable home refuses and writes nothing", async (t) => {
   const variants: [string, Record<string, string>, string[]][] = [
     ["HOME unset", {}, ["HOME"]],
     ["HOME empty", { HOME: "" }, []],
     ["CLAUDE_CONFIG_DIR empty", { CLAUDE_CONFIG_DIR: "" }, []],
-    ["HOME missing", { HOME: "/nonexistent-session-home" }, []],
+    ["HOME missing", { HOME: MISSING_HOME }, []],
   ];
   for (const agent of Object.keys(AGENTS)) {
     for (const [name, env, unset] of variants) {
@@ -131,7 +137,7 @@ Deno.test("install --user without a usable home refuses and writes nothing", asy
           assert.deepEqual([...Deno.readDirSync(join(p.root, ".claude"))].map((e) => e.name), [
             "state",
           ]);
-          assert.equal(await exists("/nonexistent-session-home"), false);
+          assert.equal(await exists(MISSING_HOME), false);
           const doctor = await runCli(["doctor", "--agent", agent], {
             cwd: p.root,
             env: { DENO_DIR: denoDir(), ...env },
@@ -140,6 +146,7 @@ Deno.test("install --user without a usable home refuses and writes nothing", asy
           assert.match(doctor.stdout, /· user settings not checked: .*fix: /);
         } finally {
           await p.cleanup();
+          await Deno.remove(MISSING_HOME, { recursive: true }).catch(() => {});
         }
       });
     }

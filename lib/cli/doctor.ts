@@ -185,9 +185,7 @@ async function registrationFindings(
     let registered = 0;
     for (const scope of agent.scopes) {
       const path = target.settingsPath(scope, { root, env: ctx.env });
-      const problem = scope === "user"
-        ? userSettingsProblem(agent.name, path, ctx.env)
-        : undefined;
+      const problem = scope === "user" ? userSettingsProblem(agent.name, path, ctx.env) : undefined;
       if (problem) {
         if (target === agent.targets[0]) {
           out.push({ status: "info", text: `user settings not checked: ${problem}` });
