@@ -10,7 +10,7 @@ import { AGENTS, type Scope } from "../../lib/hook_target.ts";
 import { findHooks } from "../../lib/settings.ts";
 import { join } from "../../lib/store.ts";
 import { isoStamp } from "../../lib/time.ts";
-import { NOW, type Ran, REPO, runScript } from "./scratch.ts";
+import { NOW, type Ran, REPO, runProcess, runScript } from "./scratch.ts";
 
 /** Where and how to install. */
 export interface InstallOptions {
@@ -72,7 +72,7 @@ export interface RunRegisteredOptions {
  * Runs `command` through `sh -c` as an agent does, with `payload` on stdin and SESSION_DEBUG=1,
  * so the hook prints its reason on stderr for every outcome (see {@link reasonOf}).
  */
-export async function runRegistered(
+export function runRegistered(
   command: string,
   payload: string,
   o: RunRegisteredOptions,
@@ -91,21 +91,7 @@ export async function runRegistered(
     const value = Deno.env.get(name);
     if (value !== undefined && env[name] === undefined) env[name] = value;
   }
-  const child = new Deno.Command("sh", {
-    args: ["-c", command],
-    cwd: o.cwd,
-    env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(payload)).catch(() => {});
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return runProcess("sh", ["-c", command], { cwd: o.cwd, env, stdin: payload });
 }
 
 /**
