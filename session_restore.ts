@@ -3,11 +3,12 @@
  * context, once. It never fails a session: every path exits 0; diagnostics go to stderr.
  * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook.ts).
  *
- * Usage (as `session.ts install` registers it):
- *   deno run --no-config --no-prompt --v8-flags=--no-lazy --allow-read=<root>,<this dir>/lib \
+ * Usage (as `session.ts install` registers it; every path single-quoted):
+ *   deno run --no-config --no-prompt --v8-flags=--no-lazy --allow-read=<git top>,<this dir>/lib \
  *     --allow-write=<store> --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG \
  *     session_restore.ts \
  *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini]
+ * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/command.ts `hookFlags`.)
  * @module
  */
 

@@ -90,7 +90,7 @@ function expectExit(code: number) {
 
 async function hookRows(): Promise<void> {
   const p = makeProject(base, 0, 0);
-  const flags = hookFlags(p.root, projectFile("lib"));
+  const flags = hookFlags({ root: p.root }, projectFile("lib"));
   const payload = JSON.stringify({
     session_id: "bench",
     transcript_path: `${p.root}/t.jsonl`,

@@ -7,7 +7,11 @@
 /** The line `install` adds. */
 export const STATE_IGNORE = ".claude/state/";
 
-/** True when a line of `text` ignores the state directory (or all of `.claude/`). */
+/**
+ * True when `text` ignores the state directory the way git reads it: the last line naming it (or
+ * all of `.claude/`) decides, a `!` line re-includes it, and leading spaces are part of a pattern
+ * (` .claude/state/` names another path), while trailing ones are not.
+ */
 export function ignoresState(text: string): boolean {
   const patterns = [
     ".claude/state/",
@@ -19,12 +23,22 @@ export function ignoresState(text: string): boolean {
     "/.claude/",
     "/.claude",
   ];
-  return text.split(/\r?\n/).some((line) => patterns.includes(line.trim()));
+  let ignored = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/[ \t]+$/, "");
+    if (patterns.includes(line)) ignored = true;
+    else if (line.startsWith("!") && patterns.includes(line.slice(1))) ignored = false;
+  }
+  return ignored;
 }
 
-/** `text` with the state line appended (its line ending kept), or unchanged when already there. */
-export function withStateIgnored(text: string): string {
-  if (ignoresState(text)) return text;
+/**
+ * `text` with the state line appended (its line ending kept, every other byte as it was), or
+ * unchanged when it already ignores the state; `force` appends even then (git, which knows more
+ * than this reading, said it is not ignored).
+ */
+export function withStateIgnored(text: string, force = false): string {
+  if (!force && ignoresState(text)) return text;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const sep = text === "" || text.endsWith("\n") ? "" : eol;
   return `${text}${sep}${STATE_IGNORE}${eol}`;

@@ -209,13 +209,16 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
     if (gemini) return { general: "Gemini arms its restore" };
   }
   // Gemini's CLAUDE_PROJECT_DIR is its launch directory; the walk-up rule decides for it.
-  const found = plainRoot(gemini ? undefined : env.projectDir, payload.cwd);
-  if (found === undefined) return { general: "the root needs the walk-up rule" };
-  let dir = found.root;
-  let names = found.names ?? listDir(dir);
+  const found = plainStart(gemini ? undefined : env.projectDir, payload.cwd);
+  if (found === undefined) return { general: "the start directory needs normalising" };
+  let dir = found.start;
+  let names: Map<string, string> | undefined = found.names;
   for (const part of [".claude", "state", "session"]) {
-    const kind = names?.get(part);
+    if (names === undefined) return { general: "the store's path cannot be listed" };
+    const kind = names.get(part);
     if (kind === undefined) {
+      // No store here: certain only where the walk-up ends, at the git top-level.
+      if (!found.top) return { general: "the store may be above the start directory" };
       return arming ? { reason: "not armed" } : { reason: "no LATEST pointer" };
     }
     if (kind !== "dir") return { general: "a symlink or a file on the store's path" };
@@ -254,20 +257,21 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
 }
 
 /**
- * The project root when no walk is needed (a plain absolute path), with its listing when it was
- * read on the way; undefined when the general path's rule must find it.
+ * The start directory of the root rule (`CLAUDE_PROJECT_DIR`, else the payload's cwd) when it is a
+ * plain absolute path, with its listing and whether it is a git top-level (a `.git` directory or
+ * file there). The root is the start directory when it holds a store (the nearest one) or is the
+ * git top-level (the walk ends there); anything else is the general path's walk.
  */
-function plainRoot(
+function plainStart(
   projectDir: string | undefined,
   cwd: string,
-): { root: string; names?: Map<string, string> } | undefined {
-  const root = projectDir || cwd;
-  if (!isPlainAbsolute(root)) return undefined;
-  if (projectDir) return { root };
-  // Without CLAUDE_PROJECT_DIR the root is the git top-level: the cwd only if it holds `.git`.
-  const names = listDir(root);
-  const git = names?.get(".git");
-  return git === "dir" || git === "file" ? { root, names } : undefined;
+): { start: string; names: Map<string, string>; top: boolean } | undefined {
+  const start = projectDir || cwd;
+  if (!isPlainAbsolute(start)) return undefined;
+  const names = listDir(start);
+  if (names === undefined) return undefined;
+  const git = names.get(".git");
+  return { start, names, top: git === "dir" || git === "file" };
 }
 
 /** A file's text (decoded lossily: see the U+FFFD check), or undefined when it cannot be read. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { join } from "./store.ts";
+import { isDir, join, parentDir } from "./store.ts";
 
 /** Where a registration goes: the project's shared settings, its local settings, or the user's. */
 export type Scope = "project" | "local" | "user";
@@ -50,6 +50,45 @@ export function runsRestore(hook: unknown): boolean {
 export function claudeHome(env: (name: string) => string | undefined): string {
   const home = env("HOME") ?? env("USERPROFILE") ?? "";
   return env("CLAUDE_CONFIG_DIR") ?? join(home, ".claude");
+}
+
+/** The variables that place an agent's user settings, override first (for messages). */
+const HOME_VARS: Record<string, string[]> = {
+  claude: ["CLAUDE_CONFIG_DIR", "HOME"],
+  codex: ["CODEX_HOME", "HOME"],
+  gemini: ["GEMINI_CLI_HOME", "HOME"],
+};
+
+/**
+ * Why the user settings file `path` of `agent` cannot be used, or undefined when it can: it must
+ * be absolute (HOME unset or empty, or an override set empty, would put it in the current
+ * directory), and under HOME at most the agent's own folder (e.g. `~/.claude`) may be missing: a
+ * home directory that does not exist is a mistake to report, not a tree to create.
+ */
+export function userSettingsProblem(
+  agent: string,
+  path: string,
+  env: (name: string) => string | undefined,
+): string | undefined {
+  const vars = HOME_VARS[agent] ?? ["HOME"];
+  const shown = vars.map((v) => `${v}=${JSON.stringify(env(v) ?? null)}`.replace("=null", " unset"))
+    .join(", ");
+  const fix = `set HOME to your home directory (or ${vars[0]} to the agent's config directory)`;
+  const empty = vars.find((v) => env(v) === "" && v !== "HOME");
+  if (empty && agent === "claude") {
+    return `${empty} is set but empty (${shown}) — fix: unset it, or ${fix}, and rerun`;
+  }
+  if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path)) {
+    return `--user needs a home directory, but the user settings path would be "${path}" ` +
+      `(${shown}) — fix: ${fix}, and rerun`;
+  }
+  // An override the user set names a directory the agent itself creates; HOME must exist.
+  const home = env(vars[0]) ? undefined : parentDir(parentDir(path) ?? "/");
+  if (home !== undefined && !isDir(home)) {
+    return `--user would write ${path}, but ${home} is not a directory (${shown}) — fix: ${fix}, ` +
+      `and rerun`;
+  }
+  return undefined;
 }
 
 /** Claude Code: SessionStart with matcher `clear` in `.claude/settings*.json`. */

@@ -5,11 +5,11 @@
  */
 
 import { writeFileAtomic } from "./atomic.ts";
-import { HOOK_ENV, hookCommand, PROJECT_DIR_VAR, projectFile, shellQuote } from "./command.ts";
+import { hookCommand, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import type { HookTarget, Scope } from "./hook_target.ts";
 import { addHook, removeHooks } from "./settings.ts";
-import { findGitTop, join, parentDir } from "./store.ts";
+import { absolute, findGitTop, join, parentDir } from "./store.ts";
 
 /** Reads a text file; undefined when it does not exist. */
 export async function readIfExists(path: string): Promise<string | undefined> {
@@ -21,29 +21,49 @@ export async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-/** The hook command `install` registers for `scope` in the project at `root`, for `agent`. */
+/**
+ * The hook command `install` registers for `scope` in the project at `root`, for `agent`. A
+ * project's hook reads what the root rule walks (from any launch directory up to the git
+ * top-level) and writes that project's store; a user-wide hook serves every project, and the
+ * store it finds may sit above the launch directory, so it is not confined by path
+ * (lib/command.ts `hookFlags`).
+ */
 export function commandFor(scope: Scope, root: string, agent = "claude"): string {
   const script = projectFile("session_restore.ts");
-  // A user-wide hook serves every project: Claude Code's shell supplies the root at run time.
-  if (agent === "claude") return hookCommand(script, scope === "user" ? PROJECT_DIR_VAR : root);
-  // Codex and Gemini hand the hook's shell no usable project root (Codex has none; Gemini's
-  // $CLAUDE_PROJECT_DIR is its launch directory, which may sit below the store), so a user-wide
-  // hook may read and write where the walk-up from the payload's cwd leads.
-  const base = scope === "user"
-    ? [
-      "deno run --no-prompt --allow-read --allow-write",
-      `--allow-env=${HOOK_ENV.join(",")}`,
-      shellQuote(script),
-    ].join(" ")
-    : hookCommand(script, root);
-  return `${base} --agent ${agent}`;
+  const grant = scope === "user" ? undefined : { root, top: findGitTop(root) ?? root };
+  const command = hookCommand(script, grant);
+  return agent === "claude" ? command : `${command} --agent ${agent}`;
+}
+
+/**
+ * The file `path` stands for: a symlink (settings kept in a dotfiles repository) is followed, so
+ * an edit writes its target and the link stays a link.
+ */
+export async function linkTarget(path: string): Promise<string> {
+  let p = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let info;
+    try {
+      info = await Deno.lstat(p);
+    } catch {
+      return p;
+    }
+    if (!info.isSymlink) return p;
+    p = absolute(await Deno.readLink(p), parentDir(p) ?? "/");
+  }
+  return p;
 }
 
 /** What changed: "added", "updated" or "unchanged". */
 export type Change = "added" | "updated" | "unchanged";
 
 /** Registers the hook in `path`; throws SettingsError (changing nothing) on a bad file. */
-export async function register(path: string, target: HookTarget, command: string): Promise<Change> {
+export async function register(
+  settings: string,
+  target: HookTarget,
+  command: string,
+): Promise<Change> {
+  const path = await linkTarget(settings);
   const before = await readIfExists(path);
   const after = addHook(before ?? "", target, command);
   if (after === (before ?? "")) return "unchanged";
@@ -54,13 +74,15 @@ export async function register(path: string, target: HookTarget, command: string
 }
 
 /** Removes our hook from `path`; a file left as `{}` is deleted. False when nothing was there. */
-export async function unregister(path: string, target: HookTarget): Promise<boolean> {
+export async function unregister(settings: string, target: HookTarget): Promise<boolean> {
+  const path = await linkTarget(settings);
   const before = await readIfExists(path);
   if (before === undefined) return false;
   const after = removeHooks(before, target);
   if (after === before) return false;
-  if (after === "") await Deno.remove(path);
-  else await writeFileAtomic(path, after);
+  // A linked file stays, emptied: deleting its target would leave the link dangling.
+  if (after === "" && path === settings) await Deno.remove(path);
+  else await writeFileAtomic(path, after === "" ? "{}\n" : after);
   return true;
 }
 
@@ -84,8 +106,9 @@ export async function stateIgnored(root: string): Promise<boolean> {
 /** Adds `.claude/state/` to the root's `.gitignore` in a git project; true when it wrote. */
 export async function ignoreState(root: string): Promise<boolean> {
   if (findGitTop(root) === undefined || await stateIgnored(root)) return false;
-  const path = join(root, ".gitignore");
+  const path = await linkTarget(join(root, ".gitignore"));
   const before = await readIfExists(path) ?? "";
-  await writeFileAtomic(path, withStateIgnored(before));
+  // git says the store is not ignored: a line appended last wins over anything before it.
+  await writeFileAtomic(path, withStateIgnored(before, true));
   return true;
 }

@@ -111,6 +111,16 @@ export function findPending(
   // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
   // project would let the hook read and write outside it: refuse before touching anything.
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
+  // A store the root rule found outside this hook's grant (a nested store below an installed
+  // project) would fail at the claim as if another hook had it: say what is wrong instead.
+  for (const name of ["read", "write"] as const) {
+    if (Deno.permissions.querySync({ name, path: store.dir }).state !== "granted") {
+      return {
+        reason: `this hook may not ${name} the store ${store.dir}: ` +
+          `run session.ts install --dir ${store.root}`,
+      };
+    }
+  }
   const slug = readLatest(store);
   if (slug === undefined) return { reason: "no LATEST pointer" };
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };

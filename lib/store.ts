@@ -88,21 +88,24 @@ export function isDir(path: string): boolean {
 }
 
 /**
- * The project root by the spec's rule: `--dir`; else `CLAUDE_PROJECT_DIR`; else, walking up from
- * `cwd` to the git top-level, the nearest directory that already has a store; else the git
- * top-level; else `cwd`. The git top-level is found by looking for `.git` (a directory, or a file
- * in worktrees and submodules) rather than by running git, which would cost the hook its budget.
+ * The project root by the spec's rule: `--dir`; else, walking up from the start directory
+ * (`CLAUDE_PROJECT_DIR` when set, else `cwd`) to the git top-level, the nearest directory that
+ * already has a store; else the git top-level; else the start directory. `CLAUDE_PROJECT_DIR`
+ * only starts the walk: Claude Code started in a subdirectory sets it to that subdirectory, while
+ * its Bash tool (and so the CLI) starts there without it, and both must find the same store.
+ * The git top-level is found by looking for `.git` (a directory, or a file in worktrees and
+ * submodules) rather than by running git, which would cost the hook its budget.
  */
 export function findRoot(inputs: RootInputs): string {
   const cwd = absolute(inputs.cwd, "/");
   if (inputs.dir) return absolute(inputs.dir, cwd);
-  if (inputs.projectDir) return absolute(inputs.projectDir, cwd);
+  const start = inputs.projectDir ? absolute(inputs.projectDir, cwd) : cwd;
   let nearestStore: string | undefined;
-  for (let d: string | undefined = cwd; d !== undefined; d = parentDir(d)) {
+  for (let d: string | undefined = start; d !== undefined; d = parentDir(d)) {
     if (nearestStore === undefined && isDir(join(d, STORE_REL))) nearestStore = d;
     if (exists(join(d, ".git"))) return nearestStore ?? d;
   }
-  return cwd;
+  return start;
 }
 
 /** The git top-level above `cwd` (by `.git`), or undefined outside a repository. */

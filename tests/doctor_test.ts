@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
-import { denoFinding, lacksCodeRead, scriptOf, shellWords } from "../lib/cli/doctor.ts";
-import { hookCommand, PROJECT_DIR_VAR, shellQuoteExpanding } from "../lib/command.ts";
+import {
+  denoFinding,
+  grantFindings,
+  lacksCodeRead,
+  scriptOf,
+  shellWords,
+} from "../lib/cli/doctor.ts";
+import { grantPath, hookCommand, PLUGIN_ROOT_VAR, shellQuote } from "../lib/command.ts";
+import { storeAt } from "../lib/store.ts";
 
 Deno.test("doctor: reading a hook command back", async (t) => {
   await t.step("finds the script path in every quoting install writes", () => {
     for (const script of ["/opt/session/session_restore.ts", "/a b/it's/session_restore.ts"]) {
-      assert.equal(scriptOf(hookCommand(script, "/p")), script);
+      assert.equal(scriptOf(hookCommand(script, { root: "/p" })), script);
     }
     assert.equal(
-      scriptOf(hookCommand("${CLAUDE_PLUGIN_ROOT}/session_restore.ts", PROJECT_DIR_VAR)),
+      scriptOf(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined)),
       "${CLAUDE_PLUGIN_ROOT}/session_restore.ts",
     );
     assert.equal(scriptOf("echo hello"), undefined);
@@ -26,10 +33,10 @@ Deno.test("doctor: reading a hook command back", async (t) => {
   });
   await t.step("a command that cannot read the hook's lib/ is an older install", () => {
     for (const script of ["/opt/s/session_restore.ts", "/a b/it's/session_restore.ts"]) {
-      assert.equal(lacksCodeRead(hookCommand(script, "/p")), false, script);
+      assert.equal(lacksCodeRead(hookCommand(script, { root: "/p" })), false, script);
     }
     assert.equal(
-      lacksCodeRead(hookCommand("${CLAUDE_PLUGIN_ROOT}/session_restore.ts", PROJECT_DIR_VAR)),
+      lacksCodeRead(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined)),
       false,
     );
     const before = "deno run --no-config --no-prompt --allow-read=/p --allow-write=/p/.claude/" +
@@ -44,9 +51,29 @@ Deno.test("doctor: reading a hook command back", async (t) => {
     assert.equal(old.status, "fix");
     assert.match(old.text, /install Deno 2/);
   });
-  await t.step("variables stay live inside double quotes; other specials are escaped", () => {
-    assert.equal(shellQuoteExpanding("--allow-read=$X"), '"--allow-read=$X"');
-    assert.equal(shellQuoteExpanding('a"b`c\\$X'), '"a\\"b\\`c\\\\$X"');
-    assert.equal(shellQuoteExpanding("/plain/path"), "/plain/path");
+  await t.step("single quotes: nothing in a word is ever expanded", () => {
+    assert.equal(shellQuote("--allow-read=$X"), "'--allow-read=$X'");
+    assert.equal(shellQuote("a'b`c$(d)"), "'a'\\''b`c$(d)'");
+    assert.equal(shellQuote("/plain/path,x"), "/plain/path,x");
+  });
+  await t.step("a comma in a path is granted as its nearest ancestor without one", () => {
+    assert.equal(grantPath("/p/a,b"), "/p");
+    assert.equal(grantPath("/p/a,b/c/.claude/state/session"), "/p");
+    assert.equal(grantPath("/a,b"), "/");
+    assert.equal(grantPath("/p/q"), "/p/q");
+  });
+  await t.step("doctor says what a registered hook may read and write", () => {
+    const script = "/opt/s/session_restore.ts";
+    const plain = grantFindings(hookCommand(script, { root: "/p" }), storeAt("/p"), "hook");
+    assert.deepEqual(plain, []);
+    const broad = grantFindings(hookCommand(script, undefined), storeAt("/p"), "hook");
+    assert.match(broad[0].text, /may read and write any path/);
+    assert.equal(broad[0].status, "info");
+    const comma = grantFindings(hookCommand(script, { root: "/p/a,b" }), storeAt("/p/a,b"), "hook");
+    assert.deepEqual(comma.map((f) => f.status), ["info"]);
+    assert.match(comma[0].text, /\/p\/a,b holds a comma.*granted \/p instead/);
+    const nested = grantFindings(hookCommand(script, { root: "/p" }), storeAt("/p/pkg"), "hook");
+    assert.equal(nested.at(-1)?.status, "fix");
+    assert.match(nested.at(-1)!.text, /may not read and write the store \/p\/pkg.*install --dir/);
   });
 });

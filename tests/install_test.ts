@@ -1,40 +1,18 @@
 import assert from "node:assert/strict";
-import { CLI_FLAGS, hookCommand, PROJECT_DIR_VAR } from "../lib/command.ts";
+import { CLI_FLAGS, hookCommand, PLUGIN_ROOT_VAR } from "../lib/command.ts";
 import { findHooks } from "../lib/settings.ts";
 import { CLAUDE } from "../lib/hook_target.ts";
 import { join } from "../lib/store.ts";
-import { clearPayload, makeProject, NOW, REPO, runCli, writeDoc } from "./support/scratch.ts";
-import { isoStamp } from "../lib/time.ts";
+import { clearPayload, makeProject, REPO, runCli, writeDoc } from "./support/scratch.ts";
+import { runRegistered as runHookCommand } from "./support/registered.ts";
 
 async function readOr(path: string): Promise<string | undefined> {
   return await Deno.readTextFile(path).catch(() => undefined);
 }
 
-/** Runs a registered hook command the way Claude Code does: through a shell, payload on stdin. */
-async function runRegistered(command: string, projectDir: string) {
-  const child = new Deno.Command("bash", {
-    args: ["-c", command],
-    cwd: projectDir,
-    env: {
-      PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:/usr/bin:/bin`,
-      HOME: projectDir,
-      CLAUDE_PROJECT_DIR: projectDir,
-      SESSION_NOW: isoStamp(NOW),
-    },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(clearPayload(projectDir)));
-  await w.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+/** Runs a registered hook command as Claude Code does, launched in `projectDir`. */
+function runRegistered(command: string, projectDir: string) {
+  return runHookCommand(command, clearPayload(projectDir), { cwd: projectDir, projectDir });
 }
 
 Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) => {
@@ -59,7 +37,10 @@ Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) =
         const [hook] = findHooks(text, CLAUDE);
         assert.equal(hook.matcher, "clear");
         assert.equal(hook.timeout, 10);
-        assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), p.root));
+        assert.equal(
+          hook.command,
+          hookCommand(join(REPO, "session_restore.ts"), { root: p.root, top: p.root }),
+        );
         assert.match(hook.command, /--no-prompt/);
         assert.match(hook.command, new RegExp(`--allow-write=${p.root}/\\.claude/state/session `));
         assert.doesNotMatch(hook.command, /--allow-run|--allow-net|--allow-all|-A /);
@@ -191,7 +172,7 @@ Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) =
   }
 });
 
-Deno.test("install --user: ~/.claude/settings.json, root from $CLAUDE_PROJECT_DIR", async (t) => {
+Deno.test("install --user: ~/.claude/settings.json, root from the launch directory", async (t) => {
   const p = await makeProject();
   const home = await Deno.makeTempDir({ prefix: "session-home-" });
   try {
@@ -202,7 +183,7 @@ Deno.test("install --user: ~/.claude/settings.json, root from $CLAUDE_PROJECT_DI
         const r = await runCli(["install", "--user"], { cwd: p.root, env: { HOME: home } });
         assert.equal(r.code, 0, r.stderr);
         const [hook] = findHooks(await Deno.readTextFile(userSettings), CLAUDE);
-        assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), PROJECT_DIR_VAR));
+        assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), undefined));
         assert.equal(await readOr(join(p.root, ".claude", "settings.json")), undefined);
       },
     );
@@ -239,7 +220,7 @@ Deno.test("plugin and skill files agree with the code", async (t) => {
     const hooks = JSON.parse(await Deno.readTextFile(join(REPO, "hooks", "hooks.json")));
     assert.deepEqual(
       hooks.hooks.SessionStart,
-      [CLAUDE.entry(hookCommand("${CLAUDE_PLUGIN_ROOT}/session_restore.ts", PROJECT_DIR_VAR))],
+      [CLAUDE.entry(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined))],
     );
   });
   await t.step(

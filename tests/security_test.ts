@@ -9,23 +9,43 @@
  */
 
 import assert from "node:assert/strict";
-import { hookCommand, hookFlags } from "../lib/command.ts";
+import { hookCommand, hookFlags, shellQuote } from "../lib/command.ts";
 import { join } from "../lib/store.ts";
 import { isoStamp } from "../lib/time.ts";
 import {
   clearPayload,
-  HOOK,
   makeProject,
   NOW,
   type Project,
+  type Ran,
+  REPO,
   runCli,
-  runScript,
   writeDoc,
 } from "./support/scratch.ts";
+import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
 
-/** Runs the hook exactly as registered (its flags only), with `payload` on stdin. */
-function runRegisteredHook(p: Project, payload: string) {
-  return runScript(HOOK, [], { stdin: payload, cwd: p.root, flags: hookFlags(p.root) });
+/**
+ * Runs the hook exactly as Claude Code runs what `install` registered (tests/support/registered.ts),
+ * with `payload` on stdin; installs first when the project has no registration yet.
+ */
+async function runRegisteredHook(p: Project, payload: string) {
+  const command = await installHook(p.root);
+  return runRegistered(command, payload, { cwd: p.root, projectDir: p.root });
+}
+
+/** The hook stayed silent for exactly `reason` (not a crash, not a permission error). */
+function assertSilentFor(r: Ran, reason: string | RegExp) {
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "", "nothing injected");
+  const got = reasonOf(r);
+  assert.ok(got !== undefined, `a reason on stderr: ${r.stderr}`);
+  if (typeof reason === "string") assert.equal(got, reason, r.stderr);
+  else assert.match(got, reason, r.stderr);
+}
+
+/** The words of a command (for the tests here: no quoting inside the flags). */
+function hookFlagsOf(command: string): string[] {
+  return command.split(" ");
 }
 
 /** Every file under `dir` with its bytes, for before/after comparisons. */
@@ -70,22 +90,29 @@ Deno.test("security: the registered hook's flags confine whatever code runs unde
       }
       console.log(JSON.stringify(out));`,
     );
-    const r = await runScript(probe, [], { cwd: p.root, flags: hookFlags(p.root) });
+    // The registered command itself, with the probe in the hook script's place.
+    const command = await installHook(p.root);
+    const script = shellQuote(join(REPO, "session_restore.ts"));
+    assert.ok(command.endsWith(` ${script}`), command);
+    const r = await runRegistered(command.replace(script, shellQuote(probe)), "", {
+      cwd: p.root,
+      projectDir: p.root,
+    });
     const got = JSON.parse(r.stdout);
     for (const k of ["readOutside", "writeOutsideStore", "writeOutside", "spawnSh", "spawnGit"]) {
       assert.notEqual(got[k], "allowed", `${k} must be denied: ${r.stdout}`);
     }
     assert.equal(got.writeStore, "allowed", "the store itself is writable");
-    const flags = hookFlags(p.root);
+    const flags = hookFlags({ root: p.root }, join(REPO, "lib"));
     // These are the flags `install` writes: the registered command is exactly deno run + them.
     assert.equal(
-      hookCommand("/opt/s/session_restore.ts", "/r"),
-      [
-        "deno",
-        "run",
-        ...hookFlags("/r", "/opt/s/lib"),
-        "/opt/s/session_restore.ts",
-      ].join(" "),
+      command,
+      ["deno", "run", ...flags, join(REPO, "session_restore.ts")].map(shellQuote).join(" "),
+    );
+    assert.equal(
+      hookCommand("/opt/s/session_restore.ts", { root: "/r" }),
+      ["deno", "run", ...hookFlags({ root: "/r" }, "/opt/s/lib"), "/opt/s/session_restore.ts"]
+        .join(" "),
     );
     assert.ok(flags.includes("--no-prompt"), "never prompts");
     assert.ok(!flags.some((f) => /^--allow-(all|run|net|ffi|sys)|^-A$/.test(f)), flags.join(" "));
@@ -116,19 +143,27 @@ Deno.test("security: data-derived paths stay in the store", async (t) => {
           await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
           await Deno.writeTextFile(join(outside, "LATEST"), "evil\n");
           const withLatest = snapshot(outside);
+          // Installed first: install itself refuses a store that leads outside.
+          const command = await installHook(p.root);
+          const home = await Deno.makeTempDir({ prefix: "session-home-" });
+          const user = await installHook(p.root, { scope: "user", home }).finally(() =>
+            Deno.remove(home, { recursive: true })
+          );
           await Deno.symlink(outside, p.store.dir);
-          const r = await runRegisteredHook(p, clearPayload(p.root));
-          assert.equal(r.code, 0);
-          assert.equal(r.stdout, "", "nothing injected from outside the project");
+          const r = await runRegistered(command, clearPayload(p.root), {
+            cwd: p.root,
+            projectDir: p.root,
+          });
+          assertSilentFor(r, "the store leads outside the project");
           assert.deepEqual(snapshot(outside), withLatest, "nothing outside changed");
           // Not only the flags: with blanket permissions (a user's own registration) the hook
           // itself still refuses a store that leads outside the project.
-          const broad = await runScript(HOOK, [], {
-            stdin: clearPayload(p.root),
+          assert.ok(hookFlagsOf(user).includes("--allow-write"), user);
+          const broad = await runRegistered(user, clearPayload(p.root), {
             cwd: p.root,
-            flags: ["--allow-read", "--allow-write", "--allow-env"],
+            projectDir: p.root,
           });
-          assert.equal(broad.stdout, "", "blanket permissions: nothing injected from outside");
+          assertSilentFor(broad, "the store leads outside the project");
           assert.deepEqual(snapshot(outside), withLatest, "blanket permissions: nothing changed");
           const recall = await runCli(["recall"], { cwd: p.root });
           assert.equal(recall.code, 1);
@@ -154,8 +189,17 @@ Deno.test("security: data-derived paths stay in the store", async (t) => {
         try {
           await Deno.writeTextFile(p.store.latest, latest + "\n");
           const r = await runRegisteredHook(p, clearPayload(p.root));
-          assert.equal(r.code, 0);
-          assert.equal(r.stdout, "");
+          assertSilentFor(r, "LATEST names an unsafe slug");
+          // A user-wide hook may read and write any path: its own checks are all there is.
+          const home = await Deno.makeTempDir({ prefix: "session-home-" });
+          const user = await installHook(p.root, { scope: "user", home }).finally(() =>
+            Deno.remove(home, { recursive: true })
+          );
+          const u = await runRegistered(user, clearPayload(p.root), {
+            cwd: p.root,
+            projectDir: p.root,
+          });
+          assertSilentFor(u, "LATEST names an unsafe slug");
           const recall = await runCli(["recall"], { cwd: p.root });
           assert.notEqual(recall.code, 0);
           assert.ok(!recall.stdout.includes("SECRET"), recall.stdout);
@@ -172,7 +216,7 @@ Deno.test("security: data-derived paths stay in the store", async (t) => {
         await Deno.symlink(join(outside, "evil.md"), join(p.store.dir, "evil.md"));
         await Deno.writeTextFile(p.store.latest, "evil\n");
         const r = await runRegisteredHook(p, clearPayload(p.root));
-        assert.equal(r.stdout, "");
+        assertSilentFor(r, 'document "evil" is missing or unreadable');
         const recall = await runCli(["recall", "evil"], { cwd: p.root });
         assert.notEqual(recall.code, 0);
         assert.ok(!recall.stdout.includes("SECRET"));

@@ -56,6 +56,11 @@ Deno.test("findRoot: the spec's <root> rule", async (t) => {
       assert.equal(findRoot({ dir: "rel", cwd: sub }), join(sub, "rel"));
       assert.equal(findRoot({ projectDir: "/y", cwd: sub }), "/y");
     });
+    await t.step("CLAUDE_PROJECT_DIR only starts the walk, as the cwd does", () => {
+      // Claude Code started in a subdirectory sets it there; the CLI starts there without it.
+      assert.equal(findRoot({ projectDir: sub, cwd: "/" }), p.root);
+      assert.equal(findRoot({ projectDir: sub, cwd: "/" }), findRoot({ cwd: sub }));
+    });
     await t.step("no store yet: the git top-level", () => {
       assert.equal(findRoot({ cwd: sub }), p.root);
       assert.equal(findGitTop(sub), p.root);

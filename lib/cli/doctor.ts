@@ -4,11 +4,12 @@
  * @module
  */
 
-import { type AgentSpec, RESTORE_SCRIPT } from "../hook_target.ts";
+import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "../hook_target.ts";
+import { grantPath } from "../command.ts";
 import { codexFindings, geminiFindings } from "../agent_doctor.ts";
 import { readIfExists, stateIgnored } from "../registration.ts";
 import { findHooks, SettingsError } from "../settings.ts";
-import { readLatest, type Store } from "../store.ts";
+import { docPath, isSafeSlug, readLatest, type Store } from "../store.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./install.ts";
@@ -122,11 +123,60 @@ export function lacksCodeRead(command: string): boolean {
   );
 }
 
+/** The paths a hook command's `--allow-<name>=` list grants; undefined for an unlimited grant. */
+export function grantedPaths(command: string, name: "read" | "write"): string[] | undefined {
+  const words = shellWords(command);
+  if (words.includes(`--allow-${name}`) || words.includes("-A")) return undefined;
+  const word = words.find((w) => w.startsWith(`--allow-${name}=`));
+  return word === undefined ? [] : word.slice(`--allow-${name}=`.length).split(",");
+}
+
+function covers(grants: string[], path: string): boolean {
+  return grants.some((g) => path === g || path.startsWith(g.endsWith("/") ? g : `${g}/`));
+}
+
+/**
+ * What a registered hook may read and write, where that is not the plain grant: unlimited (a
+ * hook for every project), widened past a path with a comma, or not covering this store.
+ */
+export function grantFindings(command: string, store: Store, where: string): Finding[] {
+  const read = grantedPaths(command, "read");
+  const write = grantedPaths(command, "write");
+  if (read === undefined || write === undefined) {
+    return [{
+      status: "info",
+      text: `${where} may read and write any path: it serves every project, and the store the ` +
+        `root rule finds may sit above the launch directory, which no grant fixed ahead can name ` +
+        `(it still refuses a store that leads outside its project)`,
+    }];
+  }
+  const out: Finding[] = [];
+  const script = scriptOf(command);
+  for (const path of [store.root, ...(script ? [script.replace(/[\\/][^\\/]*$/, "/lib")] : [])]) {
+    if (!path.includes(",")) continue;
+    out.push({
+      status: "info",
+      text: `${path} holds a comma, which Deno's permission lists cannot hold (it splits them at ` +
+        `commas, with no escape): ${where} is granted ${grantPath(path)} instead`,
+    });
+  }
+  if (!covers(read, store.dir) || !covers(write, store.dir)) {
+    out.push({
+      status: "fix",
+      text: `${where} may not read and write the store ${store.dir} (granted: read ` +
+        `${read.join(",") || "nothing"}, write ${write.join(",") || "nothing"}) — fix: ` +
+        `session.ts install --dir ${store.root} with the same scope`,
+    });
+  }
+  return out;
+}
+
 async function registrationFindings(
   ctx: Context,
-  root: string,
+  store: Store,
   agent: AgentSpec,
 ): Promise<{ findings: Finding[]; paths: string[] }> {
+  const root = store.root;
   const out: Finding[] = [];
   const paths: string[] = [];
   const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
@@ -135,6 +185,13 @@ async function registrationFindings(
     let registered = 0;
     for (const scope of agent.scopes) {
       const path = target.settingsPath(scope, { root, env: ctx.env });
+      const problem = scope === "user" ? userSettingsProblem(agent.name, path, ctx.env) : undefined;
+      if (problem) {
+        if (target === agent.targets[0]) {
+          out.push({ status: "info", text: `user settings not checked: ${problem}` });
+        }
+        continue;
+      }
       const text = await readIfExists(path).catch(() => undefined);
       if (text === undefined) continue;
       let hooks;
@@ -173,7 +230,7 @@ async function registrationFindings(
             text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
           });
         } else {
-          out.push({ status: "ok", text: where });
+          out.push({ status: "ok", text: where }, ...grantFindings(hook.command, store, where));
         }
       }
     }
@@ -211,6 +268,13 @@ async function storeFinding(store: Store): Promise<Finding> {
     if (e.isFile && e.name.endsWith(".md") && e.name !== "PARKED.md") docs++;
   }
   const latest = readLatest(store);
+  if (latest !== undefined && (!isSafeSlug(latest) || !(await exists(docPath(store, latest))))) {
+    return {
+      status: "fix",
+      text: `store ${store.dir}: LATEST names "${latest}", which is not a handover there — fix: ` +
+        `dump again, or remove ${store.latest}`,
+    };
+  }
   return {
     status: "ok",
     text: `store ${store.dir}: ${docs} handover(s), LATEST ${latest ?? "(none)"}`,
@@ -223,7 +287,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!a) return EXIT.ok;
   const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);
-  const registration = await registrationFindings(ctx, store.root, agent);
+  const registration = await registrationFindings(ctx, store, agent);
   const findings: Finding[] = [
     denoFinding(Deno.version.deno),
     ...registration.findings,

@@ -4,7 +4,13 @@
  * @module
  */
 
-import { AGENTS, type AgentSpec, type Scope } from "../hook_target.ts";
+import {
+  AGENTS,
+  type AgentSpec,
+  type HookTarget,
+  type Scope,
+  userSettingsProblem,
+} from "../hook_target.ts";
 import { commandFor, ignoreState, register } from "../registration.ts";
 import { SettingsError } from "../settings.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -71,6 +77,20 @@ export function scopeOf(flags: Record<string, unknown>, agent: AgentSpec = AGENT
   return scope;
 }
 
+/** The settings file of `target` for `scope`; a user scope without a usable home is a usage error. */
+export function settingsFile(
+  ctx: Context,
+  agent: AgentSpec,
+  target: HookTarget,
+  scope: Scope,
+  root: string,
+): string {
+  const path = target.settingsPath(scope, { root, env: ctx.env });
+  const problem = scope === "user" ? userSettingsProblem(agent.name, path, ctx.env) : undefined;
+  if (problem) throw new UsageError(problem);
+  return path;
+}
+
 /** What the agent still needs from the user once the hook is in place. */
 function afterInstall(agent: AgentSpec): string[] {
   if (agent.name === "codex") {
@@ -96,8 +116,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const scope = scopeOf(a.flags, agent);
   const root = storeFor(ctx, a.dir).root;
   const command = commandFor(scope, root, agent.name);
-  for (const target of agent.targets) {
-    const path = target.settingsPath(scope, { root, env: ctx.env });
+  const paths = agent.targets.map((target) => settingsFile(ctx, agent, target, scope, root));
+  for (const [i, target] of agent.targets.entries()) {
+    const path = paths[i];
     const event = `${target.hookPath.at(-1)}${
       target.hookPath.at(-1) === "SessionStart" ? " (clear)" : ""
     }`;

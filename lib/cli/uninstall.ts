@@ -7,7 +7,7 @@ import { unregister } from "../registration.ts";
 import { SettingsError } from "../settings.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { agentOf, SCOPE_FLAGS, scopeOf } from "./install.ts";
+import { agentOf, SCOPE_FLAGS, scopeOf, settingsFile } from "./install.ts";
 
 /** Arguments and help of `uninstall`. */
 export const SPEC: ModeSpec = {
@@ -28,6 +28,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const scope = scopeOf(a.flags, agent);
   const root = storeFor(ctx, a.dir).root;
   const removed: string[] = [];
+  for (const target of agent.targets) settingsFile(ctx, agent, target, scope, root);
   // Reverse order: a file shared by two registrations (Gemini) is emptied by the last one.
   for (const target of [...agent.targets].reverse()) {
     const path = target.settingsPath(scope, { root, env: ctx.env });

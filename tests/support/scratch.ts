@@ -107,24 +107,29 @@ export interface RunOptions {
   now?: Date;
   /** Deno permission flags; default: read, write, env, run=git. */
   flags?: string[];
+  /** Variables of the runner's environment to leave out. */
+  unset?: string[];
 }
 
 /** The runner's environment minus what would point a child at a real project or session. */
-function baseEnv(): Record<string, string> {
+function baseEnv(unset: string[] = []): Record<string, string> {
   const env = Deno.env.toObject();
-  for (const name of ["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "SESSION_DEBUG"]) {
+  for (const name of ["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "SESSION_DEBUG", ...unset]) {
     delete env[name];
   }
   return env;
 }
 
-/** Runs `script` with `args` as a process, stdin fed and closed, with a pinned clock. */
-export async function runScript(script: string, args: string[], o: RunOptions = {}): Promise<Ran> {
-  const flags = o.flags ?? ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", ...flags, script, ...args],
+/** Runs `program` with `args` and exactly `env`, `stdin` fed and closed; collects the output. */
+export async function runProcess(
+  program: string,
+  args: string[],
+  o: { cwd?: string; env: Record<string, string>; stdin?: string | Uint8Array },
+): Promise<Ran> {
+  const child = new Deno.Command(program, {
+    args,
     cwd: o.cwd,
-    env: { ...baseEnv(), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
+    env: o.env,
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -139,6 +144,16 @@ export async function runScript(script: string, args: string[], o: RunOptions = 
   const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Runs `script` with `args` as a process, stdin fed and closed, with a pinned clock. */
+export function runScript(script: string, args: string[], o: RunOptions = {}): Promise<Ran> {
+  const flags = o.flags ?? ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
+  return runProcess(Deno.execPath(), ["run", "--no-prompt", ...flags, script, ...args], {
+    cwd: o.cwd,
+    env: { ...baseEnv(o.unset), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
+    stdin: o.stdin,
+  });
 }
 
 /** Runs the hook with a payload, as Claude Code does (CLAUDE_PROJECT_DIR unset unless given). */

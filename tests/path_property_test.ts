@@ -1,0 +1,140 @@
+/**
+ * Property: whatever characters the project's path and the checkout's path hold (every shell
+ * metacharacter, commas, quotes, newlines, non-ASCII, spaces, `$(…)`, backticks), the command
+ * `install` registers — for every agent and scope — restores when a shell runs it, and the shell
+ * expands nothing: a `touch PWNED` planted in the names never runs.
+ */
+
+import assert from "node:assert/strict";
+import type { Scope } from "../lib/hook_target.ts";
+import { join } from "../lib/store.ts";
+import { prng } from "./support/prng.ts";
+import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
+import { clearPayload, REPO, writeDoc } from "./support/scratch.ts";
+import { storeAt } from "../lib/store.ts";
+
+/** Pieces a name is built from: each shell metacharacter, and whole injections. */
+const PIECES = [
+  ..."`$();|&<>*?[]{}~#!'\"\\,=%^ \t\n-_.",
+  "é",
+  "日本",
+  "🙂",
+  "a",
+  "Z",
+  "9",
+  "$(touch PWNED)",
+  "`touch PWNED`",
+  ";touch PWNED;",
+  "&& touch PWNED",
+  "| touch PWNED",
+  "$HOME",
+  "${IFS}",
+  "'$(touch PWNED)'",
+  '"$(touch PWNED)"',
+  ",",
+  ",,",
+];
+
+/** A file name of pieces drawn by `rand` (never `.`/`..`, no `/` or NUL). */
+function nameFrom(rand: () => number): string {
+  let name = "p";
+  const n = 2 + Math.floor(rand() * 6);
+  for (let i = 0; i < n; i++) name += PIECES[Math.floor(rand() * PIECES.length)];
+  return name;
+}
+
+/** The parts of this checkout the CLI and the hook need, copied under `dir`. */
+async function copyCheckout(dir: string): Promise<void> {
+  await Deno.mkdir(join(dir, "lib", "cli"), { recursive: true });
+  for (const f of ["session.ts", "session_restore.ts", "deno.json", "deno.lock"]) {
+    await Deno.copyFile(join(REPO, f), join(dir, f));
+  }
+  for (const sub of ["lib", "lib/cli"]) {
+    for (const e of Deno.readDirSync(join(REPO, sub))) {
+      if (e.isFile) await Deno.copyFile(join(REPO, sub, e.name), join(dir, sub, e.name));
+    }
+  }
+}
+
+/** Every file a planted `touch PWNED` made under `dir`. */
+function planted(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of Deno.readDirSync(d)) {
+      const path = join(d, e.name);
+      if (e.name === "PWNED") out.push(path);
+      if (e.isDirectory && !e.isSymlink) walk(path);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Names every round checks, then generated ones. */
+const FIXED: [string, string][] = [["a,b", "to,ol"], ["a b", "to$HOME"], [
+  "$(touch PWNED)",
+  "`touch PWNED`",
+]];
+
+Deno.test("property: any project or checkout path restores and runs nothing", async (t) => {
+  const rand = prng(0x5e55);
+  const rounds: [string, string][] = [...FIXED];
+  for (let i = 0; i < 3; i++) rounds.push([nameFrom(rand), nameFrom(rand)]);
+  for (const [projectName, checkoutName] of rounds) {
+    await t.step(
+      `project ${JSON.stringify(projectName)}, checkout ${JSON.stringify(checkoutName)}`,
+      async () => {
+        const scratch = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-prop-" }));
+        try {
+          const root = join(scratch, projectName);
+          const checkout = join(scratch, checkoutName, "session");
+          const home = join(scratch, "home");
+          await Deno.mkdir(join(root, ".git"), { recursive: true });
+          await Deno.mkdir(home);
+          await copyCheckout(checkout);
+          const store = storeAt(root);
+          await Deno.mkdir(store.dir, { recursive: true });
+          const registrations: [string, Scope][] = [
+            ["claude", "project"],
+            ["claude", "local"],
+            ["claude", "user"],
+            ["codex", "project"],
+            ["codex", "user"],
+            ["gemini", "project"],
+            ["gemini", "user"],
+          ];
+          for (const [agent, scope] of registrations) {
+            const command = await installHook(root, {
+              agent: agent as "claude" | "codex" | "gemini",
+              scope,
+              home,
+              checkout,
+            });
+            const slug = `${agent}-${scope}`;
+            await writeDoc(store, slug, { body: `## Goal\n\nMARK-${slug}\n` });
+            const projectDir = agent === "codex" ? undefined : root;
+            let r = await runRegistered(command, clearPayload(root), { cwd: root, projectDir });
+            if (agent === "gemini") {
+              assert.match(r.stdout, /will be restored with your next message/, r.stderr);
+              r = await runRegistered(
+                command,
+                clearPayload(root, { hook_event_name: "BeforeAgent", source: undefined }),
+                { cwd: root, projectDir },
+              );
+            }
+            assert.deepEqual(planted(scratch), [], `${slug}: nothing ran`);
+            assert.equal(r.code, 0);
+            assert.match(
+              r.stdout,
+              new RegExp(`MARK-${slug}`),
+              `${slug}: ${reasonOf(r)} ${r.stderr}`,
+            );
+            assert.match(await Deno.readTextFile(join(store.dir, `${slug}.md`)), /consumed: true/);
+          }
+        } finally {
+          await Deno.remove(scratch, { recursive: true });
+        }
+      },
+    );
+  }
+});
