@@ -9,7 +9,7 @@
 import type { Stash, Unpushed } from "./git.ts";
 import type { FileStat } from "./git.ts";
 import type { ParkedItem } from "./parked.ts";
-import { isUnfinished, type TranscriptFacts } from "./transcript.ts";
+import { isUnfinished, type TranscriptFacts } from "./transcript/facts.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =

@@ -25,7 +25,7 @@ import {
   type Sweep,
 } from "../sweep.ts";
 import { isoStamp } from "../time.ts";
-import { loadTranscript } from "../transcript.ts";
+import { loadTranscript } from "../transcript/load.ts";
 
 /** Where sweep writes its table, relative to the project root. */
 export const UNLANDED_REL = ".temp/session/unlanded.md";
