@@ -89,7 +89,7 @@ export class TranscriptReader {
     if (!text.includes('"user"') && !text.includes('"assistant"')) {
       if (b.headerOpen) {
         const rec = b.object(text);
-        if (rec !== undefined) this.#header(rec);
+        if (rec !== undefined) b.header(rec.sessionId, rec.cwd, rec.timestamp);
       } else if (!isJsonObjectish(text)) b.badLines++;
       return;
     }
@@ -97,14 +97,11 @@ export class TranscriptReader {
     if (rec !== undefined) this.record(rec, n);
   }
 
-  #header(rec: Json): void {
-    this.#b.header(rec.sessionId, rec.cwd, rec.timestamp);
-  }
-
   /** Folds one parsed record found on 1-based line `n`. Unknown shapes are ignored. */
   record(rec: Json, n: number): void {
-    if (n > this.#b.lines) this.#b.lines = n;
-    this.#header(rec);
+    const b = this.#b;
+    if (n > b.lines) b.lines = n;
+    if (b.headerOpen) b.header(rec.sessionId, rec.cwd, rec.timestamp);
     if (rec.type === "assistant") this.#assistant(rec, n);
     else if (rec.type === "user") this.#user(rec, n);
   }
