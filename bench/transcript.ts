@@ -10,7 +10,8 @@
  * @module
  */
 
-import { forEachLine, readTranscript } from "../lib/transcript.ts";
+import { readTranscript } from "../lib/transcript/claude.ts";
+import { forEachLine } from "../lib/transcript/lines.ts";
 
 const FIXTURE = new URL("../tests/fixtures/transcripts/real/interactive.jsonl", import.meta.url);
 
@@ -151,7 +152,7 @@ export async function benchTranscript(
 
 /** Peak RSS growth (MB) over one parse of `path`, sampled as lines go by. */
 export async function peakRssGrowth(path: string): Promise<number> {
-  const { TranscriptReader } = await import("../lib/transcript.ts");
+  const { TranscriptReader } = await import("../lib/transcript/claude.ts");
   const before = Deno.memoryUsage().rss;
   let peak = before;
   let n = 0;

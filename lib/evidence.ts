@@ -12,12 +12,9 @@ import { readParked } from "./parked_store.ts";
 import { chooseSlug } from "./slug.ts";
 import { docPath, findGitTop, join, type Store } from "./store.ts";
 import { isoStamp } from "./time.ts";
-import {
-  type Loaded,
-  loadTranscript,
-  type LocateInputs,
-  type TranscriptFacts,
-} from "./transcript.ts";
+import type { TranscriptFacts } from "./transcript/facts.ts";
+import { type Loaded, loadTranscript } from "./transcript/load.ts";
+import type { LocateInputs } from "./transcript/locate.ts";
 
 /** A file the session changed, with the columns the files table needs. */
 export interface EvidenceFile {

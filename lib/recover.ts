@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Mention, TranscriptFacts } from "./transcript.ts";
+import type { Mention, TranscriptFacts } from "./transcript/facts.ts";
 
 /** Longest quote taken from the transcript into the draft. */
 export const QUOTE_MAX = 400;

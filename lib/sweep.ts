@@ -12,12 +12,9 @@ import { type FileStat, gitFacts, type Stash, stashes, type Unpushed, unpushed }
 import type { ParkedItem } from "./parked.ts";
 import { readParked } from "./parked_store.ts";
 import type { Store } from "./store.ts";
-import {
-  isUnfinished,
-  loadTranscript,
-  type LocateInputs,
-  type TranscriptFacts,
-} from "./transcript.ts";
+import { isUnfinished, type TranscriptFacts } from "./transcript/facts.ts";
+import { loadTranscript } from "./transcript/load.ts";
+import type { LocateInputs } from "./transcript/locate.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =

@@ -8,7 +8,7 @@ import {
   withTranscript,
 } from "../lib/evidence.ts";
 import type { GitFacts } from "../lib/git.ts";
-import type { TranscriptFacts } from "../lib/transcript.ts";
+import type { TranscriptFacts } from "../lib/transcript/facts.ts";
 import { NOW, runCli } from "./support/scratch.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
 

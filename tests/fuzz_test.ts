@@ -17,7 +17,7 @@ import { CLAUDE } from "../lib/hook_target.ts";
 import { addHook, findHooks, removeHooks, SettingsError } from "../lib/settings.ts";
 import { isSafeSlug } from "../lib/store.ts";
 import { refusal, slugify } from "../lib/slug.ts";
-import { parseTranscript } from "../lib/transcript.ts";
+import { parseTranscript } from "../lib/transcript/claude.ts";
 import { clearPayload, makeProject, NOW, runHook, writeDoc } from "./support/scratch.ts";
 import { prng } from "./support/prng.ts";
 

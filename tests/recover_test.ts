@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { splitFrontMatter } from "../lib/front_matter.ts";
 import { findSection, parseSections } from "../lib/handover.ts";
 import { quote, recoverMarkdown } from "../lib/recover.ts";
-import { readTranscript } from "../lib/transcript.ts";
+import { readTranscript } from "../lib/transcript/claude.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
 import { placeTranscript, transcriptOf } from "./support/transcript.ts";
 

@@ -11,7 +11,7 @@ import {
   renderUnlanded,
   type Sweep,
 } from "../lib/sweep.ts";
-import type { TranscriptFacts } from "../lib/transcript.ts";
+import type { TranscriptFacts } from "../lib/transcript/facts.ts";
 import { git, put, scratchRepo } from "./support/cli.ts";
 import { runCli } from "./support/scratch.ts";
 

@@ -13,7 +13,7 @@ import {
   parseSince,
   renderEvidence,
 } from "../evidence.ts";
-import { transcriptEnv } from "../transcript.ts";
+import { transcriptEnv } from "../transcript/load.ts";
 
 /** The `--since` flag, shared by `evidence` and `dump`. */
 export const SINCE_FLAG = {

@@ -91,8 +91,8 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
   const { sweepProject, UNLANDED_REL }: typeof import("../sweep.ts") = await import(
     new URL("../sweep.ts", import.meta.url).href
   );
-  const { transcriptEnv }: typeof import("../transcript.ts") = await import(
-    new URL("../transcript.ts", import.meta.url).href
+  const { transcriptEnv }: typeof import("../transcript/load.ts") = await import(
+    new URL("../transcript/load.ts", import.meta.url).href
   );
   const sweep = await sweepProject(store, isoStamp(ctx.now), join(store.root, UNLANDED_REL), {
     ...transcriptEnv(ctx.env),

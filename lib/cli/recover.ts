@@ -8,7 +8,7 @@
 import { collectEvidence, DEFAULT_SINCE, openParked, parseSince } from "../evidence.ts";
 import { recoverMarkdown } from "../recover.ts";
 import { findGitTop } from "../store.ts";
-import { loadTranscript } from "../transcript.ts";
+import { loadTranscript } from "../transcript/load.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, NotFoundError, storeFor, UsageError } from "./context.ts";
 import { dump } from "./dump.ts";

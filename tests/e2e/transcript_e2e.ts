@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/command.ts";
 import { splitFrontMatter } from "../../lib/front_matter.ts";
 import { findSection, parseSections } from "../../lib/handover.ts";
-import { encodeProjectDir } from "../../lib/transcript.ts";
+import { encodeProjectDir } from "../../lib/transcript/locate.ts";
 import { ensureClaude, makeWorld, startClaude } from "./support/claude.ts";
 import {
   isToolResult,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { encodeProjectDir } from "../../lib/transcript.ts";
+import { encodeProjectDir } from "../../lib/transcript/locate.ts";
 
 /** One step of a scripted session. */
 export type Step =

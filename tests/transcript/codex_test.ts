@@ -1,19 +1,17 @@
 /**
  * Codex CLI rollouts into TranscriptFacts: a real rollout recorded from Codex 0.171.0 (long
- * instructions elided), hand-made records for the shapes the recording lacks, hostile input, and
- * locating a session's rollout in `$CODEX_HOME/sessions`.
+ * instructions elided), hand-made records for the shapes the recording lacks, and hostile input.
+ * Locating a rollout is in locate_test.ts, reading one for `evidence` in load_test.ts.
  */
 import assert from "node:assert/strict";
 import {
   isCodexRollout,
-  locateCodexTranscript,
   parseCodexTranscript,
   patchFiles,
   readCodexTranscript,
-} from "../lib/codex_transcript.ts";
-import { cli, git, put, scratchRepo } from "./support/cli.ts";
+} from "../../lib/transcript/codex.ts";
 
-const FIXTURE = new URL("./fixtures/codex/rollout.jsonl", import.meta.url).pathname;
+const FIXTURE = new URL("../fixtures/codex/rollout.jsonl", import.meta.url).pathname;
 const ROOT = "/tmp/codex-fixture/project";
 
 /** One rollout line. */
@@ -32,7 +30,6 @@ const assistant = (text: string) =>
     role: "assistant",
     content: [{ type: "output_text", text }],
   });
-
 Deno.test("codex rollout: the recorded session", async (t) => {
   const facts = await readCodexTranscript(FIXTURE, { root: ROOT });
   await t.step("applied patches are the files touched; a rejected patch is not", () => {
@@ -160,6 +157,33 @@ Deno.test("codex rollout: shapes the recording lacks", async (t) => {
   });
 });
 
+Deno.test("codex rollout: paths and lines follow the same rules as Claude Code's", async (t) => {
+  const patch = (file: string) => `*** Begin Patch\n*** Update File: ${file}\n*** End Patch`;
+  const call = (id: string, file: string) =>
+    rec("response_item", {
+      type: "custom_tool_call",
+      name: "apply_patch",
+      input: patch(file),
+      call_id: id,
+    });
+  const done = (id: string) =>
+    rec("response_item", { type: "custom_tool_call_output", call_id: id, output: "ok" });
+  await t.step("a call settled after a later one does not move the file's line back", () => {
+    const facts = parseCodexTranscript(
+      [meta, call("c1", "a.ts"), call("c2", "a.ts"), done("c2"), done("c1")].join("\n"),
+      { root: "/p" },
+    );
+    assert.deepEqual(facts.files.map((f) => [f.path, f.line]), [["a.ts", 3]]);
+  });
+  await t.step("a UNC path is absolute, so outside the project", () => {
+    const facts = parseCodexTranscript(
+      [meta, call("c1", "\\\\server\\share\\x.txt"), done("c1")].join("\n"),
+      { root: "/p" },
+    );
+    assert.deepEqual(facts.files.map((f) => [f.path, f.outside]), [["/server/share/x.txt", true]]);
+  });
+});
+
 Deno.test("codex rollout: hostile input never throws", () => {
   const junk = [
     "",
@@ -175,75 +199,4 @@ Deno.test("codex rollout: hostile input never throws", () => {
   const facts = parseCodexTranscript(junk, { root: "/p" });
   assert.deepEqual(facts.files, []);
   assert.equal(facts.badLines, 4);
-});
-
-Deno.test("codex rollout: locating a session's file", async (t) => {
-  const home = await Deno.makeTempDir({ prefix: "codex-home-" });
-  const day = `${home}/sessions/2026/11/30`;
-  await Deno.mkdir(day, { recursive: true });
-  await Deno.mkdir(`${home}/sessions/2026/11/29`, { recursive: true });
-  const write = (dir: string, name: string, cwd: string) =>
-    Deno.writeTextFile(`${dir}/${name}`, rec("session_meta", { id: name, cwd }) + "\n");
-  await write(`${home}/sessions/2026/11/29`, "rollout-2026-11-29T10-00-00-aaa.jsonl", "/p");
-  await write(day, "rollout-2026-11-30T09-00-00-bbb.jsonl", "/p/sub");
-  await write(day, "rollout-2026-11-30T10-00-00-ccc.jsonl", "/elsewhere");
-  try {
-    await t.step("by session id (CODEX_THREAD_ID)", async () => {
-      const found = await locateCodexTranscript({ root: "/p", sessionId: "aaa", codexHome: home });
-      assert.equal(found.how, "session");
-      assert.match(found.path!, /aaa\.jsonl$/);
-    });
-    await t.step("else the newest whose cwd is in the project", async () => {
-      const found = await locateCodexTranscript({ root: "/p", codexHome: home });
-      assert.match(found.path!, /bbb\.jsonl$/);
-      const excluded = await locateCodexTranscript({ root: "/p", codexHome: home, exclude: "bbb" });
-      assert.match(excluded.path!, /aaa\.jsonl$/);
-    });
-    await t.step("none: a reason, never a throw", async () => {
-      const none = await locateCodexTranscript({ root: "/q", codexHome: home });
-      assert.equal(none.path, undefined);
-      assert.match(none.reason!, /no Codex rollout of this project/);
-      const bad = await locateCodexTranscript({ root: "/p", sessionId: "../x", codexHome: home });
-      assert.match(bad.reason!, /not a session id/);
-      const missing = await locateCodexTranscript({ root: "/p", codexHome: `${home}/nope` });
-      assert.equal(missing.path, undefined);
-    });
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
-
-Deno.test("codex rollout: evidence inside Codex reads the session's rollout", async (t) => {
-  const repo = await scratchRepo();
-  const codexHome = await Deno.makeTempDir({ prefix: "codex-home-" });
-  try {
-    await git(repo.root, ["commit", "-q", "--allow-empty", "-m", "init"]);
-    await put(repo.root, "notes.txt", "hello world\n");
-    const day = `${codexHome}/sessions/2026/11/30`;
-    await Deno.mkdir(day, { recursive: true });
-    const id = "01a22ace-6c6a-73a1-8a0e-6c7ea913c5d4";
-    const rollout = `${day}/rollout-2026-11-30T04-55-00-${id}.jsonl`;
-    await Deno.writeTextFile(
-      rollout,
-      (await Deno.readTextFile(FIXTURE)).replaceAll(ROOT, repo.root),
-    );
-    const env = { CODEX_THREAD_ID: id, CODEX_HOME: codexHome, HOME: "/nonexistent" };
-    await t.step("CODEX_THREAD_ID and CODEX_HOME find it; its facts merge", async () => {
-      const run = await cli(["evidence", "--json"], { cwd: repo.root, env });
-      assert.equal(run.code, 0, run.err);
-      const ev = JSON.parse(run.out);
-      assert.equal(ev.transcript, rollout);
-      assert.ok(ev.outside.some((p: string) => p.endsWith("/outside.txt")), run.out);
-    });
-    await t.step("--transcript with a rollout reads it as Codex's format", async () => {
-      const run = await cli(["evidence", "--json", "--transcript", rollout], {
-        cwd: repo.root,
-        env: { HOME: "/nonexistent" },
-      });
-      assert.equal(JSON.parse(run.out).transcript, rollout);
-    });
-  } finally {
-    await repo.cleanup();
-    await Deno.remove(codexHome, { recursive: true });
-  }
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { makeTranscript } from "../bench/transcript.ts";
+import { makeTranscript } from "../../bench/transcript.ts";
 
-const LIB = new URL("../lib/transcript.ts", import.meta.url).href;
+const LIB = new URL("../../lib/transcript/claude.ts", import.meta.url).href;
 
 Deno.test("a 100 MB transcript with hostile lines parses with a 32 MB heap (memory does not grow)", async () => {
   const dir = await Deno.makeTempDir();

@@ -1,0 +1,230 @@
+/**
+ * Claude Code's JSONL transcript read into {@link TranscriptFacts}: files written or edited,
+ * tasks, questions left open, deferrals, first and last requests. Streaming and tolerant of bad
+ * lines, unknown record types and future fields; the state and the assembly of the facts are the
+ * shared {@link FactsBuilder}'s, this file knows only Claude Code's record shapes.
+ *
+ * Record shapes (Claude Code 2.1.x): `{type: "user"|"assistant"|"system"|"attachment"|…,
+ * message: {role, content}, cwd, sessionId, isSidechain, isMeta, …}`. Assistant `content[]` holds
+ * `tool_use` blocks (one content block per record); their results are `tool_result` blocks (with
+ * `is_error`) in later user records, joined by `tool_use_id`.
+ * @module
+ */
+
+import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
+import { fileReader, textReader } from "./lines.ts";
+
+/** Tools that write a file, and the input field naming it. */
+export const FILE_TOOLS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+
+interface PendingCall {
+  name: string;
+  input: Json;
+  line: number;
+  cwd?: string;
+}
+
+/** Text of a user message that a person typed, or undefined for tool results and wrappers. */
+export function promptText(record: Json): string | undefined {
+  if (record?.type !== "user" || record.isMeta || record.isSidechain) return undefined;
+  if (record.isCompactSummary || record.isVisibleInTranscriptOnly) return undefined;
+  const content = record.message?.content;
+  let text: string;
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    const parts: string[] = [];
+    for (const b of content) {
+      if (b?.type === "tool_result") return undefined;
+      if (b?.type === "text" && typeof b.text === "string") parts.push(b.text);
+    }
+    text = parts.join("\n");
+  } else return undefined;
+  text = text.trim();
+  if (!text) return undefined;
+  // Slash commands, their output, `!` shell input and interruption notices are not requests.
+  if (/^<(?:command-|local-command-|bash-|system-reminder|user-prompt-submit-hook)/.test(text)) {
+    return undefined;
+  }
+  if (text.startsWith("[Request interrupted") || text.startsWith("Caveat: ")) return undefined;
+  return text;
+}
+
+function resultText(block: Json): string {
+  const c = block?.content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) return c.map((x) => (typeof x?.text === "string" ? x.text : "")).join("\n");
+  return "";
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
+}
+
+/**
+ * Folds a transcript, one record at a time, into {@link TranscriptFacts}. Pure: no IO. A call
+ * takes effect unless its tool_result is an error; a call with no result at all (the session
+ * died mid-call) is taken to have happened.
+ */
+export class TranscriptReader {
+  #b: FactsBuilder;
+  #pending = new Map<string, PendingCall>();
+
+  constructor(opts: ReaderOptions) {
+    this.#b = new FactsBuilder(opts);
+  }
+
+  /**
+   * Reads one physical line. Lines that cannot be a user or assistant record (they contain
+   * neither `"user"` nor `"assistant"`, which every such record's `type` spells) are counted and
+   * skipped without JSON.parse: exact, and most of the file's bytes on a long session.
+   */
+  line(text: string): void {
+    const b = this.#b;
+    const n = ++b.lines;
+    if (!text.includes('"user"') && !text.includes('"assistant"')) {
+      if (b.headerOpen) {
+        const rec = b.object(text);
+        if (rec !== undefined) b.header(rec.sessionId, rec.cwd, rec.timestamp);
+      } else if (!isJsonObjectish(text)) b.badLines++;
+      return;
+    }
+    const rec = b.object(text);
+    if (rec !== undefined) this.record(rec, n);
+  }
+
+  /** Folds one parsed record found on 1-based line `n`. Unknown shapes are ignored. */
+  record(rec: Json, n: number): void {
+    const b = this.#b;
+    if (n > b.lines) b.lines = n;
+    if (b.headerOpen) b.header(rec.sessionId, rec.cwd, rec.timestamp);
+    if (rec.type === "assistant") this.#assistant(rec, n);
+    else if (rec.type === "user") this.#user(rec, n);
+  }
+
+  #assistant(rec: Json, n: number): void {
+    const content = rec.message?.content;
+    if (!Array.isArray(content)) return;
+    const side = rec.isSidechain === true;
+    for (const b of content) {
+      if (b?.type === "text" && typeof b.text === "string" && b.text.trim() && !side) {
+        this.#b.said(b.text.trim(), n);
+      } else if (b?.type === "tool_use" && typeof b.name === "string") {
+        if (!side) this.#b.acted();
+        if (!this.#interesting(b.name)) continue;
+        const id = str(b.id);
+        const call = { name: b.name, input: b.input ?? {}, line: n, cwd: rec.cwd };
+        if (id) this.#pending.set(id, call);
+        else this.#apply(call, undefined);
+      }
+    }
+  }
+
+  #interesting(name: string): boolean {
+    return name in FILE_TOOLS || name === "TaskCreate" || name === "TaskUpdate" ||
+      name === "TodoWrite" || name === "AskUserQuestion";
+  }
+
+  #user(rec: Json, n: number): void {
+    const content = rec.message?.content;
+    if (Array.isArray(content)) {
+      for (const b of content) {
+        if (b?.type !== "tool_result") continue;
+        const id = str(b.tool_use_id);
+        const call = id ? this.#pending.get(id) : undefined;
+        if (!call || !id) continue;
+        this.#pending.delete(id);
+        if (b.is_error === true) {
+          if (call.name === "AskUserQuestion") this.#askedOpen(call);
+          continue;
+        }
+        this.#apply(call, { text: resultText(b), extra: rec.toolUseResult });
+      }
+    }
+    const prompt = promptText(rec);
+    if (prompt === undefined) return;
+    this.#b.requested(prompt, n);
+    this.#b.deferred(prompt, n);
+  }
+
+  #askedOpen(call: PendingCall): void {
+    const qs = Array.isArray(call.input?.questions) ? call.input.questions : [];
+    const text = qs.map((q: Json) => str(q?.question)).filter(Boolean).join(" / ") ||
+      str(call.input?.question) || "(AskUserQuestion)";
+    this.#b.asked(text, call.line);
+  }
+
+  #apply(call: PendingCall, result: { text: string; extra: Json } | undefined): void {
+    const input = call.input ?? {};
+    const field = FILE_TOOLS[call.name];
+    if (field !== undefined) {
+      const raw = str(input[field]);
+      const base = typeof call.cwd === "string" ? call.cwd : undefined;
+      if (raw) this.#b.touch(raw, call.name, call.line, base);
+      return;
+    }
+    const tasks = this.#b.tasks;
+    switch (call.name) {
+      case "AskUserQuestion":
+        if (result === undefined) this.#askedOpen(call);
+        return;
+      case "TaskCreate": {
+        const id = str(result?.extra?.task?.id) ??
+          /Task #(\w+)/.exec(result?.text ?? "")?.[1];
+        if (!id) return;
+        tasks.set(id, {
+          id,
+          subject: str(input.subject) ?? str(input.description) ?? `Task ${id}`,
+          status: str(input.status) ?? "pending",
+          line: call.line,
+        });
+        return;
+      }
+      case "TaskUpdate": {
+        const id = str(input.taskId) ?? str(input.id);
+        const task = id ? tasks.get(id) : undefined;
+        if (!task || !id) return;
+        const status = str(input.status);
+        if (status === "deleted") tasks.delete(id);
+        else if (status) task.status = status;
+        if (str(input.subject)) task.subject = input.subject;
+        return;
+      }
+      case "TodoWrite": {
+        if (!Array.isArray(input.todos)) return;
+        this.#b.plan(input.todos.map((t: Json, i: number) => ({
+          id: str(t?.id) ?? String(i + 1),
+          subject: str(t?.content) ?? str(t?.subject) ?? "",
+          status: str(t?.status) ?? "pending",
+          line: call.line,
+        })));
+        return;
+      }
+    }
+  }
+
+  /** The facts so far. Calls still without a result count as done (see the class note). */
+  facts(): TranscriptFacts {
+    for (const call of [...this.#pending.values()].sort((a, b) => a.line - b.line)) {
+      this.#apply(call, undefined);
+    }
+    this.#pending.clear();
+    return this.#b.facts();
+  }
+}
+
+/** Cheap shape check for a skipped line: a JSON object starts with `{` and ends with `}`. */
+function isJsonObjectish(text: string): boolean {
+  const t = text.trim();
+  return t === "" || (t.startsWith("{") && t.endsWith("}"));
+}
+
+/** Parses a whole transcript held in memory (tests, small inputs). */
+export const parseTranscript = textReader(TranscriptReader);
+
+/** Streams the transcript at `path` into facts. Rejects only when the file cannot be opened. */
+export const readTranscript = fileReader(TranscriptReader);

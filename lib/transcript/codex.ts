@@ -1,0 +1,180 @@
+/**
+ * Codex CLI's session files ("rollouts", `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<stamp>-<id>.jsonl`)
+ * read into the same {@link TranscriptFacts} as Claude Code's transcript, through the same
+ * {@link FactsBuilder}: files the session patched, its plan, the user's first and last requests,
+ * questions left open and deferrals. Streaming and tolerant like ./claude.ts; only the record
+ * shapes differ.
+ *
+ * Record shapes (Codex 0.171): `{timestamp, type, payload}` with `type` one of `session_meta`
+ * (`payload.id`, `payload.cwd`), `turn_context` (`payload.cwd`), `response_item` (`payload.type`:
+ * `message` with `role` and `content[].text`, `function_call` with `name`, `arguments` (a JSON
+ * string) and `call_id`, `custom_tool_call` with `name` and `input`, and their `*_output`
+ * records), `event_msg` (UI events; `item_completed` with a `FileChange` item lists the applied
+ * `changes` by absolute path). Files are known from `apply_patch` (as a tool, or as the shell
+ * heredoc Codex intercepts) only: what a plain shell command writes is invisible here.
+ * @module
+ */
+
+import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
+import { fileReader, textReader } from "./lines.ts";
+
+/** A tool call waiting for its output: the files it would touch. */
+interface PendingCall {
+  files: string[];
+  line: number;
+}
+
+/** The files a V4A patch (`*** Begin Patch` … `*** End Patch`) adds, updates, deletes or moves to. */
+export function patchFiles(patch: string): string[] {
+  const out: string[] = [];
+  for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)) {
+    const p = m[1].trim();
+    if (p && !out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/** Text a person typed, or undefined for the wrappers Codex sends as user messages. */
+function typedText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const text = content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n")
+    .trim();
+  if (text === "") return undefined;
+  // <environment_context>, <user_instructions>, <skills_instructions>, AGENTS.md, …
+  if (/^<[a-z_]+>[\s\S]*<\/[a-z_]+>$/.test(text) || text.startsWith("# AGENTS.md")) {
+    return undefined;
+  }
+  return text;
+}
+
+/** True when a tool output says the call failed (non-zero exit, rejected patch). */
+function failed(output: unknown): boolean {
+  const text = typeof output === "string" ? output : JSON.stringify(output ?? "");
+  return /"exit_code"\s*:\s*[1-9]|^Exit code: [1-9]|Process exited with code [1-9]|verification failed/m
+    .test(text.slice(0, 2_000));
+}
+
+/** Folds a Codex rollout, one line at a time, into {@link TranscriptFacts}. Pure: no IO. */
+export class CodexReader {
+  #b: FactsBuilder;
+  /** The working directory relative patch paths resolve against (the latest turn's). */
+  #cwd?: string;
+  #pending = new Map<string, PendingCall>();
+
+  constructor(opts: ReaderOptions) {
+    this.#b = new FactsBuilder(opts);
+  }
+
+  /** Reads one physical line. */
+  line(text: string): void {
+    const n = ++this.#b.lines;
+    const rec = this.#b.object(text);
+    if (rec === undefined) return;
+    const p = rec.payload;
+    if (typeof p !== "object" || p === null) return;
+    if (rec.type === "session_meta") {
+      this.#b.header(p.id, p.cwd);
+      if (typeof p.cwd === "string") this.#cwd ??= p.cwd;
+    } else if (rec.type === "turn_context") {
+      if (typeof p.cwd === "string") this.#cwd = p.cwd;
+    } else if (rec.type === "response_item") {
+      this.#item(p, n);
+    } else if (rec.type === "event_msg") {
+      // The applied patch itself, with absolute paths: it settles the call it belongs to.
+      const item = p.type === "item_completed" ? p.item : undefined;
+      const applied = item?.type === "FileChange" && item.status === "completed"
+        ? item.changes
+        : p.type === "patch_apply_end" && p.success !== false
+        ? p.changes
+        : undefined;
+      if (applied && typeof applied === "object" && !Array.isArray(applied)) {
+        this.#pending.delete(String(item?.id ?? p.call_id));
+        this.#touch(Object.keys(applied), n);
+      }
+    }
+  }
+
+  #item(p: Json, n: number): void {
+    if (p.type === "message" && p.role === "user") {
+      const text = typedText(p.content);
+      if (text === undefined) return;
+      this.#b.requested(text, n, text.length > 300 ? text.slice(0, 299) + "…" : text);
+    } else if (p.type === "message" && p.role === "assistant") {
+      const text = Array.isArray(p.content)
+        ? p.content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n").trim()
+        : "";
+      if (text === "") return;
+      this.#b.said(text, n, text.length > 300 ? text.slice(-300) : text);
+      this.#b.deferred(text, n);
+    } else if (p.type === "function_call" || p.type === "custom_tool_call") {
+      this.#call(p, n);
+    } else if (p.type === "function_call_output" || p.type === "custom_tool_call_output") {
+      const call = this.#pending.get(String(p.call_id));
+      if (!call) return;
+      this.#pending.delete(String(p.call_id));
+      if (!failed(p.output)) this.#touch(call.files, call.line);
+    }
+  }
+
+  #call(p: Json, n: number): void {
+    let args: Json = p.input;
+    if (typeof p.arguments === "string") {
+      try {
+        args = JSON.parse(p.arguments);
+      } catch {
+        args = p.arguments;
+      }
+    }
+    const name = String(p.name ?? "");
+    if (name === "update_plan" && Array.isArray(args?.plan)) {
+      this.#b.plan(
+        args.plan.filter((s: Json) => typeof s?.step === "string").map((s: Json, i: number) => ({
+          id: String(i + 1),
+          subject: s.step,
+          status: String(s.status ?? "pending"),
+          line: n,
+        })),
+      );
+      return;
+    }
+    // apply_patch as a tool (input or arguments.input), or as a shell heredoc.
+    const text = typeof args === "string"
+      ? args
+      : [args?.input, args?.patch, args?.cmd, args?.command].flat().filter((v) =>
+        typeof v === "string"
+      ).join("\n");
+    if (!text.includes("*** Begin Patch")) return;
+    const files = patchFiles(text);
+    if (files.length > 0) this.#pending.set(String(p.call_id ?? `line-${n}`), { files, line: n });
+  }
+
+  #touch(paths: string[], line: number): void {
+    for (const raw of paths) this.#b.touch(raw, "apply_patch", line, this.#cwd);
+  }
+
+  /** The facts so far. Calls still without an output count as done (the session died mid-call). */
+  facts(): TranscriptFacts {
+    for (const call of this.#pending.values()) this.#touch(call.files, call.line);
+    this.#pending.clear();
+    return this.#b.facts();
+  }
+}
+
+/** Parses a whole rollout held in memory (tests, small inputs). */
+export const parseCodexTranscript = textReader(CodexReader);
+
+/** Streams the rollout at `path` into facts. Rejects only when the file cannot be opened. */
+export const readCodexTranscript = fileReader(CodexReader);
+
+/** True when the file at `path` starts like a Codex rollout (a `session_meta` record). */
+export async function isCodexRollout(path: string): Promise<boolean> {
+  try {
+    using file = await Deno.open(path, { read: true });
+    const buf = new Uint8Array(512);
+    const n = await file.read(buf);
+    const head = new TextDecoder().decode(buf.subarray(0, n ?? 0));
+    return /^\s*\{[^\n]*"type"\s*:\s*"session_meta"/.test(head);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * What a transcript tells us ({@link TranscriptFacts}), whichever agent wrote it, and the one
+ * builder both readers feed ({@link FactsBuilder}). A reader knows its agent's record shapes and
+ * turns each record into the builder's few verbs (a file touched, a task, something said, asked,
+ * requested or deferred); the builder owns the state, the rules that do not depend on the agent
+ * (a closing question stays open unless the next request answers it; a file's last touch wins)
+ * and the assembly of the facts.
+ * @module
+ */
+
+import { answersQuestion, closingQuestion, deferralsIn } from "./prose.ts";
+import { normalizePath, relativeTo, resolvePath } from "./paths.ts";
+
+/** A file the session wrote or edited, per the transcript. */
+export interface TouchedFile {
+  /** Path relative to the project root (absolute when outside it). */
+  path: string;
+  /** True when the file is outside the project root. */
+  outside: boolean;
+  /** The tools that touched it, e.g. `Write`, `Edit`. */
+  tools: string[];
+  /** 1-based transcript line of the last successful touch. */
+  line: number;
+}
+
+/** A task from TaskCreate/TaskUpdate or TodoWrite, in its final state. */
+export interface Task {
+  id: string;
+  subject: string;
+  /** `pending`, `in_progress`, `completed`, … */
+  status: string;
+  /** 1-based transcript line where the task was created. */
+  line: number;
+}
+
+/** A question, deferral or request found in the transcript, with the line it came from. */
+export interface Mention {
+  text: string;
+  line: number;
+}
+
+/** Everything the transcript tells us. */
+export interface TranscriptFacts {
+  path: string;
+  files: TouchedFile[];
+  tasks: Task[];
+  questions: Mention[];
+  deferrals: Mention[];
+  firstRequest?: Mention;
+  lastRequest?: Mention;
+  lastAssistantText?: Mention;
+  /** The session id the records carry (the first one seen). */
+  sessionId?: string;
+  /** The working directory the records carry (the first one seen). */
+  cwd?: string;
+  /** The first record's `timestamp` (ISO 8601): when the session started. */
+  startedAt?: string;
+  /** Physical lines read (including blank and bad ones). */
+  lines?: number;
+  /**
+   * Lines that were not a JSON object (truncated, garbage); skipped. Lines read without
+   * JSON.parse (no `"user"`/`"assistant"` in them) are judged by shape only: `{…}`.
+   */
+  badLines?: number;
+}
+
+/** Task statuses that mean the task is not finished. */
+export const UNFINISHED_STATUSES = ["pending", "in_progress"] as const;
+
+/** Whether a task is unfinished (`pending` or `in_progress`). */
+export function isUnfinished(task: Task): boolean {
+  return (UNFINISHED_STATUSES as readonly string[]).includes(task.status);
+}
+
+/** A parsed transcript record: any JSON object, its shape checked field by field. */
+// deno-lint-ignore no-explicit-any
+export type Json = any;
+
+/** Options of a reader. */
+export interface ReaderOptions {
+  /** The project root: touched paths inside it are made relative. */
+  root: string;
+  /** The transcript's path, reported in the facts. */
+  path?: string;
+}
+
+/**
+ * Accumulates {@link TranscriptFacts} as a reader goes through a transcript. Pure: no IO. Keeps
+ * only what the facts need, so memory stays flat however long the transcript is.
+ */
+export class FactsBuilder {
+  /** The project root, normalized: touched paths inside it are made relative. */
+  readonly root: string;
+  /** Physical lines read so far; the reader counts them. */
+  lines = 0;
+  /** Lines that were not a JSON object, counted by {@link object}. */
+  badLines = 0;
+  /** Tasks by id, created and updated one by one (Claude Code's TaskCreate/TaskUpdate). */
+  readonly tasks = new Map<string, Task>();
+  #path: string;
+  #files = new Map<string, TouchedFile>();
+  #plan?: Task[];
+  #questions: Mention[] = [];
+  #deferrals: Mention[] = [];
+  #first?: Mention;
+  #last?: Mention;
+  #lastText?: Mention;
+  /** The assistant's closing question awaiting the next request. */
+  #open?: Mention;
+  #sessionId?: string;
+  #cwd?: string;
+  #startedAt?: string;
+
+  constructor(opts: ReaderOptions) {
+    this.root = normalizePath(opts.root);
+    this.#path = opts.path ?? "";
+  }
+
+  /**
+   * The JSON object on a line, or undefined: for a blank line, and for a line that is not a JSON
+   * object, which is counted as bad.
+   */
+  object(text: string): Json | undefined {
+    let rec: Json;
+    try {
+      rec = JSON.parse(text);
+    } catch {
+      if (text.trim() !== "") this.badLines++;
+      return undefined;
+    }
+    if (rec === null || typeof rec !== "object" || Array.isArray(rec)) {
+      this.badLines++;
+      return undefined;
+    }
+    return rec;
+  }
+
+  /** Whether the session id, cwd or start time is still unknown. */
+  get headerOpen(): boolean {
+    return this.#sessionId === undefined || this.#cwd === undefined ||
+      this.#startedAt === undefined;
+  }
+
+  /** Notes the session's id, working directory and start (a date); the first of each stays. */
+  header(sessionId: unknown, cwd: unknown, startedAt?: unknown): void {
+    if (this.#startedAt === undefined && typeof startedAt === "string") {
+      if (!Number.isNaN(Date.parse(startedAt))) this.#startedAt = startedAt;
+    }
+    if (this.#sessionId === undefined && typeof sessionId === "string") {
+      this.#sessionId = sessionId;
+    }
+    if (this.#cwd === undefined && typeof cwd === "string") this.#cwd = cwd;
+  }
+
+  /**
+   * `tool` wrote `path` (absolute, or relative to `base`, default the root) on 1-based `line`.
+   * Touches may come out of order (a call settled late): the latest line is kept.
+   */
+  touch(path: string, tool: string, line: number, base: string = this.root): void {
+    const abs = resolvePath(path, base);
+    const rel = relativeTo(abs, this.root);
+    const key = rel ?? abs;
+    const f = this.#files.get(key);
+    if (f) {
+      if (!f.tools.includes(tool)) f.tools.push(tool);
+      f.line = Math.max(f.line, line);
+    } else {
+      this.#files.set(key, { path: key, outside: rel === undefined, tools: [tool], line });
+    }
+  }
+
+  /** The session's plan as a whole list (TodoWrite, update_plan): each one replaces the last. */
+  plan(tasks: Task[]): void {
+    this.#plan = tasks;
+  }
+
+  /**
+   * The assistant said `text` on `line`; `shown` is what to report as its last text. A closing
+   * question in it stays open until the next request or action.
+   */
+  said(text: string, line: number, shown: string = text): void {
+    this.#lastText = { text: shown, line };
+    const q = closingQuestion(text);
+    this.#open = q ? { text: q, line } : undefined;
+  }
+
+  /** The assistant acted (a tool call) after speaking: what it asked was not a closing question. */
+  acted(): void {
+    this.#open = undefined;
+  }
+
+  /** A question put to the user that was never answered (a dialog left open). */
+  asked(text: string, line: number): void {
+    this.#questions.push({ text, line });
+  }
+
+  /**
+   * The user asked for `text` on `line`; `shown` is what to report as the request. An open
+   * closing question this does not answer stays a question.
+   */
+  requested(text: string, line: number, shown: string = text): void {
+    const m = { text: shown, line };
+    this.#first ??= m;
+    this.#last = m;
+    if (this.#open && !answersQuestion(this.#open.text, text)) this.#questions.push(this.#open);
+    this.#open = undefined;
+  }
+
+  /** The sentences of `text` (on `line`) that park something for later. */
+  deferred(text: string, line: number): void {
+    for (const d of deferralsIn(text)) this.#deferrals.push({ text: d, line });
+  }
+
+  /** The facts so far: copies, so building may go on. */
+  facts(): TranscriptFacts {
+    const questions = [...this.#questions];
+    if (this.#open) questions.push(this.#open);
+    questions.sort((a, b) => a.line - b.line);
+    const files = [...this.#files.values()].map((f) => ({ ...f, tools: [...f.tools] }));
+    files.sort((a, b) =>
+      a.outside === b.outside
+        ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+        : a.outside
+        ? 1
+        : -1
+    );
+    const tasks = [...this.tasks.values(), ...(this.#plan ?? [])].map((t) => ({ ...t }));
+    return {
+      path: this.#path,
+      files,
+      tasks,
+      questions,
+      deferrals: [...this.#deferrals],
+      firstRequest: this.#first,
+      lastRequest: this.#last,
+      lastAssistantText: this.#lastText,
+      sessionId: this.#sessionId,
+      cwd: this.#cwd,
+      startedAt: this.#startedAt,
+      lines: this.lines,
+      badLines: this.badLines,
+    };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Transcripts: what the session really did, read from the agent's own record of it (Claude
+ * Code's JSONL transcript, Codex's rollout) into one {@link TranscriptFacts}: files touched,
+ * tasks, questions left open, deferrals, first and last requests. Streaming, so memory stays flat
+ * however long the file; tolerant of bad lines, unknown record types and future fields.
+ *
+ * - facts.ts: the facts model, and the one builder both readers feed (state, shared rules, assembly)
+ * - prose.ts: closing questions, whether a reply answers one, deferral phrases
+ * - paths.ts: path arithmetic on the paths transcripts carry (absolute, relative, normalized)
+ * - lines.ts: line by line, streamed from a file in chunks or split from text
+ * - claude.ts: Claude Code's record shapes, read into the builder
+ * - codex.ts: Codex's rollout shapes and V4A patches, read into the builder
+ * - locate.ts: finding the session's file (flag, session id, newest of this project)
+ * - load.ts: locate, choose the reader, read; the locate inputs from the environment
+ *
+ * Import the concept file, not this one: a barrel would load the whole folder.
+ * @module
+ */
+
+export * from "./facts.ts";
+export * from "./prose.ts";
+export * from "./paths.ts";
+export * from "./lines.ts";
+export * from "./claude.ts";
+export * from "./codex.ts";
+export * from "./locate.ts";
+export * from "./load.ts";

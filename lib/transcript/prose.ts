@@ -1,0 +1,126 @@
+/**
+ * The prose heuristics both readers apply to what was said: a closing question in the
+ * assistant's text, whether the user's next message answers it, and the sentences that park
+ * something for later. Pure string functions, tested by tests/transcript/prose_test.ts.
+ * @module
+ */
+
+/**
+ * User phrases that park something for later. One place, tested (tests/transcript/prose_test.ts):
+ * each pattern is matched per sentence of a real user prompt, case-insensitively.
+ */
+export const DEFERRAL_PATTERNS: readonly RegExp[] = [
+  /\b(?:for |till |until |do (?:it|this|that) |handle (?:it|this|that) )?later\b/i,
+  /\bpark(?:ed|ing)? (?:this|that|it|the|them|these|those)\b/i,
+  /\blet'?s park\b/i,
+  /\b(?:come|get|circle|go) back to\b/i,
+  /\brevisit\b/i,
+  /\bafter (?:the |our |my |your |that |this )?[\w./#'-]+(?: [\w./#'-]+){0,5} (?:lands|has landed|is landed|is merged|gets merged|merges|ships|is done|is in)\b/i,
+  /\b(?:defer|postpone)(?:red|ring|s)?\b/i,
+  /\bnot (?:right )?now\b/i,
+  /\b(?:some ?time|some other time|next time|another time|another day|next session)\b/i,
+  /\bput a pin in\b/i,
+  /\bon (?:the )?back ?burner\b/i,
+  /\bon hold\b/i,
+  /\bleave (?:it|this|that|them) for\b/i,
+  /\bskip (?:it|this|that) for now\b/i,
+  /\b(?:add (?:it|this|that) to the )?backlog\b/i,
+];
+
+/** Words that, opening a reply, answer a yes/no or choice question. */
+const ANSWER_OPENERS = new Set([
+  "yes",
+  "yeah",
+  "yep",
+  "yup",
+  "y",
+  "no",
+  "nope",
+  "nah",
+  "n",
+  "sure",
+  "ok",
+  "okay",
+  "k",
+  "please",
+  "correct",
+  "right",
+  "agreed",
+  "exactly",
+  "definitely",
+  "absolutely",
+  "go",
+  "sounds",
+  "fine",
+  "both",
+  "neither",
+  "either",
+  "option",
+  "first",
+  "second",
+  "third",
+  "don't",
+  "dont",
+  "not",
+  "skip",
+  "proceed",
+  "continue",
+  "approved",
+  "lgtm",
+]);
+
+/** Words too common to show that a reply engages with a question. */
+const STOP_WORDS = new Set(
+  ("should would could shall will want like also then that this these those with from into " +
+    "what which when where there their them they your yours have does make just more some " +
+    "other about want need here")
+    .split(" "),
+);
+
+/**
+ * Whether `reply` (the user's next message) answers `question` (the assistant's closing
+ * question). Answered when the reply opens with an answer word (yes, no, ok, sure, go, option,
+ * a digit, …) or shares a significant word (4+ letters, not a stop word) with the question.
+ * Anything else "starts something else": the question stays open.
+ */
+export function answersQuestion(question: string, reply: string): boolean {
+  const first = reply.trim().toLowerCase().match(/^[\p{L}\p{N}']+/u)?.[0] ?? "";
+  if (ANSWER_OPENERS.has(first) || /^\d+$/.test(first)) return true;
+  const words = (s: string) =>
+    new Set(
+      (s.toLowerCase().match(/[\p{L}\p{N}_-]{4,}/gu) ?? [])
+        .map((w) => w.replace(/^-+|-+$/g, ""))
+        .filter((w) => w.length >= 4 && !STOP_WORDS.has(w)),
+    );
+  const asked = words(question);
+  for (const w of words(reply)) if (asked.has(w)) return true;
+  return false;
+}
+
+/** The closing question of an assistant text (its last sentence), or undefined if it has none. */
+export function closingQuestion(text: string): string | undefined {
+  const t = text.replace(/[\s*_`)\]"']+$/u, "");
+  if (!t.endsWith("?")) return undefined;
+  const body = t.slice(0, -1);
+  const cut = Math.max(
+    body.lastIndexOf("\n"),
+    ...[". ", "! ", "? ", ": "].map((s) => {
+      const i = body.lastIndexOf(s);
+      return i < 0 ? -1 : i + 1;
+    }),
+  );
+  const q = (body.slice(cut + 1).replace(/^[\s*_>#-]+/u, "") + "?").trim();
+  return q.length > 300 ? "…" + q.slice(-299) : q;
+}
+
+/** The sentences of `text` that park something, per {@link DEFERRAL_PATTERNS}. */
+export function deferralsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
+    const s = sentence.trim();
+    if (s && DEFERRAL_PATTERNS.some((re) => re.test(s))) {
+      out.push(s.length > 300 ? s.slice(0, 299) + "…" : s);
+    }
+  }
+  return out;
+}
