@@ -5,6 +5,7 @@
  */
 
 import { writeFileAtomicSync } from "./atomic.ts";
+import { acquireLockSync, docsLockTarget, type Lock } from "./lock.ts";
 import { cliCommand } from "./command.ts";
 import { markConsumed, splitFrontMatter } from "./front_matter.ts";
 import { buildDigest, capLines } from "./handover.ts";
@@ -130,10 +131,15 @@ export function findPending(
   return { store, slug, text, created, branch, body: split.body };
 }
 
+/** How long the hook waits for the store's docs lock (a dump or recall holds it for milliseconds). */
+export const HOOK_LOCK_WAIT_MS = 2_000;
+
 /**
- * Runs the restore for one payload against the store of its project: every gate, then the
- * atomic claim of LATEST (so two hooks firing together inject once), then the byte-exact flip of
- * `consumed`. Never throws for bad data; IO errors surface as a silent outcome.
+ * Runs the restore for one payload against the store of its project: every gate, then, holding
+ * the store's docs lock (which every writer of a document or LATEST holds), every gate again —
+ * so what a dump wrote meanwhile is what is judged and nothing newer is overwritten — then the
+ * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. A failed write throws with
+ * the store as it was; two hooks firing together inject once. Never throws for bad data.
  */
 export function restore(
   payload: Payload,
@@ -141,14 +147,30 @@ export function restore(
   env: HookEnv,
   now: Date,
 ): Outcome {
-  const found = findPending(payload, options, env, now);
-  if ("reason" in found) return { injected: false, reason: found.reason };
-  const { store, slug, text } = found;
-  if (takeLatest(store, slug) !== slug) {
-    return { injected: false, reason: "another hook claimed the pointer" };
+  const first = findPending(payload, options, env, now);
+  if ("reason" in first) return { injected: false, reason: first.reason };
+  let lock: Lock;
+  try {
+    lock = acquireLockSync(docsLockTarget(first.store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
+  } catch (err) {
+    return { injected: false, reason: `the store's lock: ${(err as Error).message}` };
   }
-  const consumed = markConsumed(text);
-  if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed);
-  const context = buildContext(found, now, options.budget);
-  return { injected: true, slug, context };
+  try {
+    const found = findPending(payload, options, env, now);
+    if ("reason" in found) return { injected: false, reason: found.reason };
+    const { store, slug, text } = found;
+    const consumed = markConsumed(text);
+    if (consumed === undefined) {
+      return {
+        injected: false,
+        reason: `document "${slug}": its consumed field cannot be flipped`,
+      };
+    }
+    writeFileAtomicSync(docPath(store, slug), consumed);
+    takeLatest(store, slug);
+    const context = buildContext(found, now, options.budget);
+    return { injected: true, slug, context };
+  } finally {
+    lock.release();
+  }
 }

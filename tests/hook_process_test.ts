@@ -2,6 +2,7 @@
  * The hook as Claude Code runs it: `deno run … session_restore.ts` with the payload on stdin.
  */
 import assert from "node:assert/strict";
+import { DOCS_LOCK } from "../lib/hook_fast.ts";
 import { docPath, join, readLatest } from "../lib/store.ts";
 import {
   clearPayload,
@@ -61,7 +62,10 @@ Deno.test("hook process: injecting", async (t) => {
         const after = await Deno.readTextFile(docPath(p.store, "fix-login"));
         assert.equal(after, text.replace("consumed: false", "consumed: true"));
         assert.equal(readLatest(p.store), undefined);
-        assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["fix-login.md"]);
+        assert.deepEqual(
+          [...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort(),
+          [DOCS_LOCK, "fix-login.md"],
+        );
       }),
   );
   await t.step("a second /clear is silent", () =>
