@@ -31,7 +31,7 @@ export function injectFault(path: string, data: string | Uint8Array): void {
   }
   if (fault !== "short-write" && fault !== "pause") return;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1), { createNew: true });
+  Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1));
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");
   console.error("session fault: paused mid-write");
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);

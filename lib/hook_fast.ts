@@ -462,7 +462,7 @@ export function claimAndConsume(
 function injectFault(path: string, text: string): void {
   const fault = readEnv("SESSION_FAULT");
   if (fault !== "short-write" && fault !== "pause") return;
-  Deno.writeTextFileSync(path, text.slice(0, text.length >> 1), { createNew: true });
+  Deno.writeTextFileSync(path, text.slice(0, text.length >> 1));
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");
   console.error("session fault: paused mid-write");
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);

@@ -135,11 +135,8 @@ export function findPending(
 export const HOOK_LOCK_WAIT_MS = 2_000;
 
 /**
- * Runs the restore for one payload against the store of its project: every gate, then, holding
- * the store's docs lock (which every writer of a document or LATEST holds), every gate again —
- * so what a dump wrote meanwhile is what is judged and nothing newer is overwritten — then the
- * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. A failed write throws with
- * the store as it was; two hooks firing together inject once. Never throws for bad data.
+ * Runs the restore for one payload against the store of its project: every gate, then
+ * {@link consumePending}. Never throws for bad data; a failed write throws with the store as it was.
  */
 export function restore(
   payload: Payload,
@@ -147,18 +144,30 @@ export function restore(
   env: HookEnv,
   now: Date,
 ): Outcome {
-  const first = findPending(payload, options, env, now);
-  if ("reason" in first) return { injected: false, reason: first.reason };
+  const found = findPending(payload, options, env, now);
+  if ("reason" in found) return { injected: false, reason: found.reason };
+  return consumePending(found, now, options.budget);
+}
+
+/**
+ * Consumes a pending handover exactly once, holding the store's docs lock (every writer of a
+ * document or LATEST holds it): LATEST and the document must still be what the gates read — a
+ * dump that replaced either meanwhile is newer, and is left as it is, unconsumed — then the
+ * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. So a failed write (a full
+ * disk) leaves the store as it was, and two hooks firing together inject once.
+ */
+export function consumePending(found: Pending, now: Date, budget: Budget): Outcome {
+  const { store, slug, text } = found;
   let lock: Lock;
   try {
-    lock = acquireLockSync(docsLockTarget(first.store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
+    lock = acquireLockSync(docsLockTarget(store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
   } catch (err) {
     return { injected: false, reason: `the store's lock: ${(err as Error).message}` };
   }
   try {
-    const found = findPending(payload, options, env, now);
-    if ("reason" in found) return { injected: false, reason: found.reason };
-    const { store, slug, text } = found;
+    if (readLatest(store) !== slug || readDoc(store, slug) !== text) {
+      return { injected: false, reason: "the store changed meanwhile" };
+    }
     const consumed = markConsumed(text);
     if (consumed === undefined) {
       return {
@@ -168,8 +177,7 @@ export function restore(
     }
     writeFileAtomicSync(docPath(store, slug), consumed);
     takeLatest(store, slug);
-    const context = buildContext(found, now, options.budget);
-    return { injected: true, slug, context };
+    return { injected: true, slug, context: buildContext(found, now, budget) };
   } finally {
     lock.release();
   }
