@@ -157,6 +157,19 @@ Deno.test("hook process: injecting", async (t) => {
         );
       }),
   );
+  await t.step(
+    'a quoted consumed: "false" is flipped byte for byte, injected once',
+    () =>
+      withProject(async (p) => {
+        const text = (await writeDoc(p.store, "q")).replace("consumed: false", 'consumed: "false"');
+        await Deno.writeTextFile(docPath(p.store, "q"), text);
+        assertInjected(await hook(clearPayload(p.root)), "quoted");
+        const after = await Deno.readTextFile(docPath(p.store, "q"));
+        assert.equal(after, text.replace('consumed: "false"', 'consumed: "true"'));
+        await Deno.writeTextFile(p.store.latest, "q\n"); // a pointer left to it: still once
+        assertSilent(await hook(clearPayload(p.root)), "again", `document "q" is already consumed`);
+      }),
+  );
   await t.step("unicode survives the round trip", () =>
     withProject(async (p) => {
       const body = "## Goal\n\nRéparer l’API — 修复登录 🚀\n\n## Next step\n\nΔοκιμή.\n";
