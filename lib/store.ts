@@ -215,9 +215,14 @@ export const CLAIM_STALE_MS = 10_000;
  * LATEST to a claim, then died): when LATEST is missing and a claim names a document that is still
  * unconsumed, that claim becomes LATEST again (the newest such claim); a claim whose document was
  * consumed or is gone is only removed, so a consumed pointer never comes back. Returns the slug put
- * back, if any. Call it holding the docs lock.
+ * back, if any. With `restore` false (a dump, whose pointer supersedes them) every stale claim is
+ * only removed. Call it holding the docs lock.
  */
-export function recoverClaims(store: Store, nowMs = Date.now()): string | undefined {
+export function recoverClaims(
+  store: Store,
+  nowMs = Date.now(),
+  restore = true,
+): string | undefined {
   const claims: { path: string; mtime: number }[] = [];
   try {
     for (const e of Deno.readDirSync(store.dir)) {
@@ -234,7 +239,7 @@ export function recoverClaims(store: Store, nowMs = Date.now()): string | undefi
     const slug = readUtf8(c.path)?.split("\n", 1)[0].trim() ?? "";
     const doc = isSafeSlug(slug) ? readDoc(store, slug) : undefined;
     if (
-      restored === undefined && doc !== undefined &&
+      restore && restored === undefined && doc !== undefined &&
       splitFrontMatter(doc)?.fields.consumed === "false" && !exists(store.latest)
     ) {
       try {

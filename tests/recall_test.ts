@@ -171,6 +171,22 @@ Deno.test("recall", async (t) => {
       }
     },
   );
+  await t.step("a dump supersedes a stale claim: it never comes back after", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "older", { latest: false });
+      const path = join(p.store.dir, `${CLAIM_PREFIX}8.y`);
+      Deno.writeTextFileSync(path, "older\n");
+      Deno.utimeSync(path, 0, 0);
+      const d = await cli(["dump", "newer"], { cwd: p.root, stdin: "## Goal\n\nNewer.\n" });
+      assert.equal(d.code, 0, d.err);
+      assert.equal((await cli(["recall"], { cwd: p.root })).code, 0);
+      assert.equal((await cli(["list"], { cwd: p.root })).code, 0);
+      assert.equal(readLatest(p.store), undefined, "the older pointer stays gone");
+    } finally {
+      await p.cleanup();
+    }
+  });
   await t.step("list puts a lost pointer back from a stale claim", async () => {
     const p = await makeProject();
     try {

@@ -21,7 +21,7 @@ import {
   type Section,
 } from "../handover.ts";
 import { chooseSlug, refusal } from "../slug.ts";
-import { docPath, ensureStore, exists, storeAt, writeLatest } from "../store.ts";
+import { docPath, ensureStore, exists, recoverClaims, storeAt, writeLatest } from "../store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, UsageError, withDocsLock } from "./context.ts";
 import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";
@@ -180,6 +180,8 @@ export async function dump(
         lost.add(choice.slug);
         continue;
       }
+      // A pointer lost in a stale claim is older than this one: it must not come back later.
+      recoverClaims(paths, Date.now(), false);
       writeLatest(paths, choice.slug);
       return { slug: choice.slug, path, text, sections, files };
     }
