@@ -195,8 +195,9 @@ const SHELL_PLAIN = "_/.,:=@%+-";
 
 /**
  * Answers one payload when that needs nothing but this module: silence when there is nothing to
- * restore, or the whole inject (claim LATEST, mark the document consumed, build the context) for
- * a plain handover. Returns `{ general }` — touching nothing — when the general path must decide.
+ * restore, or the whole inject (under the docs lock: mark the document consumed, clear LATEST) for
+ * a plain handover. Returns `{ general }` — touching nothing but the docs lock file — when the
+ * general path must decide.
  */
 export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastEnv): FastAnswer {
   const gemini = options.agent === "gemini";
