@@ -15,21 +15,24 @@ function tempPathFor(path: string): string {
   return `${dir}${TEMP_PREFIX}${base}.${Deno.pid}.${rand}`;
 }
 
+/** The test fault this process injects (see {@link setFault}); none in production. */
+let fault: string | undefined;
+
 /**
- * The test fault point, checked only where a write happens (never on a read-only path):
- * `SESSION_FAULT=short-write` writes half of the new file and fails as a full disk does;
- * `SESSION_FAULT=pause` writes half, says `session fault: paused mid-write` on stderr and waits
- * to be killed. Tests use it to prove that a write cut short leaves the store as it was.
- * lib/hook_fast.ts has its own copy (it imports nothing).
+ * Sets the test fault point, checked only where a write happens (never on a read-only path):
+ * `short-write` writes half of the new file and fails as a full disk does; `pause` writes half,
+ * says `session fault: paused mid-write` on stderr and waits to be killed. Tests use it to prove
+ * that a write cut short leaves the store as it was. Set from `SESSION_FAULT` by the CLI and from
+ * `--test-fault` by the hook (which reads no variable for it: a denied one costs start-up time);
+ * lib/hook_fast.ts has its own copy of the point (it imports nothing).
  */
-export function injectFault(path: string, data: string | Uint8Array): void {
-  let fault: string | undefined;
-  try {
-    fault = Deno.env.get("SESSION_FAULT");
-  } catch {
-    return; // not granted: never a fault
-  }
-  if (fault !== "short-write" && fault !== "pause") return;
+export function setFault(value: string | undefined): void {
+  fault = value === "short-write" || value === "pause" ? value : undefined;
+}
+
+/** The fault point itself: a no-op unless {@link setFault} armed it. */
+function injectFault(path: string, data: string | Uint8Array): void {
+  if (fault === undefined) return;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1));
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");

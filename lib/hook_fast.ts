@@ -62,6 +62,8 @@ export interface RestoreOptions {
   windowMs: number;
   budget: Budget;
   agent: Agent;
+  /** Tests only (`--test-fault short-write|pause`): lib/atomic.ts `setFault` at the write. */
+  fault?: string;
 }
 
 /** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
@@ -115,6 +117,8 @@ export function parseHookArgs(args: string[]): RestoreOptions {
     } else if (flag === "--window-minutes") {
       const n = Number(value());
       if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
+    } else if (flag === "--test-fault") {
+      options.fault = value();
     } else if (flag === "--agent") {
       const agent = value();
       if (agent === "claude" || agent === "codex" || agent === "gemini") {
@@ -247,7 +251,7 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   }
   const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
   if (context === undefined) return { general: "the context needs the digest or a cap" };
-  const busy = claimAndConsume(dir, slug, text, consumedAt);
+  const busy = claimAndConsume(dir, slug, text, consumedAt, options.fault);
   return busy === undefined
     ? { stdout: hookOutput(context), reason: `injected "${slug}"` }
     : { general: busy };
@@ -421,6 +425,7 @@ export function claimAndConsume(
   slug: string,
   text: string,
   consumedAt: number,
+  fault?: string,
 ): string | undefined {
   let lock: Deno.FsFile;
   try {
@@ -441,7 +446,7 @@ export function claimAndConsume(
     const tmp = `${dir}/.tmp-${slug}.md.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`;
     const flipped = text.slice(0, consumedAt) + "true" + text.slice(consumedAt + 5);
     try {
-      injectFault(tmp, flipped);
+      if (fault !== undefined) injectFault(tmp, flipped, fault);
       Deno.writeTextFileSync(tmp, flipped, { createNew: true });
       Deno.renameSync(tmp, doc);
     } catch (err) {
@@ -459,9 +464,8 @@ export function claimAndConsume(
   }
 }
 
-/** lib/atomic.ts `injectFault` (the test fault point), for this module's one write. */
-function injectFault(path: string, text: string): void {
-  const fault = readEnv("SESSION_FAULT");
+/** lib/atomic.ts's fault point (`--test-fault`), for this module's one write. */
+function injectFault(path: string, text: string, fault: string): void {
   if (fault !== "short-write" && fault !== "pause") return;
   Deno.writeTextFileSync(path, text.slice(0, text.length >> 1));
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");

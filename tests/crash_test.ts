@@ -286,10 +286,11 @@ async function seedSame(store: Store, quoted = false): Promise<string> {
   return q;
 }
 
-/** Spawns a writer with SESSION_FAULT set; stdin fed and closed. */
+/** Spawns a writer with a fault set (none when ""); stdin fed and closed. */
 function spawnWriter(w: Writer, root: string, fault: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", w.script, ...w.args],
+    // The CLI takes the fault from SESSION_FAULT, the hook from its own flag (lib/atomic.ts).
+    args: ["run", "-A", w.script, ...w.args, ...(w.script === HOOK ? ["--test-fault", fault] : [])],
     cwd: root,
     env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1", SESSION_FAULT: fault, SESSION_DEBUG: "1" },
     stdin: "piped",
