@@ -285,6 +285,56 @@ Deno.test("no writer of a document writes an older version over a newer one", as
       }
     },
   );
+  await t.step(
+    "a hook that cannot have the lock within 2 s stays silent, store untouched",
+    async () => {
+      const p = await makeProject();
+      try {
+        const text = await writeDoc(p.store, "held");
+        const held = await acquireLock(docsLockTarget(p.store.dir));
+        try {
+          const r = await runHook(clearPayload(p.root), { env: { SESSION_DEBUG: "1" } });
+          assert.equal(r.stdout, "");
+          assert.match(
+            r.stderr,
+            /the general path decides \(another process holds the store's lock\)/,
+          );
+          assert.match(
+            r.stderr,
+            /session_restore: the store's lock: another session process has held/,
+          );
+          assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text);
+          assert.equal(readLatest(p.store), "held");
+        } finally {
+          held.release();
+        }
+        assert.match(contextOf(await runHook(clearPayload(p.root))) ?? "", /"held" restored/);
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step(
+    "acquireLockSync: excludes a holder of either kind, gives up after waitMs",
+    async () => {
+      const p = await makeProject();
+      try {
+        for (const kind of ["flock", "file"] as const) {
+          const target = docsLockTarget(p.store.dir);
+          const held = await acquireLock(target, { kind });
+          assert.throws(
+            () => acquireLockSync(target, { kind, waitMs: 50 }),
+            (e: Error) => e.name === "LockTimeoutError",
+            kind,
+          );
+          held.release();
+          acquireLockSync(target, { kind, waitMs: 50 }).release();
+        }
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
   await t.step("general path: a dump --force between its read and its write wins", async () => {
     const p = await makeProject();
     try {
