@@ -15,10 +15,36 @@ function tempPathFor(path: string): string {
   return `${dir}${TEMP_PREFIX}${base}.${Deno.pid}.${rand}`;
 }
 
+/** The test fault this process injects (see {@link setFault}); none in production. */
+let fault: string | undefined;
+
+/**
+ * Sets the test fault point, checked only where a write happens (never on a read-only path):
+ * `short-write` writes half of the new file and fails as a full disk does; `pause` writes half,
+ * says `session fault: paused mid-write` on stderr and waits to be killed. Tests use it to prove
+ * that a write cut short leaves the store as it was. Set from `SESSION_FAULT` by the CLI and from
+ * `--test-fault` by the hook (which reads no variable for it: a denied one costs start-up time);
+ * lib/hook_fast.ts has its own copy of the point (it imports nothing).
+ */
+export function setFault(value: string | undefined): void {
+  fault = value === "short-write" || value === "pause" ? value : undefined;
+}
+
+/** The fault point itself: a no-op unless {@link setFault} armed it. */
+function injectFault(path: string, data: string | Uint8Array): void {
+  if (fault === undefined) return;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1));
+  if (fault === "short-write") throw new Error("No space left on device (os error 28)");
+  console.error("session fault: paused mid-write");
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+}
+
 /** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   const tmp = tempPathFor(path);
   try {
+    injectFault(tmp, data);
     if (typeof data === "string") Deno.writeTextFileSync(tmp, data, { createNew: true });
     else Deno.writeFileSync(tmp, data, { createNew: true });
     Deno.renameSync(tmp, path);
@@ -34,6 +60,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = tempPathFor(path);
   try {
+    injectFault(tmp, data);
     if (typeof data === "string") await Deno.writeTextFile(tmp, data, { createNew: true });
     else await Deno.writeFile(tmp, data, { createNew: true });
     await Deno.rename(tmp, path);
@@ -51,6 +78,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
   const tmp = tempPathFor(path);
   try {
+    injectFault(tmp, data);
     if (typeof data === "string") await Deno.writeTextFile(tmp, data, { createNew: true });
     else await Deno.writeFile(tmp, data, { createNew: true });
     try {

@@ -62,15 +62,20 @@ function unquote(value: string): string {
 
 /**
  * Flips `consumed: false` to `consumed: true` in the front matter, touching no other byte
- * (CRLF and everything else kept); undefined when there is no such line to flip.
+ * (CRLF, quotes and everything else kept); undefined when there is no such line to flip. The line
+ * flipped is the one {@link splitFrontMatter} reads (the last `consumed`), and the result is read
+ * back: a document whose flip would not read as consumed is never reported as flipped, so a
+ * caller that injects only after a flip injects exactly once.
  */
 export function markConsumed(text: string): string | undefined {
   const split = splitFrontMatter(text);
-  if (!split) return undefined;
-  const m = /^(consumed:[ \t]*)false([ \t]*\r?)$/m.exec(split.head);
-  if (!m) return undefined;
-  const at = m.index + m[1].length;
-  return text.slice(0, at) + "true" + text.slice(at + "false".length);
+  if (split?.fields.consumed !== "false") return undefined;
+  let last: RegExpExecArray | undefined;
+  for (const m of split.head.matchAll(/^consumed:[ \t]*(["']?)false\1[ \t]*\r?$/gm)) last = m;
+  if (last === undefined) return undefined;
+  const at = last.index + last[0].indexOf("false");
+  const out = text.slice(0, at) + "true" + text.slice(at + "false".length);
+  return splitFrontMatter(out)?.fields.consumed === "true" ? out : undefined;
 }
 
 /** Renders front matter from ordered fields with the given line ending. */

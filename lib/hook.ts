@@ -11,7 +11,7 @@
  * @module
  */
 
-import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
+import { setFault, TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
 import {
   findPending,
   type HookEnv,
@@ -62,6 +62,7 @@ export function answer(
   env: HookEnv,
   now: Date,
 ): HookAnswer {
+  setFault(options.fault);
   if (options.agent !== "gemini") {
     const outcome = restore(payload, options, env, now);
     return outcome.injected

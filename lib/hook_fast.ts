@@ -62,6 +62,8 @@ export interface RestoreOptions {
   windowMs: number;
   budget: Budget;
   agent: Agent;
+  /** Tests only (`--test-fault short-write|pause`): lib/atomic.ts `setFault` at the write. */
+  fault?: string;
 }
 
 /** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
@@ -115,6 +117,8 @@ export function parseHookArgs(args: string[]): RestoreOptions {
     } else if (flag === "--window-minutes") {
       const n = Number(value());
       if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
+    } else if (flag === "--test-fault") {
+      options.fault = value();
     } else if (flag === "--agent") {
       const agent = value();
       if (agent === "claude" || agent === "codex" || agent === "gemini") {
@@ -192,13 +196,12 @@ export function writeOut(text: string): void {
 const RECALL_PREFIX = "deno run --allow-read --allow-write --allow-env --allow-run=git";
 /** What the shell takes unquoted besides letters and digits (as lib/command.ts `shellQuote`). */
 const SHELL_PLAIN = "_/.,:=@%+-";
-/** Prefix of the claim's name (lib/atomic.ts `TEMP_PREFIX`: readers of the store skip it). */
-const CLAIM_PREFIX = ".tmp-LATEST.claim.";
 
 /**
  * Answers one payload when that needs nothing but this module: silence when there is nothing to
- * restore, or the whole inject (claim LATEST, mark the document consumed, build the context) for
- * a plain handover. Returns `{ general }` — touching nothing — when the general path must decide.
+ * restore, or the whole inject (under the docs lock: mark the document consumed, clear LATEST) for
+ * a plain handover. Returns `{ general }` — touching nothing but the docs lock file — when the
+ * general path must decide.
  */
 export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastEnv): FastAnswer {
   const gemini = options.agent === "gemini";
@@ -251,9 +254,10 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   }
   const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
   if (context === undefined) return { general: "the context needs the digest or a cap" };
-  return claimAndConsume(dir, slug, text, consumedAt)
+  const busy = claimAndConsume(dir, slug, text, consumedAt, options.fault);
+  return busy === undefined
     ? { stdout: hookOutput(context), reason: `injected "${slug}"` }
-    : { reason: "another hook claimed the pointer" };
+    : { general: busy };
 }
 
 /**
@@ -407,36 +411,70 @@ export function formatAge(ms: number): string {
   return h < 48 ? `${h} h` : `${Math.floor(h / 24)} d`;
 }
 
+/** The store's docs lock (lib/lock.ts `docsLockTarget` + `.lock`): every document writer holds it. */
+export const DOCS_LOCK = ".docs.lock";
+
 /**
- * Claims LATEST (rename to a private claim: of two hooks, one wins), then writes the document
- * with `consumed: true` through the claim and renames it over the document. False when another
- * hook had the pointer, or LATEST changed meanwhile (then it is put back, as lib/store.ts does).
+ * Commits the inject under the store's docs lock, which every writer of a document or LATEST holds
+ * (dump, recall, list, the general path): LATEST and the document must still be what the gates
+ * read — else a dump landed meanwhile and the general path decides afresh — then the document is
+ * written with `consumed: true` (temp + rename) and only then LATEST removed. So a newer document
+ * is never overwritten by the old one flipped, a failed write (a full disk) leaves LATEST and the
+ * document as they were, and a hook killed at any point leaves either an untouched store or a
+ * consumed document (never injected twice). Returns why the general path must decide, or
+ * undefined when committed; throws (nothing changed) when the write fails.
  */
-function claimAndConsume(dir: string, slug: string, text: string, consumedAt: number): boolean {
-  const latest = `${dir}/LATEST`;
-  const claim = `${dir}/${CLAIM_PREFIX}${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`;
+export function claimAndConsume(
+  dir: string,
+  slug: string,
+  text: string,
+  consumedAt: number,
+  fault?: string,
+): string | undefined {
+  let lock: Deno.FsFile;
   try {
-    Deno.renameSync(latest, claim);
+    lock = Deno.openSync(`${dir}/${DOCS_LOCK}`, { write: true, create: true });
   } catch {
-    return false;
+    return "the store's lock cannot be opened";
   }
   try {
-    if (Deno.readTextFileSync(claim).split("\n", 1)[0].trim() !== slug) {
-      try {
-        Deno.linkSync(claim, latest);
-      } catch { /* a newer LATEST exists: it wins */ }
-      Deno.removeSync(claim);
-      return false;
-    }
-    Deno.writeTextFileSync(claim, text.slice(0, consumedAt) + "true" + text.slice(consumedAt + 5));
-    Deno.renameSync(claim, `${dir}/${slug}.md`);
-    return true;
-  } catch (err) {
     try {
-      Deno.removeSync(claim);
-    } catch { /* already renamed over the document, or never written */ }
-    throw err;
+      if (!lock.tryLockSync(true)) return "another process holds the store's lock";
+    } catch {
+      return "no OS lock here";
+    }
+    const doc = `${dir}/${slug}.md`;
+    if (readText(`${dir}/LATEST`)?.split("\n", 1)[0].trim() !== slug || readText(doc) !== text) {
+      return "the store changed meanwhile";
+    }
+    const tmp = `${dir}/.tmp-${slug}.md.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`;
+    const flipped = text.slice(0, consumedAt) + "true" + text.slice(consumedAt + 5);
+    try {
+      if (fault !== undefined) injectFault(tmp, flipped, fault);
+      Deno.writeTextFileSync(tmp, flipped, { createNew: true });
+      Deno.renameSync(tmp, doc);
+    } catch (err) {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* never created */ }
+      throw err;
+    }
+    try {
+      Deno.removeSync(`${dir}/LATEST`);
+    } catch { /* it names a consumed document now: harmless */ }
+    return undefined;
+  } finally {
+    lock.close(); // releases the lock
   }
+}
+
+/** lib/atomic.ts's fault point (`--test-fault`), for this module's one write. */
+function injectFault(path: string, text: string, fault: string): void {
+  if (fault !== "short-write" && fault !== "pause") return;
+  Deno.writeTextFileSync(path, text.slice(0, text.length >> 1));
+  if (fault === "short-write") throw new Error("No space left on device (os error 28)");
+  console.error("session fault: paused mid-write");
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
 }
 
 /**

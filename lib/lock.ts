@@ -72,6 +72,15 @@ function timeoutError(path: string, waitMs: number): LockTimeoutError {
   );
 }
 
+/**
+ * The lock every writer of a store's documents and LATEST holds (dump, recall, list's expiry, the
+ * hook): each re-reads what it decided on under the lock, so none writes back an older version over
+ * a newer one. lib/hook_fast.ts spells the same name (held to it by a test).
+ */
+export function docsLockTarget(storeDir: string): string {
+  return `${storeDir}/.docs`;
+}
+
 /** Acquires the lock guarding `target` (lock file `<target>.lock`), waiting as needed. */
 export async function acquireLock(target: string, opts: LockOptions = {}): Promise<Lock> {
   const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
@@ -96,6 +105,42 @@ export async function withLock<T>(
   }
 }
 
+/**
+ * {@link acquireLock} for sync callers (the hook's general path): the same lock files, waiting by
+ * blocking sleeps. A hook must never hang a session, so callers pass a short `waitMs`.
+ */
+export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
+  const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
+  const staleMs = opts.staleMs ?? LOCK_STALE_MS;
+  const start = performance.now();
+  if (opts.kind !== "file") {
+    const path = `${target}.lock`;
+    const file = Deno.openSync(path, { read: true, write: true, create: true });
+    try {
+      for (let attempt = 0; !file.tryLockSync(true); attempt++) {
+        if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
+        sleepSync(backoff(attempt));
+      }
+      return flockHeld(path, file);
+    } catch (err) {
+      file.close();
+      if (err instanceof LockTimeoutError || opts.kind === "flock") throw err;
+    }
+  }
+  const path = `${target}.lock.held`;
+  const holder = fileHolder();
+  for (let attempt = 0;; attempt++) {
+    const lock = tryFileLock(path, staleMs, holder);
+    if (lock) return lock;
+    if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
+    sleepSync(backoff(attempt));
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** The OS lock; undefined when the filesystem does not support it (and `strict` is off). */
 async function acquireFlock(
   path: string,
@@ -115,6 +160,10 @@ async function acquireFlock(
     if (err instanceof LockTimeoutError || strict) throw err;
     return undefined;
   }
+  return flockHeld(path, file);
+}
+
+function flockHeld(path: string, file: Deno.FsFile): Lock {
   let held = true;
   return {
     kind: "flock",
@@ -178,43 +227,56 @@ function pidAlive(pid: number): boolean {
 }
 
 async function acquireFileLock(path: string, waitMs: number, staleMs: number): Promise<Lock> {
-  const boot = bootId();
   const start = performance.now();
-  const mine = JSON.stringify({ pid: Deno.pid, boot, ts: Date.now() } satisfies Holder);
+  const holder = fileHolder();
   for (let attempt = 0;; attempt++) {
-    try {
-      Deno.writeTextFileSync(path, mine, { createNew: true });
-      let held = true;
-      return {
-        kind: "file",
-        path,
-        release() {
-          if (!held) return;
-          held = false;
-          // Remove only our own lock: a takeover may have replaced it.
-          if (readTextOr(path) === mine) Deno.removeSync(path);
-        },
-      };
-    } catch (err) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-    }
-    const seen = readTextOr(path);
-    let mtime: number | undefined;
-    try {
-      mtime = Deno.statSync(path).mtime?.getTime();
-    } catch {
-      continue; // released meanwhile: try again at once
-    }
-    const alive = boot ? pidAlive : () => true;
-    // A lock file still being written has no content yet: give its creator a moment.
-    const grace = seen ? staleMs : Math.min(staleMs, 2_000);
-    if (isStale(parseHolder(seen), mtime, Date.now(), grace, { boot, alive })) {
-      takeOver(path, seen);
-      continue;
-    }
+    const lock = tryFileLock(path, staleMs, holder);
+    if (lock) return lock;
     if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
     await sleep(backoff(attempt));
   }
+}
+
+/** Who takes a fallback lock: this machine's boot id and the lock file's content. */
+function fileHolder(): { boot?: string; mine: string } {
+  const boot = bootId();
+  return { boot, mine: JSON.stringify({ pid: Deno.pid, boot, ts: Date.now() } satisfies Holder) };
+}
+
+/** One attempt at the fallback lock (taking a stale one over); undefined while another holds it. */
+function tryFileLock(
+  path: string,
+  staleMs: number,
+  { boot, mine }: { boot?: string; mine: string },
+): Lock | undefined {
+  try {
+    Deno.writeTextFileSync(path, mine, { createNew: true });
+    let held = true;
+    return {
+      kind: "file",
+      path,
+      release() {
+        if (!held) return;
+        held = false;
+        // Remove only our own lock: a takeover may have replaced it.
+        if (readTextOr(path) === mine) Deno.removeSync(path);
+      },
+    };
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+  }
+  const seen = readTextOr(path);
+  let mtime: number | undefined;
+  try {
+    mtime = Deno.statSync(path).mtime?.getTime();
+  } catch {
+    return undefined; // released meanwhile: the caller tries again
+  }
+  const alive = boot ? pidAlive : () => true;
+  // A lock file still being written has no content yet: give its creator a moment.
+  const grace = seen ? staleMs : Math.min(staleMs, 2_000);
+  if (isStale(parseHolder(seen), mtime, Date.now(), grace, { boot, alive })) takeOver(path, seen);
+  return undefined;
 }
 
 /** Moves a stale lock file away; puts it back if it turned out to be a fresh one. */

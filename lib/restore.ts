@@ -5,6 +5,7 @@
  */
 
 import { writeFileAtomicSync } from "./atomic.ts";
+import { acquireLockSync, docsLockTarget, type Lock } from "./lock.ts";
 import { cliCommand } from "./command.ts";
 import { markConsumed, splitFrontMatter } from "./front_matter.ts";
 import { buildDigest, capLines } from "./handover.ts";
@@ -140,10 +141,12 @@ export function findPending(
   return { store, slug, text, created, branch, body: split.body };
 }
 
+/** How long the hook waits for the store's docs lock (a dump or recall holds it for milliseconds). */
+export const HOOK_LOCK_WAIT_MS = 2_000;
+
 /**
- * Runs the restore for one payload against the store of its project: every gate, then the
- * atomic claim of LATEST (so two hooks firing together inject once), then the byte-exact flip of
- * `consumed`. Never throws for bad data; IO errors surface as a silent outcome.
+ * Runs the restore for one payload against the store of its project: every gate, then
+ * {@link consumePending}. Never throws for bad data; a failed write throws with the store as it was.
  */
 export function restore(
   payload: Payload,
@@ -153,12 +156,39 @@ export function restore(
 ): Outcome {
   const found = findPending(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
+  return consumePending(found, now, options.budget);
+}
+
+/**
+ * Consumes a pending handover exactly once, holding the store's docs lock (every writer of a
+ * document or LATEST holds it): LATEST and the document must still be what the gates read — a
+ * dump that replaced either meanwhile is newer, and is left as it is, unconsumed — then the
+ * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. So a failed write (a full
+ * disk) leaves the store as it was, and two hooks firing together inject once.
+ */
+export function consumePending(found: Pending, now: Date, budget: Budget): Outcome {
   const { store, slug, text } = found;
-  if (takeLatest(store, slug) !== slug) {
-    return { injected: false, reason: "another hook claimed the pointer" };
+  let lock: Lock;
+  try {
+    lock = acquireLockSync(docsLockTarget(store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
+  } catch (err) {
+    return { injected: false, reason: `the store's lock: ${(err as Error).message}` };
   }
-  const consumed = markConsumed(text);
-  if (consumed !== undefined) writeFileAtomicSync(docPath(store, slug), consumed);
-  const context = buildContext(found, now, options.budget);
-  return { injected: true, slug, context };
+  try {
+    if (readLatest(store) !== slug || readDoc(store, slug) !== text) {
+      return { injected: false, reason: "the store changed meanwhile" };
+    }
+    const consumed = markConsumed(text);
+    if (consumed === undefined) {
+      return {
+        injected: false,
+        reason: `document "${slug}": its consumed field cannot be flipped`,
+      };
+    }
+    writeFileAtomicSync(docPath(store, slug), consumed);
+    takeLatest(store, slug);
+    return { injected: true, slug, context: buildContext(found, now, budget) };
+  } finally {
+    lock.release();
+  }
 }

@@ -5,6 +5,7 @@
  */
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
+import { splitFrontMatter } from "./front_matter.ts";
 
 /** The store's place under the project root. */
 export const STORE_REL = ".claude/state/session";
@@ -192,37 +193,66 @@ export function writeLatest(store: Store, slug: string): void {
 }
 
 /**
- * Takes LATEST away atomically by renaming it to a private claim file: of two processes racing,
- * exactly one gets it. Returns the slug it named, or undefined when another process (or nobody)
- * had it. When `expected` is given and LATEST named something else (a dump landed in between),
- * the pointer is put back untouched and undefined is returned.
+ * Clears LATEST when it names `expected` (any slug when not given); returns the slug it named.
+ * Call it holding the store's docs lock (lib/lock.ts `docsLockTarget`): every writer of LATEST
+ * holds it, so what was read is still there when it is removed, and a newer pointer is never lost.
  */
 export function takeLatest(store: Store, expected?: string): string | undefined {
-  const claim = join(
-    store.dir,
-    `${TEMP_PREFIX}LATEST.claim.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`,
-  );
+  const slug = readLatest(store);
+  if (slug === undefined || (expected !== undefined && slug !== expected)) return undefined;
   try {
-    Deno.renameSync(store.latest, claim);
+    Deno.removeSync(store.latest);
   } catch {
     return undefined;
   }
-  let slug: string | undefined;
-  try {
-    slug = Deno.readTextFileSync(claim).split("\n", 1)[0].trim() || undefined;
-  } catch {
-    slug = undefined;
-  }
-  if (expected !== undefined && slug !== expected) {
-    // Put it back unless a newer pointer was written meanwhile (link never overwrites).
-    try {
-      Deno.linkSync(claim, store.latest);
-    } catch { /* a newer LATEST exists: it wins */ }
-    removeQuietly(claim);
-    return undefined;
-  }
-  removeQuietly(claim);
   return slug;
+}
+
+/** Prefix of the claims earlier versions renamed LATEST to while consuming it. */
+export const CLAIM_PREFIX = `${TEMP_PREFIX}LATEST.claim.`;
+/** A claim younger than this may belong to a hook still running: it is left alone. */
+export const CLAIM_STALE_MS = 10_000;
+
+/**
+ * Recovers the pointer from claims a killed hook of an earlier version left behind (it renamed
+ * LATEST to a claim, then died): when LATEST is missing and a claim names a document that is still
+ * unconsumed, that claim becomes LATEST again (the newest such claim); a claim whose document was
+ * consumed or is gone is only removed, so a consumed pointer never comes back. Returns the slug put
+ * back, if any. With `restore` false (a dump, whose pointer supersedes them) every stale claim is
+ * only removed. Call it holding the docs lock.
+ */
+export function recoverClaims(
+  store: Store,
+  nowMs = Date.now(),
+  restore = true,
+): string | undefined {
+  const claims: { path: string; mtime: number }[] = [];
+  try {
+    for (const e of Deno.readDirSync(store.dir)) {
+      if (!e.isFile || !e.name.startsWith(CLAIM_PREFIX)) continue;
+      const path = join(store.dir, e.name);
+      const mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
+      if (nowMs - mtime >= CLAIM_STALE_MS) claims.push({ path, mtime });
+    }
+  } catch {
+    return undefined;
+  }
+  let restored: string | undefined;
+  for (const c of claims.sort((a, b) => b.mtime - a.mtime)) {
+    const slug = readUtf8(c.path)?.split("\n", 1)[0].trim() ?? "";
+    const doc = isSafeSlug(slug) ? readDoc(store, slug) : undefined;
+    if (
+      restore && restored === undefined && doc !== undefined &&
+      splitFrontMatter(doc)?.fields.consumed === "false" && !exists(store.latest)
+    ) {
+      try {
+        Deno.linkSync(c.path, store.latest); // a link never overwrites a pointer written meanwhile
+        restored = slug;
+      } catch { /* a newer LATEST exists: it wins */ }
+    }
+    removeQuietly(c.path);
+  }
+  return restored;
 }
 
 /** Removes a file, ignoring every error. */

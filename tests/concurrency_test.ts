@@ -7,19 +7,25 @@
  */
 
 import assert from "node:assert/strict";
-import { createFileAtomic } from "../lib/atomic.ts";
+import { createFileAtomic, writeFileAtomicSync } from "../lib/atomic.ts";
+import { run as recall } from "../lib/cli/recall.ts";
+import { claimAndConsume, DEFAULT_OPTIONS, readHead } from "../lib/hook_fast.ts";
+import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/lock.ts";
+import { consumePending, findPending } from "../lib/restore.ts";
+import { isoStamp } from "../lib/time.ts";
 import { parseParked } from "../lib/parked.ts";
 import {
   clearPayload,
   contextOf,
   makeProject,
+  NOW,
   REPO,
   runCli,
   runHook,
   writeDoc,
 } from "./support/scratch.ts";
 import { git } from "./support/cli.ts";
-import { join, readLatest } from "../lib/store.ts";
+import { docPath, join, readLatest } from "../lib/store.ts";
 
 const STRESS = Deno.env.get("SESSION_STRESS") === "1" ? 5 : 1;
 
@@ -132,20 +138,24 @@ Deno.test("concurrency", async (t) => {
     }
   });
 
-  await t.step("two hooks at once inject exactly once (many trials)", async () => {
-    const trials = 10 * STRESS;
+  await t.step("four hooks at once inject exactly once, on both paths (many trials)", async () => {
+    // A planted race (no re-read under the lock) showed within ~5 trials of three hooks; four
+    // hooks and 30 trials, half of them on the general path, leave it no room.
+    const trials = 30 * STRESS;
     for (let trial = 0; trial < trials; trial++) {
       const p = await makeProject();
       try {
-        await writeDoc(p.store, `race-${trial}`);
+        const text = await writeDoc(p.store, `race-${trial}`);
+        // A quoted `consumed` is the general path's to decide.
+        const doc = join(p.store.dir, `race-${trial}.md`);
+        if (trial % 2) Deno.writeTextFileSync(doc, text.replace(": false", ': "false"'));
         const payload = clearPayload(p.root);
-        const runs = await Promise.all([runHook(payload), runHook(payload), runHook(payload)]);
+        const runs = await Promise.all([1, 2, 3, 4].map(() => runHook(payload)));
         for (const r of runs) assert.equal(r.code, 0);
         const injected = runs.filter((r) => contextOf(r) !== undefined);
         assert.equal(injected.length, 1, `trial ${trial}: ${injected.length} injections`);
         assert.equal(readLatest(p.store), undefined, "LATEST cleared");
-        const doc = await Deno.readTextFile(join(p.store.dir, `race-${trial}.md`));
-        assert.match(doc, /^consumed: true$/m);
+        assert.match(Deno.readTextFileSync(doc), /^consumed: "?true"?$/m);
       } finally {
         await p.cleanup();
       }
@@ -190,3 +200,234 @@ Deno.test("concurrency", async (t) => {
     });
   }
 });
+
+/** The payload, options and now the in-process hook steps below use. */
+const HOOK_NOW = NOW;
+
+/** The gates' read of a plain document: its text and where `false` of `consumed` sits. */
+function gatesRead(p: { store: { dir: string } }, slug: string) {
+  const text = Deno.readTextFileSync(join(p.store.dir, `${slug}.md`));
+  return { text, consumedAt: readHead(text)!.consumedAt };
+}
+
+Deno.test("no writer of a document writes an older version over a newer one", async (t) => {
+  await t.step("hook fast path: a dump --force between its read and its write wins", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
+      const seen = gatesRead(p, "same");
+      // The forced interleaving: `dump same --force` lands after the hook's gates read the store.
+      const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
+      assert.equal(
+        claimAndConsume(p.store.dir, "same", seen.text, seen.consumedAt),
+        "the store changed meanwhile",
+      );
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
+      assert.equal(readLatest(p.store), "same", "its pointer kept");
+      // And the hook run afresh injects the new one, once.
+      const r = await runHook(clearPayload(p.root));
+      assert.match(contextOf(r) ?? "", /The new dump\./);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("hook fast path: a dump of another name keeps its pointer", async () => {
+    const p = await makeProject();
+    try {
+      const old = await writeDoc(p.store, "first");
+      const seen = gatesRead(p, "first");
+      await writeDoc(p.store, "second");
+      assert.equal(
+        claimAndConsume(p.store.dir, "first", seen.text, seen.consumedAt),
+        "the store changed meanwhile",
+      );
+      assert.equal(readLatest(p.store), "second");
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "first")), old);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("hook fast path: two hooks that read the same store inject once", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "once");
+      const a = gatesRead(p, "once");
+      const b = gatesRead(p, "once");
+      assert.equal(claimAndConsume(p.store.dir, "once", a.text, a.consumedAt), undefined);
+      assert.equal(
+        claimAndConsume(p.store.dir, "once", b.text, b.consumedAt),
+        "the store changed meanwhile",
+      );
+      assert.match(Deno.readTextFileSync(docPath(p.store, "once")), /^consumed: true$/m);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step(
+    "hook fast path: the lock held elsewhere hands over to the general path",
+    async () => {
+      const p = await makeProject();
+      try {
+        const text = await writeDoc(p.store, "busy");
+        const held = acquireLockSync(docsLockTarget(p.store.dir), { kind: "flock" });
+        try {
+          const seen = gatesRead(p, "busy");
+          assert.equal(
+            claimAndConsume(p.store.dir, "busy", seen.text, seen.consumedAt),
+            "another process holds the store's lock",
+          );
+          assert.equal(Deno.readTextFileSync(docPath(p.store, "busy")), text);
+        } finally {
+          held.release();
+        }
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step(
+    "a hook that cannot have the lock within 2 s stays silent, store untouched",
+    async () => {
+      const p = await makeProject();
+      try {
+        const text = await writeDoc(p.store, "held");
+        const held = await acquireLock(docsLockTarget(p.store.dir));
+        try {
+          const r = await runHook(clearPayload(p.root), { env: { SESSION_DEBUG: "1" } });
+          assert.equal(r.stdout, "");
+          assert.match(
+            r.stderr,
+            /the general path decides \(another process holds the store's lock\)/,
+          );
+          assert.match(
+            r.stderr,
+            /session_restore: the store's lock: another session process has held/,
+          );
+          assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text);
+          assert.equal(readLatest(p.store), "held");
+        } finally {
+          held.release();
+        }
+        assert.match(contextOf(await runHook(clearPayload(p.root))) ?? "", /"held" restored/);
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step(
+    "acquireLockSync: excludes a holder of either kind, gives up after waitMs",
+    async () => {
+      const p = await makeProject();
+      try {
+        for (const kind of ["flock", "file"] as const) {
+          const target = docsLockTarget(p.store.dir);
+          const held = await acquireLock(target, { kind });
+          assert.throws(
+            () => acquireLockSync(target, { kind, waitMs: 50 }),
+            (e: Error) => e.name === "LockTimeoutError",
+            kind,
+          );
+          held.release();
+          acquireLockSync(target, { kind, waitMs: 50 }).release();
+        }
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("general path: a dump --force between its read and its write wins", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
+      const found = findPending(JSON.parse(clearPayload(p.root)), DEFAULT_OPTIONS, {}, HOOK_NOW);
+      assert.ok(!("reason" in found));
+      const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
+      const outcome = consumePending(found, HOOK_NOW, DEFAULT_OPTIONS.budget);
+      assert.deepEqual(outcome, { injected: false, reason: "the store changed meanwhile" });
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer);
+      assert.equal(readLatest(p.store), "same");
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("recall: a dump --force after it printed, before it writes, wins", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
+      let newer = "";
+      const out: string[] = [];
+      const code = await recall(["same"], {
+        cwd: p.root,
+        env: () => undefined,
+        now: NOW,
+        readStdin: () => Promise.resolve(""),
+        // The forced interleaving: the dump lands while recall prints.
+        out: (text) => {
+          out.push(text);
+          newer = writeDocSync(p.store, "same", "## Goal\n\nThe new dump.\n");
+        },
+        err: () => {},
+      });
+      assert.equal(code, 0);
+      assert.match(out.join("\n"), /The old dump\./);
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
+      assert.equal(readLatest(p.store), "same", "its pointer kept: it was not recalled");
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("recall waits for the docs lock before it writes", async () => {
+    const p = await makeProject();
+    try {
+      const text = await writeDoc(p.store, "held");
+      const held = await acquireLock(docsLockTarget(p.store.dir));
+      const running = runCli(["recall", "held"], { cwd: p.root });
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text, "no write under a lock");
+      held.release();
+      assert.equal((await running).code, 0);
+      assert.match(Deno.readTextFileSync(docPath(p.store, "held")), /^consumed: true$/m);
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  // Processes: the hook and `dump --force` of the same name, started together. Every trial the
+  // store must end with the new dump's text (consumed or not), never the old one written back.
+  const trials = Deno.env.get("SESSION_STRESS") === "1" ? 1000 : 25;
+  await t.step(`hook racing dump --force: the new dump survives (${trials} trials)`, async () => {
+    const p = await makeProject({ git: false });
+    try {
+      await git(p.root, ["init", "-q", "-b", "main"]);
+      let lost = 0;
+      for (let trial = 0; trial < trials; trial++) {
+        await writeDoc(p.store, "same", { body: `## Goal\n\nOld ${trial}.\n` });
+        const [hook, dump] = await Promise.all([
+          runHook(clearPayload(p.root)),
+          runCli(["dump", "same", "--force"], { cwd: p.root, stdin: `## Goal\n\nNew ${trial}.\n` }),
+        ]);
+        assert.equal(hook.code, 0, hook.stderr);
+        assert.equal(dump.code, 0, dump.stderr);
+        const doc = Deno.readTextFileSync(docPath(p.store, "same"));
+        if (!doc.includes(`New ${trial}.`)) lost++;
+        // The new dump is consumed exactly when the hook injected it; else it is still pending.
+        const gotNew = contextOf(hook)?.includes(`New ${trial}.`) === true;
+        assert.equal(/^consumed: true$/m.test(doc), gotNew, `trial ${trial}: consumed`);
+        assert.equal(readLatest(p.store), gotNew ? undefined : "same", `trial ${trial}: LATEST`);
+      }
+      assert.equal(lost, 0, `${lost} of ${trials} trials lost the new dump`);
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
+
+/** `dump --force` as it lands on disk: the document, then LATEST (both atomic). */
+function writeDocSync(store: { dir: string; latest: string }, slug: string, body: string): string {
+  const text = `---\nslug: ${slug}\ncreated: ${
+    isoStamp(NOW)
+  }\nconsumed: false\nbranch: main\n---\n\n${body}`;
+  writeFileAtomicSync(join(store.dir, `${slug}.md`), text);
+  writeFileAtomicSync(store.latest, slug + "\n");
+  return text;
+}

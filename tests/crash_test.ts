@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { TEMP_PREFIX } from "../lib/atomic.ts";
 import { markConsumed, splitFrontMatter } from "../lib/front_matter.ts";
 import { parseParked } from "../lib/parked.ts";
-import { isSafeSlug, join, readLatest, type Store } from "../lib/store.ts";
+import { isSafeSlug, join, readLatest, type Store, storeAt } from "../lib/store.ts";
 import { isoStamp } from "../lib/time.ts";
 import { cli, git } from "./support/cli.ts";
 import { clearPayload, CLI, HOOK, makeProject, NOW, writeDoc } from "./support/scratch.ts";
@@ -238,4 +238,204 @@ Deno.test(`crash safety: SIGKILL at random moments (${TRIALS} trials per command
   } finally {
     await p.cleanup();
   }
+});
+
+// ------------------------------------------------------------ faults at the write itself
+
+/** One writer of a document: how to run it, and its exit code when its write fails. */
+interface Writer {
+  name: string;
+  script: string;
+  args: string[];
+  stdin: (root: string) => string;
+  /** The document it writes: "same" is seeded before each run. */
+  failCode: number;
+  /** Seeds the store: the document "same" (quoted `consumed` to take the general path). */
+  quoted?: boolean;
+}
+
+const WRITERS: Writer[] = [
+  { name: "hook (fast path)", script: HOOK, args: [], stdin: clearPayload, failCode: 0 },
+  {
+    name: "hook (general path)",
+    script: HOOK,
+    args: [],
+    stdin: clearPayload,
+    failCode: 0,
+    quoted: true,
+  },
+  { name: "recall", script: CLI, args: ["recall", "same"], stdin: () => "", failCode: 1 },
+  {
+    name: "dump --force",
+    script: CLI,
+    args: ["dump", "same", "--force"],
+    stdin: () => DUMP_BODY,
+    failCode: 1,
+  },
+];
+
+/** Seeds "same" (pointed to by LATEST) and returns its text. */
+async function seedSame(store: Store, quoted = false): Promise<string> {
+  for (const e of Deno.readDirSync(store.dir)) {
+    if (e.name.startsWith(TEMP_PREFIX)) Deno.removeSync(join(store.dir, e.name));
+  }
+  const text = await writeDoc(store, "same");
+  if (!quoted) return text;
+  const q = text.replace("consumed: false", 'consumed: "false"');
+  Deno.writeTextFileSync(join(store.dir, "same.md"), q);
+  return q;
+}
+
+/** Spawns a writer with a fault set (none when ""); stdin fed and closed. */
+function spawnWriter(w: Writer, root: string, fault: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    // The CLI takes the fault from SESSION_FAULT, the hook from its own flag (lib/atomic.ts).
+    args: ["run", "-A", w.script, ...w.args, ...(w.script === HOOK ? ["--test-fault", fault] : [])],
+    cwd: root,
+    env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1", SESSION_FAULT: fault, SESSION_DEBUG: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  writer.write(new TextEncoder().encode(w.stdin(root))).then(() => writer.close()).catch(() => {});
+  return child;
+}
+
+/** The store is exactly as seeded: the document byte for byte, LATEST naming it, no half file. */
+function assertUntouched(store: Store, text: string, what: string) {
+  assert.equal(Deno.readTextFileSync(join(store.dir, "same.md")), text, `${what}: document`);
+  assert.equal(readLatest(store), "same", `${what}: LATEST`);
+}
+
+Deno.test("a write cut short at the write itself leaves the store as it was", async (t) => {
+  const p = await makeProject({ git: false });
+  try {
+    await git(p.root, ["init", "-q", "-b", "main"]);
+    for (const w of WRITERS) {
+      await t.step(`${w.name}: a failed write (SESSION_FAULT=short-write)`, async () => {
+        const text = await seedSame(p.store, w.quoted);
+        const out = await spawnWriter(w, p.root, "short-write").output();
+        const stderr = new TextDecoder().decode(out.stderr);
+        assert.equal(out.code, w.failCode, stderr);
+        assert.match(stderr, /No space left on device/);
+        if (w.script === HOOK) assert.equal(new TextDecoder().decode(out.stdout), "");
+        assertUntouched(p.store, text, w.name);
+        const temps = [...Deno.readDirSync(p.store.dir)].filter((e) =>
+          e.name.startsWith(TEMP_PREFIX)
+        );
+        assert.deepEqual(temps, [], "the half-written temp file is removed");
+      });
+      await t.step(`${w.name}: killed mid-write (SESSION_FAULT=pause)`, async () => {
+        const text = await seedSame(p.store, w.quoted);
+        const child = spawnWriter(w, p.root, "pause");
+        const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+        let said = "";
+        while (!said.includes("session fault: paused mid-write")) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          said += value;
+        }
+        assert.match(said, /paused mid-write/, "the writer reached its write");
+        child.kill("SIGKILL");
+        await child.status;
+        reader.releaseLock();
+        await child.stdout.cancel();
+        assertUntouched(p.store, text, w.name);
+        if (w.script === HOOK) {
+          // The next hook injects it, once, and flips it byte for byte.
+          const ran = await new Deno.Command(Deno.execPath(), {
+            args: ["run", "-A", HOOK],
+            env: { SESSION_NOW: isoStamp(NOW) },
+            stdin: "piped",
+            stdout: "piped",
+          }).spawn();
+          const wr = ran.stdin.getWriter();
+          await wr.write(new TextEncoder().encode(clearPayload(p.root)));
+          await wr.close();
+          const res = await ran.output();
+          assert.match(new TextDecoder().decode(res.stdout), /additionalContext/);
+          assert.equal(
+            Deno.readTextFileSync(join(p.store.dir, "same.md")),
+            markConsumed(text),
+            "consumed byte for byte",
+          );
+        }
+      });
+    }
+  } finally {
+    await p.cleanup();
+  }
+});
+
+/** Whether this process may mount a tmpfs (root, and a kernel and sandbox that allow it). */
+function canMount(): string | undefined {
+  const dir = Deno.makeTempDirSync({ prefix: "session-mount-probe-" });
+  try {
+    const m = new Deno.Command("mount", { args: ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir] })
+      .outputSync();
+    if (!m.success) return new TextDecoder().decode(m.stderr).trim() || "mount failed";
+    new Deno.Command("umount", { args: [dir] }).outputSync();
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    Deno.removeSync(dir);
+  }
+}
+
+const MOUNT_REFUSED = Deno.build.os === "linux" ? canMount() : "not Linux";
+if (MOUNT_REFUSED) console.warn(`full-disk test skipped: cannot mount a tmpfs (${MOUNT_REFUSED})`);
+
+Deno.test({
+  name: "a full disk (a real tmpfs): no write loses LATEST or the document",
+  ignore: MOUNT_REFUSED !== undefined,
+  fn: async (t) => {
+    const mnt = await Deno.makeTempDir({ prefix: "session-full-" });
+    const m = await new Deno.Command("mount", {
+      args: ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mnt],
+    }).output();
+    assert.ok(m.success, new TextDecoder().decode(m.stderr));
+    try {
+      const root = join(mnt, "project");
+      await Deno.mkdir(join(root, ".git"), { recursive: true });
+      const store = storeAt(root);
+      await Deno.mkdir(store.dir, { recursive: true });
+      const filler = join(mnt, "filler");
+      /** Fills the filesystem to the last byte. */
+      const fill = () => {
+        const f = Deno.openSync(filler, { write: true, create: true, append: true });
+        const chunk = new Uint8Array(4096);
+        try {
+          for (;;) f.writeSync(chunk);
+        } catch (err) {
+          assert.match(String(err), /No space left on device/);
+        } finally {
+          f.close();
+        }
+      };
+      for (const w of WRITERS) {
+        await t.step(w.name, async () => {
+          const text = await seedSame(store, w.quoted);
+          // The lock file exists before the disk fills (an empty file needs no block).
+          Deno.writeTextFileSync(join(store.dir, ".docs.lock"), "");
+          fill();
+          const out = await spawnWriter(w, root, "").output();
+          const stderr = new TextDecoder().decode(out.stderr);
+          Deno.removeSync(filler);
+          assert.equal(out.code, w.failCode, stderr);
+          assert.match(stderr, /No space left on device/);
+          assertUntouched(store, text, w.name);
+          if (w.script === HOOK) {
+            // Space freed: the handover is still there to restore.
+            const again = await spawnWriter(w, root, "").output();
+            assert.match(new TextDecoder().decode(again.stdout), /additionalContext/);
+          }
+        });
+      }
+    } finally {
+      await new Deno.Command("umount", { args: [mnt] }).output();
+      await Deno.remove(mnt, { recursive: true });
+    }
+  },
 });

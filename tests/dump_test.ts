@@ -1,3 +1,4 @@
+import { DOCS_LOCK } from "../lib/hook_fast.ts";
 import assert from "node:assert/strict";
 import { splitFrontMatter } from "../lib/front_matter.ts";
 import { join, readLatest, storeAt } from "../lib/store.ts";
@@ -30,7 +31,10 @@ const BODY = [
 async function listStore(root: string): Promise<string[]> {
   const out: string[] = [];
   try {
-    for await (const e of Deno.readDir(storeAt(root).dir)) out.push(e.name);
+    // The docs lock (lib/lock.ts) is the store's own, not a handover.
+    for await (const e of Deno.readDir(storeAt(root).dir)) {
+      if (e.name !== DOCS_LOCK) out.push(e.name);
+    }
   } catch { /* no store */ }
   return out.sort();
 }

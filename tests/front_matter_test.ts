@@ -32,6 +32,23 @@ Deno.test("front matter", async (t) => {
     assert.ok(out.endsWith("consumed: false\r\n"), "the body's own line is untouched");
     assert.equal(markConsumed(out), undefined, "already consumed: nothing to flip");
   });
+  await t.step(
+    "markConsumed flips a quoted false byte for byte, and the field that is read",
+    () => {
+      for (const q of ['"', "'"]) {
+        const doc = DOC.replace("consumed: false", `consumed: ${q}false${q}`);
+        assert.equal(splitFrontMatter(doc)!.fields.consumed, "false");
+        const out = markConsumed(doc)!;
+        assert.equal(out, DOC.replace("consumed: false", `consumed: ${q}true${q}`));
+        assert.equal(splitFrontMatter(out)!.fields.consumed, "true");
+      }
+      // Later duplicates win when read: the line flipped is the one read, so it reads consumed.
+      const twice = DOC.replace("consumed: false", "consumed: false\nconsumed: false");
+      assert.equal(splitFrontMatter(markConsumed(twice)!)!.fields.consumed, "true");
+      // A `false` that no flip can make read `true` is refused, never reported as flipped.
+      assert.equal(markConsumed(DOC.replace("consumed: false", `consumed: "false'`)), undefined);
+    },
+  );
   await t.step("a body's own --- block is not front matter", () => {
     const doc = DOC + "---\nconsumed: false\n---\n";
     const s = splitFrontMatter(doc)!;

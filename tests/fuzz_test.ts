@@ -390,14 +390,20 @@ Deno.test("fuzz: the hook process never fails on hostile stdin", async (t) => {
       clearPayload(p.root).replace("SessionStart", "SessionStart\uD800"),
       ...Array.from({ length: 6 }, () => randomBytesText(random, 512)),
     ];
+    const event = clearPayload(p.root).replace("SessionStart", "SessionStart\uD800");
     for (const stdin of stdins) {
       await t.step(
         `stdin of ${stdin.length} ${typeof stdin === "string" ? "chars" : "bytes"}`,
         async () => {
-          const r = await runHook(stdin);
+          const r = await runHook(stdin, { env: { SESSION_DEBUG: "1" } });
           assert.equal(r.code, 0);
           assert.equal(r.stdout, "", "nothing injected");
           assert.ok(!/\n\s+at /.test(r.stderr), "no stack trace");
+          // Silent for its reason, said on stderr: a crash is silent too, and must not pass.
+          const reason = stdin === event
+            ? "not a SessionStart event"
+            : "no usable payload on stdin; nothing injected";
+          assert.equal(r.stderr, `session_restore: ${reason}\n`);
         },
       );
     }

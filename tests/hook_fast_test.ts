@@ -22,7 +22,7 @@ import { markConsumed, splitFrontMatter } from "../lib/front_matter.ts";
 import { join, storeAt } from "../lib/store.ts";
 import { currentTime, formatAge as timeFormatAge, safeEnv } from "../lib/time.ts";
 import { prng } from "./support/prng.ts";
-import { makeProject, mkfifo, NOW, runHook, writeDoc } from "./support/scratch.ts";
+import { clearPayload, makeProject, mkfifo, NOW, runHook, writeDoc } from "./support/scratch.ts";
 
 Deno.test("fast-path rules agree with the modules that own them", async (t) => {
   await t.step("formatAge as lib/time.ts, with a future skew read as just now", () => {
@@ -129,16 +129,20 @@ function generateCase(next: () => number): Case {
   const slug = plain
     ? ["fix-login", "main-2026-11-30T11-58-00Z", "a.b"][Math.floor(next() * 3)]
     : pick(["fix-login", "main-2026-11-30T11-58-00Z", "ünïcode", "it's", "a.b"]);
-  const created = pick<Date | string | null>([
-    minutes(1),
-    minutes(29),
+  // The window's edges on purpose: a plain case is any age the window lets through (its exact
+  // edges included), the others any age at all, each edge and one second past it.
+  const inside = [minutes(1), minutes(29), minutes(30), minutes(-0.5), minutes(-1)];
+  const outside = [
+    minutes(30 + 1 / 60),
     minutes(31),
-    minutes(-0.5),
+    minutes(-1 - 1 / 60),
     minutes(-2),
+    minutes(3 * 24 * 60),
     "not a date",
     null,
-    minutes(3 * 24 * 60),
-  ]);
+  ];
+  const ages: (Date | string | null)[] = plain ? inside : [...inside, ...outside];
+  const created = ages[Math.floor(next() * ages.length)];
   const consumed = !plain && next() < 0.2;
   const crlf = next() < 0.3;
   const big = !plain && next() < 0.15;
@@ -305,6 +309,69 @@ Deno.test("the fast path decides as the general path does, on 400 generated stor
   }
   assert.ok(settled >= 150, `the fast path settled only ${settled} of 400`);
   assert.ok(injected >= 100, `the fast path injected only ${injected} times`);
+});
+
+/** Ages at and around the window's edges (30 min; a minute of clock skew), and whether each injects. */
+const EDGES: [string, number, boolean][] = [
+  ["29 min", 29 * 60_000, true],
+  ["30:00 exactly", 30 * 60_000, true],
+  ["30:00 + 1 ms", 30 * 60_000 + 1, false],
+  ["31 min", 31 * 60_000, false],
+  ["30:59 (a window 59 s wider)", 30 * 60_000 + 59_000, false],
+  ["0.5 min ahead", -30_000, true],
+  ["60 s ahead exactly (the skew limit)", -60_000, true],
+  ["60 s + 1 ms ahead", -60_001, false],
+  ["2 min ahead", -120_000, false],
+  ["4 min ahead (a 5-minute skew)", -240_000, false],
+  ["3 days old", 3 * 24 * 3_600_000, false],
+];
+
+Deno.test("the window's exact edges, on both paths and in a process", async (t) => {
+  const created = new Date(NOW.getTime() - 3_600_000);
+  for (const [what, age, injects] of EDGES) {
+    await t.step(`${what}: ${injects ? "injects" : "silent"}`, async () => {
+      const now = new Date(created.getTime() + age);
+      const [a, b] = [await makeProject(), await makeProject()];
+      try {
+        await writeDoc(a.store, "edge", { created });
+        await writeDoc(b.store, "edge", { created });
+        const fast = fastAnswer(
+          { cwd: a.root, hook_event_name: "SessionStart", source: "clear" },
+          DEFAULT_OPTIONS,
+          { now },
+        );
+        assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
+        assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);
+        if (!injects) assert.equal(fast.reason, `document "edge" is outside the restore window`);
+        const general = answer(
+          { cwd: b.root, hook_event_name: "SessionStart", source: "clear" },
+          DEFAULT_OPTIONS,
+          {},
+          now,
+        );
+        assert.equal(general.stdout !== undefined, injects, `general path: ${general.reason}`);
+        if (!injects) assert.equal(general.reason, fast.reason);
+      } finally {
+        await a.cleanup();
+        await b.cleanup();
+      }
+    });
+  }
+  await t.step("in a process, from the pinned clock to the millisecond", async () => {
+    for (const [what, age, injects] of EDGES) {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "edge", { created });
+        const now = new Date(created.getTime() + age).toISOString();
+        const ran = await runHook(clearPayload(p.root), {
+          env: { SESSION_NOW: now, SESSION_DEBUG: "1" },
+        });
+        assert.equal(ran.stdout.includes("additionalContext"), injects, `${what}: ${ran.stderr}`);
+      } finally {
+        await p.cleanup();
+      }
+    }
+  });
 });
 
 Deno.test("the fast path serves the common /clear in a real process", async (t) => {

@@ -2,6 +2,7 @@
  * The hook as Claude Code runs it: `deno run … session_restore.ts` with the payload on stdin.
  */
 import assert from "node:assert/strict";
+import { DOCS_LOCK } from "../lib/hook_fast.ts";
 import { docPath, join, readLatest } from "../lib/store.ts";
 import {
   clearPayload,
@@ -10,16 +11,33 @@ import {
   NOW,
   type Project,
   type Ran,
+  REPO,
   runHook,
   writeDoc,
 } from "./support/scratch.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
-/** Asserts the hook stayed silent: exit 0, nothing on stdout. */
-function assertSilent(ran: Ran, what: string) {
+/**
+ * Asserts the hook stayed silent for the reason given: exit 0, nothing on stdout, and that reason
+ * as its last word on stderr (SESSION_DEBUG=1, see {@link hook}) — so a crash, which is silent
+ * too, fails here instead of passing as silence.
+ */
+function assertSilent(ran: Ran, what: string, reason: string | RegExp) {
   assert.equal(ran.code, 0, `${what}: exit code`);
   assert.equal(ran.stdout, "", `${what}: stdout must be empty`);
+  const last = ran.stderr.trimEnd().split("\n").at(-1);
+  const said = last?.startsWith("session_restore: ") ? last.slice(17) : `(${last})`;
+  if (typeof reason === "string") assert.equal(said, reason, `${what}: the reason`);
+  else assert.match(said, reason, `${what}: the reason`);
+}
+
+/** What the hook says of a payload it cannot use (always, not only with SESSION_DEBUG). */
+const NO_PAYLOAD = "no usable payload on stdin; nothing injected";
+
+/** The hook with SESSION_DEBUG=1, which says on stderr why it stayed silent. */
+function hook(payload: string | Uint8Array, o: Parameters<typeof runHook>[1] = {}) {
+  return runHook(payload, { ...o, env: { SESSION_DEBUG: "1", ...o?.env } });
 }
 
 /** Asserts the hook injected: exit 0, exactly one JSON object on stdout; returns the context. */
@@ -50,7 +68,7 @@ Deno.test("hook process: injecting", async (t) => {
           created: minutes(12),
           branch: "feat/login",
         });
-        const ctx = assertInjected(await runHook(clearPayload(p.root)), "inject");
+        const ctx = assertInjected(await hook(clearPayload(p.root)), "inject");
         assert.match(
           ctx,
           /^\[session\] Handover "fix-login" restored \(dumped 12 min ago, branch feat\/login\)/,
@@ -61,31 +79,34 @@ Deno.test("hook process: injecting", async (t) => {
         const after = await Deno.readTextFile(docPath(p.store, "fix-login"));
         assert.equal(after, text.replace("consumed: false", "consumed: true"));
         assert.equal(readLatest(p.store), undefined);
-        assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["fix-login.md"]);
+        assert.deepEqual(
+          [...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort(),
+          [DOCS_LOCK, "fix-login.md"],
+        );
       }),
   );
   await t.step("a second /clear is silent", () =>
     withProject(async (p) => {
       await writeDoc(p.store, "a");
-      assertInjected(await runHook(clearPayload(p.root)), "first");
-      assertSilent(await runHook(clearPayload(p.root)), "second");
+      assertInjected(await hook(clearPayload(p.root)), "first");
+      assertSilent(await hook(clearPayload(p.root)), "second", "no LATEST pointer");
     }));
   await t.step("source absent injects", () =>
     withProject(async (p) => {
       await writeDoc(p.store, "a");
-      assertInjected(await runHook(clearPayload(p.root, { source: undefined })), "no source");
+      assertInjected(await hook(clearPayload(p.root, { source: undefined })), "no source");
     }));
   await t.step("from a subdirectory, the project's store is found", () =>
     withProject(async (p) => {
       const sub = join(p.root, "src", "deep");
       await Deno.mkdir(sub, { recursive: true });
       await writeDoc(p.store, "a");
-      assertInjected(await runHook(clearPayload(sub)), "subdir");
+      assertInjected(await hook(clearPayload(sub)), "subdir");
     }));
   await t.step("CLAUDE_PROJECT_DIR names the project", () =>
     withProject(async (p) => {
       await writeDoc(p.store, "a");
-      const ran = await runHook(clearPayload("/"), { env: { CLAUDE_PROJECT_DIR: p.root } });
+      const ran = await hook(clearPayload("/"), { env: { CLAUDE_PROJECT_DIR: p.root } });
       assertInjected(ran, "env");
     }));
   await t.step(
@@ -94,9 +115,9 @@ Deno.test("hook process: injecting", async (t) => {
       withProject(async (p) => {
         await writeDoc(p.store, "a");
         const compact = clearPayload(p.root, { source: "compact" });
-        assertSilent(await runHook(compact), "compact by default");
+        assertSilent(await hook(compact), "compact by default", `source "compact" is not enabled`);
         assertInjected(
-          await runHook(compact, { args: ["--source", "compact"] }),
+          await hook(compact, { args: ["--source", "compact"] }),
           "compact opted in",
         );
       }),
@@ -106,13 +127,17 @@ Deno.test("hook process: injecting", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "young", { created: minutes(29) });
-        assertInjected(await runHook(clearPayload(p.root)), "29 min");
+        assertInjected(await hook(clearPayload(p.root)), "29 min");
         const old = await writeDoc(p.store, "old", { created: minutes(31) });
-        assertSilent(await runHook(clearPayload(p.root)), "31 min");
+        assertSilent(
+          await hook(clearPayload(p.root)),
+          "31 min",
+          `document "old" is outside the restore window`,
+        );
         assert.equal(await Deno.readTextFile(docPath(p.store, "old")), old);
         assert.equal(readLatest(p.store), "old", "a stale pointer is left for recall");
         assertInjected(
-          await runHook(clearPayload(p.root), { args: ["--window-minutes", "60"] }),
+          await hook(clearPayload(p.root), { args: ["--window-minutes", "60"] }),
           "window flag",
         );
       }),
@@ -122,7 +147,7 @@ Deno.test("hook process: injecting", async (t) => {
     () =>
       withProject(async (p) => {
         const text = await writeDoc(p.store, "win", { crlf: true });
-        const ctx = assertInjected(await runHook(clearPayload(p.root)), "crlf");
+        const ctx = assertInjected(await hook(clearPayload(p.root)), "crlf");
         assert.ok(!ctx.includes("\r"));
         assert.ok(ctx.includes("## Goal\n\nShip the restore hook."));
         const after = await Deno.readFile(docPath(p.store, "win"));
@@ -132,11 +157,24 @@ Deno.test("hook process: injecting", async (t) => {
         );
       }),
   );
+  await t.step(
+    'a quoted consumed: "false" is flipped byte for byte, injected once',
+    () =>
+      withProject(async (p) => {
+        const text = (await writeDoc(p.store, "q")).replace("consumed: false", 'consumed: "false"');
+        await Deno.writeTextFile(docPath(p.store, "q"), text);
+        assertInjected(await hook(clearPayload(p.root)), "quoted");
+        const after = await Deno.readTextFile(docPath(p.store, "q"));
+        assert.equal(after, text.replace('consumed: "false"', 'consumed: "true"'));
+        await Deno.writeTextFile(p.store.latest, "q\n"); // a pointer left to it: still once
+        assertSilent(await hook(clearPayload(p.root)), "again", `document "q" is already consumed`);
+      }),
+  );
   await t.step("unicode survives the round trip", () =>
     withProject(async (p) => {
       const body = "## Goal\n\nRéparer l’API — 修复登录 🚀\n\n## Next step\n\nΔοκιμή.\n";
       await writeDoc(p.store, "unicode", { body });
-      const ctx = assertInjected(await runHook(clearPayload(p.root)), "unicode");
+      const ctx = assertInjected(await hook(clearPayload(p.root)), "unicode");
       assert.ok(ctx.endsWith(body.trim()));
     }));
   await t.step(
@@ -152,7 +190,7 @@ Deno.test("hook process: injecting", async (t) => {
           "## Next step\n\nRun the migration.",
         ].join("\n\n");
         await writeDoc(p.store, "big", { body });
-        const ctx = assertInjected(await runHook(clearPayload(p.root)), "digest");
+        const ctx = assertInjected(await hook(clearPayload(p.root)), "digest");
         assert.ok(ctx.length <= 9_500, `${ctx.length}`);
         assert.match(ctx, /## Goal\n\nMigrate the store\./);
         assert.match(ctx, /## Files touched\n\n\| File/);
@@ -169,36 +207,45 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
     withProject(async (p) => {
       await writeDoc(p.store, "a");
       for (const source of ["startup", "resume", "compact", "other"]) {
-        assertSilent(await runHook(clearPayload(p.root, { source })), source);
+        assertSilent(
+          await hook(clearPayload(p.root, { source })),
+          source,
+          `source "${source}" is not enabled`,
+        );
       }
       assertSilent(
-        await runHook(clearPayload(p.root, { hook_event_name: "UserPromptSubmit" })),
+        await hook(clearPayload(p.root, { hook_event_name: "UserPromptSubmit" })),
         "event",
+        "not a SessionStart event",
       );
-      assertSilent(await runHook(clearPayload(p.root, { cwd: "" })), "empty cwd");
-      assertSilent(await runHook(clearPayload(p.root, { cwd: 7 })), "numeric cwd");
+      assertSilent(await hook(clearPayload(p.root, { cwd: "" })), "empty cwd", NO_PAYLOAD);
+      assertSilent(await hook(clearPayload(p.root, { cwd: 7 })), "numeric cwd", NO_PAYLOAD);
       assert.equal(readLatest(p.store), "a", "nothing was consumed");
     }));
   await t.step("bad stdin: malformed, empty, binary, 2 MB", () =>
     withProject(async (p) => {
       await writeDoc(p.store, "a");
-      assertSilent(await runHook("{not json"), "malformed");
-      assertSilent(await runHook(""), "empty");
-      assertSilent(await runHook(new Uint8Array([0xff, 0x00, 0xfe, 0x80])), "binary");
-      assertSilent(await runHook("x".repeat(2 * 1024 * 1024)), "2 MB garbage");
+      assertSilent(await hook("{not json"), "malformed", NO_PAYLOAD);
+      assertSilent(await hook(""), "empty", NO_PAYLOAD);
+      assertSilent(await hook(new Uint8Array([0xff, 0x00, 0xfe, 0x80])), "binary", NO_PAYLOAD);
+      assertSilent(await hook("x".repeat(2 * 1024 * 1024)), "2 MB garbage", NO_PAYLOAD);
       assert.equal(readLatest(p.store), "a");
       const padded = clearPayload(p.root, { padding: "y".repeat(2 * 1024 * 1024) });
-      assertInjected(await runHook(padded), "2 MB valid payload");
+      assertInjected(await hook(padded), "2 MB valid payload");
     }));
   await t.step(
     "pointer blank, missing, or naming something unsafe",
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "a", { latest: false });
-        assertSilent(await runHook(clearPayload(p.root)), "missing");
+        assertSilent(await hook(clearPayload(p.root)), "missing", "no LATEST pointer");
         for (const bad of ["", "\n", "../a", "sub/a", "sub\\a", "..", "LATEST"]) {
           await Deno.writeTextFile(p.store.latest, bad);
-          assertSilent(await runHook(clearPayload(p.root)), JSON.stringify(bad));
+          assertSilent(
+            await hook(clearPayload(p.root)),
+            JSON.stringify(bad),
+            bad.trim() === "" ? "no LATEST pointer" : "LATEST names an unsafe slug",
+          );
         }
       }),
   );
@@ -209,7 +256,11 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
         const text = await writeDoc(other.store, "secret");
         await Deno.symlink(docPath(other.store, "secret"), docPath(p.store, "link"));
         await Deno.writeTextFile(p.store.latest, "link\n");
-        assertSilent(await runHook(clearPayload(p.root)), "symlink out");
+        assertSilent(
+          await hook(clearPayload(p.root)),
+          "symlink out",
+          `document "link" is missing or unreadable`,
+        );
         assert.equal(await Deno.readTextFile(docPath(other.store, "secret")), text);
       } finally {
         await other.cleanup();
@@ -219,27 +270,49 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
     withProject(async (p) => {
       await writeDoc(p.store, "a");
       await Deno.writeFile(docPath(p.store, "a"), crypto.getRandomValues(new Uint8Array(4096)));
-      assertSilent(await runHook(clearPayload(p.root)), "binary");
+      assertSilent(
+        await hook(clearPayload(p.root)),
+        "binary",
+        `document "a" is missing or unreadable`,
+      );
       await Deno.writeTextFile(
         docPath(p.store, "a"),
         "---\nslug: a\ncreated: 2026-11-30T11:59:00Z\ncons",
       );
-      assertSilent(await runHook(clearPayload(p.root)), "truncated");
+      assertSilent(
+        await hook(clearPayload(p.root)),
+        "truncated",
+        `document "a" has no front matter`,
+      );
       await writeDoc(p.store, "a", { consumed: true });
-      assertSilent(await runHook(clearPayload(p.root)), "consumed");
+      assertSilent(
+        await hook(clearPayload(p.root)),
+        "consumed",
+        `document "a" is already consumed`,
+      );
     }));
   await t.step("no store, no git", () =>
     withProject(async (p) => {
-      assertSilent(await runHook(clearPayload(p.root)), "no store");
-      assertSilent(await runHook(clearPayload("/nonexistent/dir")), "cwd that does not exist");
+      assertSilent(await hook(clearPayload(p.root)), "no store", "no LATEST pointer");
+      assertSilent(
+        await hook(clearPayload("/nonexistent/dir")),
+        "cwd that does not exist",
+        "no LATEST pointer",
+      );
     }, { git: false, store: false }));
   await t.step("permission denied by Deno's sandbox", () =>
     withProject(async (p) => {
       await writeDoc(p.store, "a");
-      const denied = await runHook(clearPayload(p.root), { flags: ["--allow-read=/nonexistent"] });
-      assertSilent(denied, "no read permission");
-      const readOnly = await runHook(clearPayload(p.root), { flags: [`--allow-read=${p.root}`] });
-      assertSilent(readOnly, "no write permission: cannot claim, so cannot inject");
+      const denied = await hook(clearPayload(p.root), { flags: ["--allow-read=/nonexistent"] });
+      assertSilent(denied, "no read permission", /^Requires read access to "[^"]*\/lib\/hook\.ts"/);
+      const readOnly = await hook(clearPayload(p.root), {
+        flags: [`--allow-read=${p.root},${REPO}/lib`, "--allow-env"],
+      });
+      assertSilent(
+        readOnly,
+        "no write permission: cannot claim, so cannot inject",
+        /^the store's lock: .*Requires write access/,
+      );
     }));
 });
 

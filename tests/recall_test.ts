@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join, readLatest } from "../lib/store.ts";
+import { CLAIM_PREFIX, join, readLatest } from "../lib/store.ts";
 import { BODY, makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
 import { cli } from "./support/cli.ts";
 
@@ -135,4 +135,69 @@ Deno.test("recall", async (t) => {
       }
     },
   );
+  await t.step(
+    "a claim a killed hook of an earlier version left: recovered, never a consumed one",
+    async () => {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "pending", { latest: false });
+        await writeDoc(p.store, "done", { latest: false, consumed: true });
+        const claim = (name: string, slug: string, old: boolean) => {
+          const path = join(p.store.dir, `${CLAIM_PREFIX}${name}`);
+          Deno.writeTextFileSync(path, slug + "\n");
+          // Long dead (epoch) or just written (a hook may still be running: left alone).
+          if (old) Deno.utimeSync(path, 0, 0);
+          return path;
+        };
+        const consumedClaim = claim("1.a", "done", true);
+        const young = claim("2.b", "pending", false);
+        const r = await cli(["list"], { cwd: p.root });
+        assert.equal(r.code, 0, r.err);
+        assert.equal(readLatest(p.store), undefined, "a consumed pointer never comes back");
+        assert.throws(() => Deno.statSync(consumedClaim), "its claim is removed");
+        assert.ok(Deno.statSync(young).isFile, "a young claim is left alone");
+        Deno.removeSync(young);
+        claim("3.c", "pending", true);
+        const recalled = await cli(["recall"], { cwd: p.root });
+        assert.equal(recalled.code, 0, recalled.err);
+        assert.match(recalled.out, /^\[session\] Handover "pending"/);
+        assert.equal(readLatest(p.store), undefined, "recalled: cleared again");
+        const left = [...Deno.readDirSync(p.store.dir)].filter((e) =>
+          e.name.startsWith(CLAIM_PREFIX)
+        );
+        assert.deepEqual(left, []);
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("a dump supersedes a stale claim: it never comes back after", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "older", { latest: false });
+      const path = join(p.store.dir, `${CLAIM_PREFIX}8.y`);
+      Deno.writeTextFileSync(path, "older\n");
+      Deno.utimeSync(path, 0, 0);
+      const d = await cli(["dump", "newer"], { cwd: p.root, stdin: "## Goal\n\nNewer.\n" });
+      assert.equal(d.code, 0, d.err);
+      assert.equal((await cli(["recall"], { cwd: p.root })).code, 0);
+      assert.equal((await cli(["list"], { cwd: p.root })).code, 0);
+      assert.equal(readLatest(p.store), undefined, "the older pointer stays gone");
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("list puts a lost pointer back from a stale claim", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "pending", { latest: false });
+      const path = join(p.store.dir, `${CLAIM_PREFIX}9.z`);
+      Deno.writeTextFileSync(path, "pending\n");
+      Deno.utimeSync(path, 0, 0);
+      assert.equal((await cli(["list"], { cwd: p.root })).code, 0);
+      assert.equal(readLatest(p.store), "pending");
+    } finally {
+      await p.cleanup();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { DOCS_LOCK } from "../lib/hook_fast.ts";
 import assert from "node:assert/strict";
 import {
   BUDGETS,
@@ -206,7 +207,8 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
     const r = "general" in fast ? answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW) : fast;
     return r.stdout === undefined ? { silence: r.reason } : r;
   };
-  const storeNames = (p: Project) => [...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort();
+  const storeNames = (p: Project) =>
+    [...Deno.readDirSync(p.store.dir)].map((e) => e.name).filter((n) => n !== DOCS_LOCK).sort();
 
   await t.step("no store, no LATEST, a blank LATEST: silent on the fast path", async () => {
     const p = await makeProject({ store: false });

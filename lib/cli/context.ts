@@ -4,6 +4,7 @@
  * @module
  */
 
+import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../lock.ts";
 import { findRoot, isDir, type Store, storeAt, storeOutside } from "../store.ts";
 
 /** Exit codes of the CLI. */
@@ -65,5 +66,24 @@ export function writeLine(stream: { writeSync(p: Uint8Array): number }, text: st
     for (let at = 0; at < bytes.length;) at += stream.writeSync(bytes.subarray(at));
   } catch (err) {
     if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+  }
+}
+
+/**
+ * Runs `fn` holding the store's docs lock (lib/lock.ts `docsLockTarget`), which every writer of a
+ * document or LATEST holds. Where it cannot be had because the store is missing or cannot be
+ * written (read-only), no write can happen either and `fn` runs without it; a timeout is an error.
+ */
+export async function withDocsLock<T>(store: Store, fn: () => Promise<T> | T): Promise<T> {
+  let lock: Lock | undefined;
+  try {
+    if (isDir(store.dir)) lock = await acquireLock(docsLockTarget(store.dir));
+  } catch (err) {
+    if (err instanceof LockTimeoutError) throw err;
+  }
+  try {
+    return await fn();
+  } finally {
+    lock?.release();
   }
 }

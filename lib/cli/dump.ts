@@ -21,9 +21,9 @@ import {
   type Section,
 } from "../handover.ts";
 import { chooseSlug, refusal } from "../slug.ts";
-import { docPath, ensureStore, exists, storeAt, writeLatest } from "../store.ts";
+import { docPath, ensureStore, exists, recoverClaims, storeAt, writeLatest } from "../store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, UsageError } from "./context.ts";
+import { type Context, EXIT, UsageError, withDocsLock } from "./context.ts";
 import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";
 
 /** Arguments and help of `dump`. */
@@ -157,29 +157,35 @@ export async function dump(
   // Two dumps racing for one name: the document is created exclusively (createFileAtomic), and
   // the loser takes the next free suffix instead of overwriting the winner's handover.
   const lost = new Set<string>();
-  for (let attempt = 0;; attempt++) {
-    const choice = chooseSlug({
-      name: opts.name,
-      branch: ev.branch,
-      now: ctx.now,
-      force: opts.force,
-      exists: (slug) => lost.has(slug) || exists(docPath(paths, slug)),
-    });
-    if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
-    const text = renderHandover(
-      { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
-      sections,
-    );
-    const path = docPath(paths, choice.slug);
-    if (opts.force) await writeFileAtomic(path, text);
-    else if (!(await createFileAtomic(path, text))) {
-      if (attempt >= 100) throw new Error(`could not claim a free name after "${choice.slug}"`);
-      lost.add(choice.slug);
-      continue;
+  // Under the store's docs lock, which the hook and recall hold while they flip `consumed`: none
+  // of them can then write an older version of this document back over the one written here.
+  return await withDocsLock(paths, async () => {
+    for (let attempt = 0;; attempt++) {
+      const choice = chooseSlug({
+        name: opts.name,
+        branch: ev.branch,
+        now: ctx.now,
+        force: opts.force,
+        exists: (slug) => lost.has(slug) || exists(docPath(paths, slug)),
+      });
+      if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
+      const text = renderHandover(
+        { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
+        sections,
+      );
+      const path = docPath(paths, choice.slug);
+      if (opts.force) await writeFileAtomic(path, text);
+      else if (!(await createFileAtomic(path, text))) {
+        if (attempt >= 100) throw new Error(`could not claim a free name after "${choice.slug}"`);
+        lost.add(choice.slug);
+        continue;
+      }
+      // A pointer lost in a stale claim is older than this one: it must not come back later.
+      recoverClaims(paths, Date.now(), false);
+      writeLatest(paths, choice.slug);
+      return { slug: choice.slug, path, text, sections, files };
     }
-    writeLatest(paths, choice.slug);
-    return { slug: choice.slug, path, text, sections, files };
-  }
+  });
 }
 
 /** Prints what was written; `/clear` is always the very last line. */

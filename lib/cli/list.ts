@@ -12,13 +12,14 @@ import {
   exists,
   isSafeSlug,
   readLatest,
+  recoverClaims,
   removeQuietly,
   type Store,
   takeLatest,
 } from "../store.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor } from "./context.ts";
+import { type Context, EXIT, storeFor, withDocsLock } from "./context.ts";
 
 /** Arguments and help of `list`. */
 export const SPEC: ModeSpec = {
@@ -106,15 +107,21 @@ export function expire(store: Store, entries: DocEntry[], now: Date): string[] {
 /** Gathers the listing (removing expired documents on the way). */
 export async function listing(store: Store, now: Date): Promise<Listing> {
   const entries = catalog(store, now);
-  const removed = expire(store, entries, now);
+  let removed: string[] = [];
+  let latest: string | null = null;
+  // Removals and the pointer are decided under the store's docs lock (every writer of a document
+  // or LATEST holds it), so a dump landing meanwhile is never removed nor its pointer cleared.
+  await withDocsLock(store, () => {
+    recoverClaims(store);
+    removed = expire(store, entries, now);
+    latest = readLatest(store) ?? null;
+    // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
+    if (latest !== null && !(isSafeSlug(latest) && exists(docPath(store, latest)))) {
+      takeLatest(store, latest);
+      latest = null;
+    }
+  });
   const gone = new Set(removed);
-  let latest = readLatest(store) ?? null;
-  // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
-  // Checked on disk, not in the snapshot: a dump may have landed since (document first, then LATEST).
-  if (latest !== null && !(isSafeSlug(latest) && exists(docPath(store, latest)))) {
-    takeLatest(store, latest);
-    latest = null;
-  }
   const parked = (await readParked(store)).items;
   return {
     store: store.dir,

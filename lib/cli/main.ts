@@ -5,6 +5,7 @@
  * @module
  */
 
+import { setFault } from "../atomic.ts";
 import { type Context, EXIT, NotFoundError, UsageError } from "./context.ts";
 
 /** A mode module: what every `lib/cli/<mode>.ts` exports. */
@@ -108,6 +109,7 @@ export async function main(args: string[], ctx: Context): Promise<number> {
     ctx.err(`Run "session.ts --help" for usage.`);
     return EXIT.usage;
   }
+  setFault(ctx.env("SESSION_FAULT"));
   try {
     const run = await entry.run();
     return await run(rest, ctx);

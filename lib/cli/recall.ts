@@ -15,12 +15,13 @@ import {
   isSafeSlug,
   readDoc,
   readLatest,
+  recoverClaims,
   type Store,
   takeLatest,
 } from "../store.ts";
 import { ageMs, formatAge } from "../time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
+import { type Context, EXIT, storeFor, UsageError, withDocsLock } from "./context.ts";
 
 /** Arguments and help of `recall`. */
 export const SPEC: ModeSpec = {
@@ -84,7 +85,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `"${name}" is not a handover name (no "/", "\\" or ".."); see "session.ts list"`,
     );
   }
-  const slug = name === undefined ? readLatest(store) : resolveSlug(store, name);
+  // A pointer a killed hook of an earlier version left in a claim is recovered first.
+  const slug = name === undefined
+    ? readLatest(store) ?? await withDocsLock(store, () => recoverClaims(store))
+    : resolveSlug(store, name);
   const text = slug === undefined ? undefined : readDoc(store, slug);
   if (slug === undefined || text === undefined) {
     ctx.err(missMessage(store, name, slug));
@@ -95,7 +99,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const body = (split?.body ?? text).replace(/\r\n?/g, "\n").trim();
   ctx.out(`${banner(slug, split?.fields ?? {}, ctx.now)}\n\n${body}`);
   const consumed = markConsumed(text);
-  if (consumed !== undefined) await writeFileAtomic(docPath(store, slug), consumed);
-  if (readLatest(store) === slug) takeLatest(store, slug);
+  if (consumed === undefined && readLatest(store) !== slug) return EXIT.ok;
+  // Under the store's docs lock (every writer of a document or LATEST holds it), and only if the
+  // document is still the one printed: a dump that replaced it meanwhile is newer, unseen, and kept.
+  await withDocsLock(store, async () => {
+    if (readDoc(store, slug) !== text) return;
+    if (consumed !== undefined) await writeFileAtomic(docPath(store, slug), consumed);
+    takeLatest(store, slug);
+  });
   return EXIT.ok;
 }
