@@ -311,7 +311,7 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
       assertSilent(
         readOnly,
         "no write permission: cannot claim, so cannot inject",
-        /^the store's lock: .*Requires write access/,
+        /^this hook may not write the store .*: run session\.ts install --dir /,
       );
     }));
 });
