@@ -242,7 +242,9 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   if (head === undefined) return { general: "front matter of another shape" };
   const { fields, end, consumedAt } = head;
   if (fields.consumed !== "false") return { reason: `document "${slug}" is already consumed` };
-  const age = env.now.getTime() - Date.parse(fields.created ?? "");
+  const created = fields.created === undefined ? NaN : dumpStampMs(fields.created);
+  if (created === undefined) return { general: "`created` is not in the form dump writes" };
+  const age = env.now.getTime() - created;
   if (!inWindow(age, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
   }
@@ -433,6 +435,22 @@ function claimAndConsume(dir: string, slug: string, text: string, consumedAt: nu
     } catch { /* already renamed over the document, or never written */ }
     throw err;
   }
+}
+
+/**
+ * `created` in the one form dump writes (`2026-11-30T04:02:39Z`, a real calendar time) as ms;
+ * undefined for anything else, which lib/time.ts `parseStamp` (the strict grammar) must judge:
+ * `Date.parse` alone takes `0` or `12/1` for dates and rolls `02-30` over into March.
+ */
+export function dumpStampMs(value: string): number | undefined {
+  if (value.length !== 20 || value[19] !== "Z") return undefined;
+  for (let i = 0; i < 19; i++) {
+    const c = value.charCodeAt(i);
+    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : 0;
+    if (sep ? c !== sep : c < 48 || c > 57) return undefined;
+  }
+  const ms = Date.parse(value);
+  return ms === ms && new Date(ms).toISOString() === `${value.slice(0, 19)}.000Z` ? ms : undefined;
 }
 
 /**

@@ -13,7 +13,9 @@ import { listing, parkedRows } from "../lib/cli/list.ts";
 import { parseParked } from "../lib/parked.ts";
 import { join, readLatest } from "../lib/store.ts";
 import { isoStamp } from "../lib/time.ts";
-import { makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { clearPayload, makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { DEFAULT_OPTIONS, fastAnswer } from "../lib/hook_fast.ts";
+import { answer } from "../lib/hook.ts";
 import { cli } from "./support/cli.ts";
 
 const DAY = 86_400_000;
@@ -365,6 +367,44 @@ Deno.test("list", async (t) => {
       assert.equal(JSON.parse(r.stdout).handovers[0].slug, "proc");
     } finally {
       await p.cleanup();
+    }
+  });
+});
+
+Deno.test("a created that is not a strict ISO 8601 stamp is no date: kept, never injected", async (t) => {
+  // Each of these is a date to V8's Date.parse (in 2000/2001, or local time within the window).
+  const garbage = ["0", "1", "foo 1", "12/1", "2026-11-30T11:50:00", "2026-11-30 11:50:00Z"];
+  await t.step("list keeps them and shows no age", async () => {
+    const p = await makeProject();
+    try {
+      for (const [i, created] of garbage.entries()) {
+        await writeDoc(p.store, `g${i}`, { created, latest: false });
+      }
+      const l = await listing(p.store, NOW);
+      assert.deepEqual(l.removed, []);
+      assert.deepEqual(l.handovers.map((h) => h.slug).sort(), garbage.map((_, i) => `g${i}`));
+      assert.ok(l.handovers.every((h) => h.ageMs === null && h.age === "unknown age"));
+      for (const [i] of garbage.entries()) {
+        assert.ok(await Deno.stat(join(p.store.dir, `g${i}.md`)));
+      }
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("the hook injects none of them, on the fast path or the general one", async () => {
+    for (const created of garbage) {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "g", { created });
+        const payload = JSON.parse(clearPayload(p.root));
+        const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+        assert.ok("general" in fast || fast.stdout === undefined, created);
+        const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+        assert.equal(general.stdout, undefined, created);
+        assert.equal(readLatest(p.store), "g", created);
+      } finally {
+        await p.cleanup();
+      }
     }
   });
 });
