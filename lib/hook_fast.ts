@@ -323,13 +323,21 @@ export function readHead(
     const eol = text.indexOf("\n", pos);
     if (eol === -1) return undefined;
     const line = text.slice(pos, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
-    if (line === "---") return { fields, end: eol + 1, consumedAt };
+    if (line === "---") return n > 0 ? { fields, end: eol + 1, consumedAt } : undefined;
     // `key: value` as lib/front_matter.ts's FIELD reads it, spelled out: a regex's first use
     // costs more here than the loop.
     const colon = line.indexOf(":");
     const key = line.slice(0, colon);
     if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
-    if (!plainChars(key, "_-") || key in fields) return undefined;
+    // Only our own keys (lib/front_matter.ts KEYS): `Note: …` after a rule is body, not ours.
+    if (
+      !plainChars(key, "_-") || !" slug created consumed branch recovered ".includes(` ${key} `)
+    ) {
+      return undefined;
+    }
+    if (key in fields) {
+      return undefined;
+    }
     let from = colon + 1;
     let to = line.length;
     while (from < to && (line[from] === " " || line[from] === "\t")) from++;

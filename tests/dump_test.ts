@@ -229,6 +229,36 @@ Deno.test("dump", async (t) => {
     },
   );
   await t.step(
+    "a body that opens with a rule and a `key: value` line keeps every line",
+    async () => {
+      const p = await scratchRepo({ git: false });
+      try {
+        for (
+          const [i, stdin] of [
+            "---\nNote: the CI is red\n---\n## Goal\n\nKeep this.\n",
+            "---\r\nWarning: x\r\nMore: y\r\n---\r\n## Goal\r\n\r\nKeep this.\r\n",
+            "---\nslug: mine\nNote: ours and not\n---\n## Goal\n\nKeep this.\n",
+          ].entries()
+        ) {
+          const r = await cli(["dump", `r${i}`], { cwd: p.root, stdin });
+          assert.equal(r.code, 0, r.err);
+          const text = await Deno.readTextFile(join(storeAt(p.root).dir, `r${i}.md`));
+          const body = splitFrontMatter(text)!.body;
+          for (const line of stdin.split(/\r?\n/).filter((l) => l !== "")) {
+            assert.ok(
+              body.includes(line),
+              `${JSON.stringify(line)} lost from ${JSON.stringify(text)}`,
+            );
+          }
+          const recalled = await cli(["recall", `r${i}`], { cwd: p.root });
+          assert.match(recalled.out, /Note: |Warning: x/);
+        }
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step(
     "as a process from a subdirectory: the store at the git top, /clear last",
     async () => {
       const p = await scratchRepo();
