@@ -4,7 +4,7 @@
  * @module
  */
 
-import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
+import { NAME_MAX_BYTES, TEMP_PREFIX, utf8Length, writeFileAtomicSync } from "./atomic.ts";
 
 /** The store's place under the project root. */
 export const STORE_REL = ".claude/state/session";
@@ -130,9 +130,13 @@ export function armPath(store: Store): string {
   return join(store.dir, ".gemini-armed");
 }
 
-/** Whether `slug` may name a document: no separators, no `..`, not reserved, not hidden. */
+/**
+ * Whether `slug` may name a document: no separators, no `..`, not reserved, not hidden, and
+ * `<slug>.md` a file name the file system takes (bytes, not characters: `日` is three). Readers
+ * take every slug that can exist on disk; lib/slug.ts writes shorter ones.
+ */
 export function isSafeSlug(slug: string): boolean {
-  if (!slug || slug.length > 200) return false;
+  if (!slug || utf8Length(slug) > NAME_MAX_BYTES - ".md".length) return false;
   if (/[\/\\\0\r\n]/.test(slug) || slug.includes("..") || slug.startsWith(".")) return false;
   return !(RESERVED as readonly string[]).includes(slug);
 }

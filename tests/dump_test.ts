@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { splitFrontMatter } from "../lib/front_matter.ts";
 import { join, readLatest, storeAt } from "../lib/store.ts";
-import { NOW, runCli } from "./support/scratch.ts";
+import { clearPayload, NOW, runCli } from "./support/scratch.ts";
+import { DEFAULT_OPTIONS, fastAnswer } from "../lib/hook_fast.ts";
+import { answer } from "../lib/hook.ts";
+import { MAX_SLUG_BYTES } from "../lib/slug.ts";
+import { prng } from "./support/prng.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
 
 const BODY = [
@@ -335,4 +339,73 @@ Deno.test("dump: copied open items", async (t) => {
       await p.cleanup();
     }
   });
+});
+
+/** Name and branch pieces of every UTF-8 width, an NFKC expansion, and git's separators. */
+const PIECES = [
+  "a",
+  "Q",
+  "9",
+  "_",
+  "-",
+  "é",
+  "日",
+  "😀",
+  "\ufdfa",
+  "x".repeat(40),
+  "日".repeat(20),
+];
+
+Deno.test("every document dump writes, from any name or branch, is listed, restored, recalled", async () => {
+  const next = prng(88);
+  const int = (n: number) => Math.floor(next() * n);
+  const word = (n: number) => Array.from({ length: n }, () => PIECES[int(PIECES.length)]).join("");
+  let written = 0;
+  for (let i = 0; i < 24; i++) {
+    const named = i % 2 === 0;
+    // Branches: components git takes, up to ~300 bytes in all; names: up to ~120 pieces.
+    const branch = Array.from({ length: 1 + int(4) }, () => `b${word(1 + int(6))}`).join("/");
+    const checked = await new Deno.Command("git", {
+      args: ["check-ref-format", "--branch", branch],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    const p = await scratchRepo({ branch: checked.success ? branch : "main" });
+    try {
+      const name = named ? word(1 + int(i < 12 ? 8 : 30)) : undefined;
+      const r = await cli(["dump", ...(name === undefined ? [] : [name])], {
+        cwd: p.root,
+        stdin: BODY,
+      });
+      if (r.code === 2) {
+        assert.match(r.err, /too long.*give a shorter name/, r.err);
+        assert.deepEqual(await listStore(p.root), [], "a refused name writes nothing");
+        continue;
+      }
+      assert.equal(r.code, 0, `${name ?? branch}: ${r.err}`);
+      written++;
+      const store = storeAt(p.root);
+      const slug = readLatest(store)!;
+      assert.ok(new TextEncoder().encode(slug).length <= MAX_SLUG_BYTES, slug);
+      const listed = await cli(["list", "--json"], { cwd: p.root });
+      assert.deepEqual(JSON.parse(listed.out).handovers.map((h: { slug: string }) => h.slug), [
+        slug,
+      ]);
+      const docFile = join(store.dir, `${slug}.md`);
+      const text = await Deno.readTextFile(docFile);
+      const payload = JSON.parse(clearPayload(p.root));
+      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+      if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
+      await Deno.writeTextFile(docFile, text);
+      await Deno.writeTextFile(store.latest, slug + "\n");
+      const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+      assert.ok(general.stdout?.includes(JSON.stringify(slug).slice(1, -1)), general.reason);
+      const recalled = await cli(["recall", slug], { cwd: p.root });
+      assert.equal(recalled.code, 0, recalled.err);
+      assert.match(recalled.out, /Ship the login page/);
+    } finally {
+      await p.cleanup();
+    }
+  }
+  assert.ok(written >= 12, `only ${written} of 24 generated dumps were written`);
 });
