@@ -238,7 +238,14 @@ Deno.test("list", async (t) => {
       const r = await cli(["list", "--json"], { cwd: p.root });
       assert.equal(r.code, 0, r.err);
       const l = JSON.parse(r.out);
-      assert.deepEqual(Object.keys(l), ["store", "latest", "removed", "notRemoved", "handovers", "parked"]);
+      assert.deepEqual(Object.keys(l), [
+        "store",
+        "latest",
+        "removed",
+        "notRemoved",
+        "handovers",
+        "parked",
+      ]);
       assert.equal(l.latest, "d");
       assert.deepEqual(l.handovers, [{
         slug: "d",
