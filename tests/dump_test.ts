@@ -409,3 +409,18 @@ Deno.test("every document dump writes, from any name or branch, is listed, resto
   }
   assert.ok(written >= 12, `only ${written} of 24 generated dumps were written`);
 });
+
+Deno.test("LATEST a directory: dump refuses before writing, and says so truly", async () => {
+  const p = await scratchRepo({ git: false });
+  try {
+    const store = storeAt(p.root);
+    await Deno.mkdir(join(store.dir, "LATEST"), { recursive: true });
+    const r = await cli(["dump", "x"], { cwd: p.root, stdin: BODY });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /LATEST is a directory.*remove it.*Nothing was written/);
+    assert.doesNotMatch(r.err, /unchanged/);
+    assert.deepEqual(await listStore(p.root), ["LATEST"]);
+  } finally {
+    await p.cleanup();
+  }
+});
