@@ -6,7 +6,7 @@
  */
 
 import { collectEvidence, openParked } from "../evidence.ts";
-import { recoverMarkdown } from "../recover.ts";
+import { hasSession, recoverMarkdown } from "../recover.ts";
 import { findGitTop } from "../store.ts";
 import { loadTranscript } from "../transcript.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -68,6 +68,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!loaded.facts) {
     throw new NotFoundError(
       `nothing to recover: ${loaded.located.reason}. Name one with --transcript PATH or --session ID`,
+    );
+  }
+  if (!hasSession(loaded.facts)) {
+    const f = loaded.facts;
+    throw new NotFoundError(
+      `nothing to recover: ${f.path} holds no session records (${f.lines ?? 0} lines, ` +
+        `${f.badLines ?? 0} not JSON). Name the session's transcript with --transcript PATH or ` +
+        "--session ID. Nothing was written",
     );
   }
   // The recovered session's commits: since its first record, unless --since says otherwise.
