@@ -147,18 +147,27 @@ export function isSafeSlug(slug: string): boolean {
  * that exists, so a store not created yet is judged by where it would be created.
  */
 export function storeOutside(store: Store): string | undefined {
+  return pathOutside(store.root, store.dir);
+}
+
+/**
+ * Where `path` (below `root`) really leads when some part of it is a symlink out of `root`, else
+ * undefined; judged by the deepest part that exists, so a path not created yet is judged by where
+ * it would be created.
+ */
+export function pathOutside(root: string, path: string): string | undefined {
   let realRoot: string;
   try {
-    realRoot = Deno.realPathSync(store.root);
+    realRoot = Deno.realPathSync(root);
   } catch {
     return undefined;
   }
-  for (let d: string | undefined = store.dir; d !== undefined; d = parentDir(d)) {
+  for (let d: string | undefined = path; d !== undefined; d = parentDir(d)) {
     let real: string;
     try {
       real = Deno.realPathSync(d);
     } catch {
-      if (d.length <= store.root.length) return undefined;
+      if (d.length <= root.length) return undefined;
       continue;
     }
     const inside = real === realRoot || real.startsWith(realRoot.replace(/[\\/]$/, "") + "/") ||

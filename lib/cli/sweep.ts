@@ -14,7 +14,7 @@ import { writeFileAtomic } from "../atomic.ts";
 import { isOwnState } from "../evidence.ts";
 import { gitFacts, stashes, unpushed } from "../git.ts";
 import { readParked } from "../parked_store.ts";
-import { join } from "../store.ts";
+import { join, pathOutside } from "../store.ts";
 import {
   type Candidate,
   fromGit,
@@ -90,6 +90,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     candidates: numbered(lists.flat()),
   };
   const table = renderUnlanded(sweep);
+  // Deno's --allow-write checks the path as given: a `.temp` symlinked out of the project would
+  // let sweep write wherever it points. The table is shown; the file is not written.
+  const outside = pathOutside(root, join(root, ".temp/session"));
+  if (outside !== undefined) {
+    ctx.out(table);
+    ctx.err(
+      `session sweep: ${join(root, ".temp")} leads outside the project (to ${outside}); ` +
+        `${UNLANDED_REL} was not written. Replace the symlink with a directory`,
+    );
+    return EXIT.notFound;
+  }
   try {
     await Deno.mkdir(join(root, ".temp/session"), { recursive: true });
     await writeFileAtomic(file, table);
