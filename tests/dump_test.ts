@@ -424,3 +424,22 @@ Deno.test("LATEST a directory: dump refuses before writing, and says so truly", 
     await p.cleanup();
   }
 });
+
+Deno.test("stdin that is not UTF-8 is refused (exit 2, naming the fix), never turned into U+FFFD", async () => {
+  const p = await scratchRepo({ git: false });
+  try {
+    const latin1 = new Uint8Array([...new TextEncoder().encode("## Goal\n\nCaf"), 0xe9, 0x0a]);
+    const r = await runCli(["dump", "x"], { cwd: p.root, stdin: latin1 });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /stdin is not UTF-8 text; convert it first, e\.g\. `iconv/);
+    assert.deepEqual(await listStore(p.root), []);
+    const ok = await runCli(["dump", "y"], {
+      cwd: p.root,
+      stdin: new TextEncoder().encode("\ufeff## Goal\n\nCafé 日本\n"),
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "y.md")), /Café 日本/);
+  } finally {
+    await p.cleanup();
+  }
+});
