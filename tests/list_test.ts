@@ -17,6 +17,7 @@ import { clearPayload, CLI, makeProject, NOW, runCli, writeDoc } from "./support
 import { DEFAULT_OPTIONS, fastAnswer } from "../lib/hook_fast.ts";
 import { answer } from "../lib/hook.ts";
 import { cli } from "./support/cli.ts";
+import { canUnshare, inNamespace } from "./support/namespace.ts";
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
@@ -463,15 +464,7 @@ Deno.test("list says which expired handovers it could not remove, and still list
           ].join(" "),
           'echo "code=$?"',
         ].join("\n");
-        const r = await new Deno.Command("unshare", {
-          args: ["--user", "--map-root-user", "--mount", "sh", "-c", script],
-          cwd: p.root,
-          env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1" },
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const out = new TextDecoder().decode(r.stdout);
-        const err = new TextDecoder().decode(r.stderr);
+        const { stdout: out, stderr: err } = await inNamespace(script, p.root);
         assert.match(out, /code=1$/m, out + err);
         assert.doesNotMatch(out, /Removed 1/);
         assert.match(out, /Could not remove 1 expired handover\(s\).*old \(/);
@@ -483,15 +476,3 @@ Deno.test("list says which expired handovers it could not remove, and still list
     },
   });
 });
-
-function canUnshare(): boolean {
-  try {
-    return new Deno.Command("unshare", {
-      args: ["--user", "--map-root-user", "--mount", "true"],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync().success;
-  } catch {
-    return false;
-  }
-}
