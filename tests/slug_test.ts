@@ -7,7 +7,13 @@ import {
   slugify,
   unnamedSlug,
 } from "../lib/slug.ts";
-import { truncateUtf8, utf8Length } from "../lib/atomic.ts";
+import {
+  createFileAtomic,
+  truncateUtf8,
+  utf8Length,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from "../lib/atomic.ts";
 import { isSafeSlug } from "../lib/store.ts";
 import { prng } from "./support/prng.ts";
 
@@ -132,4 +138,23 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       }
     }
   });
+});
+
+Deno.test("atomic writes to a name at the file-system limit: the temp name fits too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "session-name-max-" });
+  try {
+    for (const slug of ["x".repeat(252), "日".repeat(84), "😀".repeat(63)]) {
+      const path = `${dir}/${slug}.md`;
+      writeFileAtomicSync(path, "a");
+      await writeFileAtomic(path, "b");
+      assert.equal(await Deno.readTextFile(path), "b");
+      await Deno.remove(path);
+      assert.equal(await createFileAtomic(path, "c"), true);
+      assert.equal(await Deno.readTextFile(path), "c");
+    }
+    const left = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("."));
+    assert.deepEqual(left, [], "no temp file left behind");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
