@@ -4,7 +4,7 @@
  * @module
  */
 
-import { writeLine } from "./lib/cli/context.ts";
+import { decodeStdin, writeLine } from "./lib/cli/context.ts";
 import { main } from "./lib/cli/main.ts";
 import { currentTime, safeEnv } from "./lib/time.ts";
 
@@ -13,8 +13,10 @@ const code = await main(Deno.args, {
   env: safeEnv,
   now: currentTime(),
   // A terminal on stdin means nothing was piped: read nothing rather than wait for typing.
-  readStdin: () =>
-    Deno.stdin.isTerminal() ? Promise.resolve("") : new Response(Deno.stdin.readable).text(),
+  readStdin: async () =>
+    Deno.stdin.isTerminal()
+      ? ""
+      : decodeStdin(new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer())),
   out: (text) => writeLine(Deno.stdout, text),
   err: (text) => writeLine(Deno.stderr, text),
 });

@@ -1,6 +1,7 @@
 /**
  * The handover's front matter: a fixed schema of `key: value` lines between `---` fences at the
- * very start of the file.
+ * very start of the file. Only our own keys ({@link KEYS}) make a front matter: a body that opens
+ * with a horizontal rule and then a line such as `Note: …` is body, all of it, never eaten.
  *
  * Why hand-written and not a YAML library: this reader sits on the SessionStart hook's hot path
  * (every `/clear`), where importing a YAML parser costs more than the whole budget; the schema is
@@ -20,6 +21,11 @@ export interface Split {
 
 const FENCE = /^---[ \t]*$/;
 const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*?)[ \t]*$/;
+/**
+ * The keys of our schema, the only ones a front matter may have (lib/hook_fast.ts `readHead`
+ * repeats the list; tests/hook_fast_test.ts holds the two together).
+ */
+export const KEYS: readonly string[] = ["slug", "created", "consumed", "branch", "recovered"];
 /** Front matter longer than this is not ours: treated as no front matter. */
 const MAX_HEAD_LINES = 64;
 
@@ -39,9 +45,11 @@ export function splitFrontMatter(text: string): Split | undefined {
     if (lineNo === 0) {
       if (!FENCE.test(line)) return undefined;
     } else if (FENCE.test(line)) {
+      if (Object.keys(fields).length === 0) return undefined;
       return { fields, head: text.slice(0, next), body: text.slice(next) };
     } else {
       const m = FIELD.exec(line);
+      if (m && !KEYS.includes(m[1])) return undefined;
       if (m) fields[m[1]] = unquote(m[2]);
       else if (line.trim() !== "" && !line.trimStart().startsWith("#")) return undefined;
     }

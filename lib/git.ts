@@ -80,19 +80,21 @@ export function parseNumstatZ(text: string): FileStat[] {
 const RS = "\x1e";
 const US = "\x1f";
 
-/** Parses `git log --numstat --no-renames --format=<RS>%h<US>%cI<US>%s` output. */
+/**
+ * Parses `git log -z --numstat --no-renames --format=<RS>%h<US>%cI<US>%s` output: each commit's
+ * header ends at a NUL, then its numstat records, NUL-terminated. Why `-z`: without it git quotes
+ * a path with `"`, `\`, a tab or a newline (`"q\"x"`), and the files table listed such a path
+ * twice, once quoted from the log and once plain from the `-z` diff.
+ */
 export function parseLog(text: string): Commit[] {
   const commits: Commit[] = [];
   for (const chunk of text.split(RS)) {
     if (!chunk.trim()) continue;
-    const [head, ...rest] = chunk.split("\n");
-    const [hash, date, ...subject] = head.split(US);
+    const nul = chunk.indexOf("\0");
+    const head = nul === -1 ? chunk : chunk.slice(0, nul);
+    const [hash, date, ...subject] = head.replace(/\n$/, "").split(US);
     if (!hash || !date) continue;
-    const files: FileStat[] = [];
-    for (const line of rest) {
-      const m = /^(-|\d+)\t(-|\d+)\t(.+)$/.exec(line);
-      if (m) files.push(fileStat(m));
-    }
+    const files = nul === -1 ? [] : parseNumstatZ(chunk.slice(nul + 1));
     commits.push({ hash, date, subject: subject.join(US), files });
   }
   return commits;
@@ -116,6 +118,7 @@ export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
     git(top, ["ls-files", "--others", "--exclude-standard", "-z"]),
     git(top, [
       "log",
+      "-z",
       `--since=${since.toISOString()}`,
       "--numstat",
       "--no-renames",

@@ -248,7 +248,9 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   if (head === undefined) return { general: "front matter of another shape" };
   const { fields, end, consumedAt } = head;
   if (fields.consumed !== "false") return { reason: `document "${slug}" is already consumed` };
-  const age = env.now.getTime() - Date.parse(fields.created ?? "");
+  const created = fields.created === undefined ? NaN : dumpStampMs(fields.created);
+  if (created === undefined) return { general: "`created` is not in the form dump writes" };
+  const age = env.now.getTime() - created;
   if (!inWindow(age, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
   }
@@ -329,13 +331,21 @@ export function readHead(
     const eol = text.indexOf("\n", pos);
     if (eol === -1) return undefined;
     const line = text.slice(pos, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
-    if (line === "---") return { fields, end: eol + 1, consumedAt };
+    if (line === "---") return n > 0 ? { fields, end: eol + 1, consumedAt } : undefined;
     // `key: value` as lib/front_matter.ts's FIELD reads it, spelled out: a regex's first use
     // costs more here than the loop.
     const colon = line.indexOf(":");
     const key = line.slice(0, colon);
     if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
-    if (!plainChars(key, "_-") || key in fields) return undefined;
+    // Only our own keys (lib/front_matter.ts KEYS): `Note: …` after a rule is body, not ours.
+    if (
+      !plainChars(key, "_-") || !" slug created consumed branch recovered ".includes(` ${key} `)
+    ) {
+      return undefined;
+    }
+    if (key in fields) {
+      return undefined;
+    }
     let from = colon + 1;
     let to = line.length;
     while (from < to && (line[from] === " " || line[from] === "\t")) from++;
@@ -475,6 +485,22 @@ function injectFault(path: string, text: string, fault: string): void {
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");
   console.error("session fault: paused mid-write");
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+}
+
+/**
+ * `created` in the one form dump writes (`2026-11-30T04:02:39Z`, a real calendar time) as ms;
+ * undefined for anything else, which lib/time.ts `parseStamp` (the strict grammar) must judge:
+ * `Date.parse` alone takes `0` or `12/1` for dates and rolls `02-30` over into March.
+ */
+export function dumpStampMs(value: string): number | undefined {
+  if (value.length !== 20 || value[19] !== "Z") return undefined;
+  for (let i = 0; i < 19; i++) {
+    const c = value.charCodeAt(i);
+    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : 0;
+    if (sep ? c !== sep : c < 48 || c > 57) return undefined;
+  }
+  const ms = Date.parse(value);
+  return ms === ms && new Date(ms).toISOString() === `${value.slice(0, 19)}.000Z` ? ms : undefined;
 }
 
 /**

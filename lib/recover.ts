@@ -79,3 +79,13 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
   out.push("## Next step", "", next.join("\n\n"), "");
   return out.join("\n");
 }
+
+/**
+ * Whether a transcript gave anything to recover: a request, an answer, a task, a file, a
+ * question or a deferral. A file of no session records (`--transcript /etc/passwd`) gives none,
+ * and a draft of nothing is no handover.
+ */
+export function hasSession(facts: TranscriptFacts): boolean {
+  return !!(facts.firstRequest || facts.lastRequest || facts.lastAssistantText) ||
+    facts.files.length + facts.tasks.length + facts.questions.length + facts.deferrals.length > 0;
+}

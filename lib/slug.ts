@@ -5,6 +5,7 @@
  * @module
  */
 
+import { truncateUtf8, utf8Length } from "./atomic.ts";
 import { RESERVED } from "./store.ts";
 import { slugStamp } from "./time.ts";
 
@@ -34,16 +35,40 @@ export function refusal(name: string): string | undefined {
   if (reserved) {
     return `"${name}" is reserved (the store's ${reserved} file); choose another name`;
   }
-  if (slug.length > 120) return `the name is too long (${slug.length} characters; at most 120)`;
+  const bytes = utf8Length(slug);
+  if (bytes > NAME_MAX_BYTES) {
+    return `the name is too long: its slug "${slug.slice(0, 24)}…" is ${bytes} bytes in UTF-8, ` +
+      `at most ${NAME_MAX_BYTES} (${NAME_MAX_BYTES} ASCII letters, ~${
+        Math.floor(NAME_MAX_BYTES / 3)
+      } CJK characters); give a shorter name`;
+  }
   return undefined;
 }
 
-/** The slug of an unnamed dump: `<branch with / → ->-<YYYY-MM-DDTHH-MM-SSZ>`. */
+/**
+ * Bounds of a slug in UTF-8 bytes. A file name takes at most 255 bytes (ext4, APFS, NTFS in
+ * UTF-16 units, which a UTF-8 byte count bounds): `<slug>.md` and the atomic write's temp name
+ * must fit, and a slug is also printed in banners and commands. So every slug dump writes is at
+ * most {@link MAX_SLUG_BYTES}; a name may take {@link NAME_MAX_BYTES} of that, the rest is room
+ * for a `-2`, `-3`, … suffix.
+ */
+export const MAX_SLUG_BYTES = 200;
+/** The longest slug a name may give, leaving room for a collision suffix. */
+export const NAME_MAX_BYTES = 180;
+
+/**
+ * The slug of an unnamed dump: `<branch with / → ->-<YYYY-MM-DDTHH-MM-SSZ>`; a long branch is
+ * cut (never the stamp) so the slug stays within {@link NAME_MAX_BYTES}.
+ */
 export function unnamedSlug(branch: string | undefined, now: Date): string {
+  const stamp = `-${slugStamp(now)}`;
   const base = branch && branch !== "none" && branch !== "detached"
     ? branch.replaceAll("/", "-").replaceAll("\\", "-").replace(/\.{2,}/g, ".").replace(/^\.+/, "")
     : "detached";
-  return `${base || "detached"}-${slugStamp(now)}`;
+  // The cut may leave a trailing `.` or `-` (or a `.` before the stamp's `-`): harmless in a
+  // file name, but trimmed for a tidy slug.
+  const cut = truncateUtf8(base, NAME_MAX_BYTES - stamp.length).replace(/[.-]+$/, "");
+  return `${cut || "detached"}${stamp}`;
 }
 
 /** The outcome of choosing a slug. */
@@ -70,7 +95,8 @@ export function chooseSlug(opts: {
   }
   if (opts.force || !opts.exists(base)) return { slug: base };
   for (let n = 2;; n++) {
-    const candidate = `${base}-${n}`;
+    const suffix = `-${n}`;
+    const candidate = truncateUtf8(base, MAX_SLUG_BYTES - suffix.length) + suffix;
     if (!opts.exists(candidate)) return { slug: candidate };
   }
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { TEMP_PREFIX, writeFileAtomicSync } from "./atomic.ts";
+import { NAME_MAX_BYTES, TEMP_PREFIX, utf8Length, writeFileAtomicSync } from "./atomic.ts";
 import { splitFrontMatter } from "./front_matter.ts";
 
 /** The store's place under the project root. */
@@ -134,9 +134,13 @@ export function armPath(store: Store): string {
   return join(store.dir, ".gemini-armed");
 }
 
-/** Whether `slug` may name a document: no separators, no `..`, not reserved, not hidden. */
+/**
+ * Whether `slug` may name a document: no separators, no `..`, not reserved, not hidden, and
+ * `<slug>.md` a file name the file system takes (bytes, not characters: `日` is three). Readers
+ * take every slug that can exist on disk; lib/slug.ts writes shorter ones.
+ */
 export function isSafeSlug(slug: string): boolean {
-  if (!slug || slug.length > 200) return false;
+  if (!slug || utf8Length(slug) > NAME_MAX_BYTES - ".md".length) return false;
   if (/[\/\\\0\r\n]/.test(slug) || slug.includes("..") || slug.startsWith(".")) return false;
   return !(RESERVED as readonly string[]).includes(slug);
 }
@@ -147,18 +151,27 @@ export function isSafeSlug(slug: string): boolean {
  * that exists, so a store not created yet is judged by where it would be created.
  */
 export function storeOutside(store: Store): string | undefined {
+  return pathOutside(store.root, store.dir);
+}
+
+/**
+ * Where `path` (below `root`) really leads when some part of it is a symlink out of `root`, else
+ * undefined; judged by the deepest part that exists, so a path not created yet is judged by where
+ * it would be created.
+ */
+export function pathOutside(root: string, path: string): string | undefined {
   let realRoot: string;
   try {
-    realRoot = Deno.realPathSync(store.root);
+    realRoot = Deno.realPathSync(root);
   } catch {
     return undefined;
   }
-  for (let d: string | undefined = store.dir; d !== undefined; d = parentDir(d)) {
+  for (let d: string | undefined = path; d !== undefined; d = parentDir(d)) {
     let real: string;
     try {
       real = Deno.realPathSync(d);
     } catch {
-      if (d.length <= store.root.length) return undefined;
+      if (d.length <= root.length) return undefined;
       continue;
     }
     const inside = real === realRoot || real.startsWith(realRoot.replace(/[\\/]$/, "") + "/") ||

@@ -48,11 +48,43 @@ export function dayStamp(date: Date): string {
   return isoStamp(date).slice(0, 10);
 }
 
-/** Parses a `created` value (ISO 8601); undefined when absent or not a date. */
+/**
+ * The one grammar of a date in this project (`created`, and every reader of it: list, recall,
+ * the catalog, the hook). Strict ISO 8601 with a zone, nothing else:
+ *
+ *   YYYY-MM-DDTHH:MM:SS[.f…](Z|+HH:MM|-HH:MM)
+ *
+ * `T` and `Z` upper case; 1–9 fraction digits (milliseconds kept, the rest cut); month 01–12,
+ * day within its month (leap years by the Gregorian rule), hour 00–23, minute and second 00–59
+ * (no leap second, no 24:00), offset hours 00–23 and minutes 00–59. Why so strict: V8's
+ * `Date.parse` reads `0`, `1`, `foo 1` and `12/1` as dates in 2000/2001, and `list` deleted such
+ * documents as expired; anything outside this grammar is "no created" (kept, never injected).
+ */
+const STAMP =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+
+/** Parses a `created` value by {@link STAMP}; undefined when absent or not such a stamp. */
 export function parseStamp(value: string | undefined): number | undefined {
   if (!value) return undefined;
-  const ms = Date.parse(value.trim());
-  return Number.isNaN(ms) ? undefined : ms;
+  const m = STAMP.exec(value.trim());
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
+  if (days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59) return undefined;
+  let offset = 0;
+  if (m[8] === undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return undefined;
+    offset = (m[9] === "-" ? -1 : 1) * (oh * 60 + om) * 60_000;
+  }
+  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, "0"));
+  // Date.UTC maps years 0–99 to 1900–1999: set the full year explicitly.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, ms);
+  return date.getTime() - offset;
 }
 
 /** Age in milliseconds of a stamp at `now`; undefined when the stamp does not parse. */

@@ -9,6 +9,7 @@ import {
   quickParse,
 } from "../lib/cli/args.ts";
 import { UsageError } from "../lib/cli/context.ts";
+import { prng } from "./support/prng.ts";
 
 const SPEC: ModeSpec = {
   mode: "demo",
@@ -109,42 +110,56 @@ Deno.test("args: strict modes", async (t) => {
         def.short ? { type: def.type, short: def.short } : { type: def.type },
       ]),
     );
-    const words = [
-      "x",
-      "two words",
+    // Values with spaces, `=`, dashes and text of every UTF-8 width, inline and separate: where
+    // a fast path could trim, split at the wrong `=` or take a dash for a flag.
+    const next = prng(20261201);
+    const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
+    const pieces = [
       "",
+      " ",
+      "a",
+      "3h",
+      "=",
       "-",
       "--",
-      "-h",
-      "-x",
-      "--json",
-      "--json=",
-      "--json=1",
-      "--since",
-      "--since=3h",
-      "--since=",
-      "--since=-1",
-      "--dir",
-      "--dir=/p",
-      "--help",
-      "--bogus",
-      "--constructor",
-      "--__proto__",
-      "=",
-      "--=x",
-      "ümlaut",
+      "x=y",
+      "é",
+      "日本",
+      "😀",
+      "\t",
+      "a b",
+      "-1",
     ];
-    let seed = 42;
-    const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
+    const value = () => Array.from({ length: Math.floor(next() * 4) }, () => pick(pieces)).join("");
+    const arg = (): string[] => {
+      switch (Math.floor(next() * 10)) {
+        case 0:
+        case 1:
+        case 6:
+        case 7:
+          return [value()];
+        case 2:
+          return [pick(["--since", "--dir"]), value()];
+        case 3:
+          return [`${pick(["--since", "--dir", "--since", "--json"])}=${value()}`];
+        case 4:
+          return [pick(["--json", "--help", "-h", "--json"])];
+        case 5:
+          return [pick(["--since", "--dir"]), pick(pieces) + value()];
+        case 8:
+          return [pick(["--since", "--dir"]), pick(["a", "é", "日本 x", "x=y", " "]) + value()];
+        default:
+          return [pick(["--", "-", "-x", "--bogus", "--constructor", "--__proto__", "--=x"])];
+      }
     };
     let answered = 0;
-    for (let round = 0; round < 3000; round++) {
-      const args = Array.from({ length: rand(6) }, () => words[rand(words.length)]);
+    const distinct = new Set<string>();
+    for (let round = 0; round < 5000; round++) {
+      const args = Array.from({ length: 1 + Math.floor(next() * 5) }, arg).flat();
       const quick = quickParse(flags, args);
       if (quick === undefined) continue;
       answered++;
+      distinct.add(JSON.stringify(args));
       const node = parseArgs({ args, options, strict: true, allowPositionals: true });
       assert.deepEqual(
         quick,
@@ -152,7 +167,8 @@ Deno.test("args: strict modes", async (t) => {
         JSON.stringify(args),
       );
     }
-    assert.ok(answered > 300, `only ${answered} of 3000 answered by the fast path`);
+    assert.ok(distinct.size > 1_500, `only ${distinct.size} distinct inputs compared`);
+    assert.ok(answered > 1_500, `only ${answered} of 5000 answered by the fast path`);
   });
   await t.step(
     "the fast path matches node:util parseArgs on plain words and boolean flags",

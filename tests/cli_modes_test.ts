@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { writeLine } from "../lib/cli/context.ts";
-import { MODES } from "../lib/cli/main.ts";
+import { ALIASES, MODES } from "../lib/cli/main.ts";
 import { makeProject, runCli } from "./support/scratch.ts";
 import { cli, scratchRepo } from "./support/cli.ts";
 
@@ -105,4 +105,43 @@ Deno.test("writeLine: the whole text and a newline, a broken pipe ignored", asyn
       Deno.errors.PermissionDenied,
     );
   });
+});
+
+Deno.test("the seed's aliases run their modes: save, restore, load, archive", async (t) => {
+  const p = await scratchRepo({ git: false });
+  try {
+    await t.step("--help names every alias", async () => {
+      const r = await cli(["--help"], { cwd: p.root });
+      for (const [alias, mode] of Object.entries(ALIASES)) {
+        assert.ok(r.out.includes(`${alias} = ${mode}`), `${alias} in --help`);
+      }
+      assert.deepEqual(ALIASES, {
+        save: "dump",
+        restore: "recall",
+        load: "recall",
+        archive: "drop",
+      });
+    });
+    await t.step("save writes, restore and load recall, archive drops", async () => {
+      const saved = await cli(["save", "one"], { cwd: p.root, stdin: "## Goal\n\nG1.\n" });
+      assert.equal(saved.code, 0, saved.err);
+      assert.match(saved.out, /LATEST → one/);
+      assert.match((await cli(["restore", "one"], { cwd: p.root })).out, /G1\./);
+      assert.match((await cli(["load", "one"], { cwd: p.root })).out, /G1\./);
+      assert.equal((await cli(["park", "check the cache"], { cwd: p.root })).code, 0);
+      const archived = await cli(["archive", "check-cache"], { cwd: p.root });
+      assert.equal(archived.code, 0, archived.err);
+      assert.match(archived.out, /Dropped: check-cache \(0 open\)/);
+      assert.match((await cli(["save", "--help"], { cwd: p.root })).out, /dump \[name\]/);
+    });
+    await t.step("SKILL.md's argument hint names them", async () => {
+      const skill = await Deno.readTextFile(new URL("../SKILL.md", import.meta.url));
+      const hint = skill.match(/^argument-hint: (.*)$/m)![1];
+      for (const word of ["dump|save", "recall|restore|load", "drop|archive"]) {
+        assert.ok(hint.includes(word), `${word} in ${hint}`);
+      }
+    });
+  } finally {
+    await p.cleanup();
+  }
 });

@@ -2,7 +2,11 @@ import { DOCS_LOCK } from "../lib/hook_fast.ts";
 import assert from "node:assert/strict";
 import { splitFrontMatter } from "../lib/front_matter.ts";
 import { join, readLatest, storeAt } from "../lib/store.ts";
-import { NOW, runCli } from "./support/scratch.ts";
+import { clearPayload, NOW, runCli } from "./support/scratch.ts";
+import { DEFAULT_OPTIONS, fastAnswer } from "../lib/hook_fast.ts";
+import { answer } from "../lib/hook.ts";
+import { MAX_SLUG_BYTES } from "../lib/slug.ts";
+import { prng } from "./support/prng.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
 
 const BODY = [
@@ -233,6 +237,36 @@ Deno.test("dump", async (t) => {
     },
   );
   await t.step(
+    "a body that opens with a rule and a `key: value` line keeps every line",
+    async () => {
+      const p = await scratchRepo({ git: false });
+      try {
+        for (
+          const [i, stdin] of [
+            "---\nNote: the CI is red\n---\n## Goal\n\nKeep this.\n",
+            "---\r\nWarning: x\r\nMore: y\r\n---\r\n## Goal\r\n\r\nKeep this.\r\n",
+            "---\nslug: mine\nNote: ours and not\n---\n## Goal\n\nKeep this.\n",
+          ].entries()
+        ) {
+          const r = await cli(["dump", `r${i}`], { cwd: p.root, stdin });
+          assert.equal(r.code, 0, r.err);
+          const text = await Deno.readTextFile(join(storeAt(p.root).dir, `r${i}.md`));
+          const body = splitFrontMatter(text)!.body;
+          for (const line of stdin.split(/\r?\n/).filter((l) => l !== "")) {
+            assert.ok(
+              body.includes(line),
+              `${JSON.stringify(line)} lost from ${JSON.stringify(text)}`,
+            );
+          }
+          const recalled = await cli(["recall", `r${i}`], { cwd: p.root });
+          assert.match(recalled.out, /Note: |Warning: x/);
+        }
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step(
     "as a process from a subdirectory: the store at the git top, /clear last",
     async () => {
       const p = await scratchRepo();
@@ -309,4 +343,107 @@ Deno.test("dump: copied open items", async (t) => {
       await p.cleanup();
     }
   });
+});
+
+/** Name and branch pieces of every UTF-8 width, an NFKC expansion, and git's separators. */
+const PIECES = [
+  "a",
+  "Q",
+  "9",
+  "_",
+  "-",
+  "é",
+  "日",
+  "😀",
+  "\ufdfa",
+  "x".repeat(40),
+  "日".repeat(20),
+];
+
+Deno.test("every document dump writes, from any name or branch, is listed, restored, recalled", async () => {
+  const next = prng(88);
+  const int = (n: number) => Math.floor(next() * n);
+  const word = (n: number) => Array.from({ length: n }, () => PIECES[int(PIECES.length)]).join("");
+  let written = 0;
+  for (let i = 0; i < 24; i++) {
+    const named = i % 2 === 0;
+    // Branches: components git takes, up to ~300 bytes in all; names: up to ~120 pieces.
+    const branch = Array.from({ length: 1 + int(4) }, () => `b${word(1 + int(6))}`).join("/");
+    const checked = await new Deno.Command("git", {
+      args: ["check-ref-format", "--branch", branch],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    const p = await scratchRepo({ branch: checked.success ? branch : "main" });
+    try {
+      const name = named ? word(1 + int(i < 12 ? 8 : 30)) : undefined;
+      const r = await cli(["dump", ...(name === undefined ? [] : [name])], {
+        cwd: p.root,
+        stdin: BODY,
+      });
+      if (r.code === 2) {
+        assert.match(r.err, /too long.*give a shorter name/, r.err);
+        assert.deepEqual(await listStore(p.root), [], "a refused name writes nothing");
+        continue;
+      }
+      assert.equal(r.code, 0, `${name ?? branch}: ${r.err}`);
+      written++;
+      const store = storeAt(p.root);
+      const slug = readLatest(store)!;
+      assert.ok(new TextEncoder().encode(slug).length <= MAX_SLUG_BYTES, slug);
+      const listed = await cli(["list", "--json"], { cwd: p.root });
+      assert.deepEqual(JSON.parse(listed.out).handovers.map((h: { slug: string }) => h.slug), [
+        slug,
+      ]);
+      const docFile = join(store.dir, `${slug}.md`);
+      const text = await Deno.readTextFile(docFile);
+      const payload = JSON.parse(clearPayload(p.root));
+      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+      if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
+      await Deno.writeTextFile(docFile, text);
+      await Deno.writeTextFile(store.latest, slug + "\n");
+      const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+      assert.ok(general.stdout?.includes(JSON.stringify(slug).slice(1, -1)), general.reason);
+      const recalled = await cli(["recall", slug], { cwd: p.root });
+      assert.equal(recalled.code, 0, recalled.err);
+      assert.match(recalled.out, /Ship the login page/);
+    } finally {
+      await p.cleanup();
+    }
+  }
+  assert.ok(written >= 12, `only ${written} of 24 generated dumps were written`);
+});
+
+Deno.test("LATEST a directory: dump refuses before writing, and says so truly", async () => {
+  const p = await scratchRepo({ git: false });
+  try {
+    const store = storeAt(p.root);
+    await Deno.mkdir(join(store.dir, "LATEST"), { recursive: true });
+    const r = await cli(["dump", "x"], { cwd: p.root, stdin: BODY });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /LATEST is a directory.*remove it.*Nothing was written/);
+    assert.doesNotMatch(r.err, /unchanged/);
+    assert.deepEqual(await listStore(p.root), ["LATEST"]);
+  } finally {
+    await p.cleanup();
+  }
+});
+
+Deno.test("stdin that is not UTF-8 is refused (exit 2, naming the fix), never turned into U+FFFD", async () => {
+  const p = await scratchRepo({ git: false });
+  try {
+    const latin1 = new Uint8Array([...new TextEncoder().encode("## Goal\n\nCaf"), 0xe9, 0x0a]);
+    const r = await runCli(["dump", "x"], { cwd: p.root, stdin: latin1 });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /stdin is not UTF-8 text; convert it first, e\.g\. `iconv/);
+    assert.deepEqual(await listStore(p.root), []);
+    const ok = await runCli(["dump", "y"], {
+      cwd: p.root,
+      stdin: new TextEncoder().encode("\ufeff## Goal\n\nCafé 日本\n"),
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "y.md")), /Café 日本/);
+  } finally {
+    await p.cleanup();
+  }
 });

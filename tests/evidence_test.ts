@@ -8,6 +8,7 @@ import {
   withTranscript,
 } from "../lib/evidence.ts";
 import type { GitFacts } from "../lib/git.ts";
+import { join } from "../lib/store.ts";
 import type { TranscriptFacts } from "../lib/transcript/facts.ts";
 import { NOW, runCli } from "./support/scratch.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
@@ -316,6 +317,32 @@ Deno.test("evidence: the tool's own state is never session work", async (t) => {
       const p of [".claude/settings.json", "src/state/x.ts", ".temp/other.md", "my.claude/state/x"]
     ) {
       assert.ok(!isOwnState(p), p);
+    }
+  });
+});
+
+Deno.test("--since out of range is a usage error (exit 2, no stack, nothing written)", async (t) => {
+  const huge = ["99999999999d", "999999999d", "1e400", "9".repeat(400) + "h", "300000000d"];
+  await t.step("parseSince: no moment outside the years 0001–9999", () => {
+    for (const v of huge) assert.equal(parseSince(v, NOW), undefined, v);
+    assert.equal(parseSince("0000-12-31T00:00:00Z", NOW), undefined);
+    assert.ok(parseSince("700000d", NOW)!.getUTCFullYear() >= 1);
+    assert.equal(parseSince("0001-01-01", NOW)?.toISOString(), "0001-01-01T00:00:00.000Z");
+  });
+  await t.step("evidence, dump and recover refuse it and write nothing", async () => {
+    const p = await scratchRepo();
+    try {
+      for (const v of huge.slice(0, 2)) {
+        for (const mode of ["evidence", "dump", "recover"]) {
+          const r = await cli([mode, "--since", v], { cwd: p.root, stdin: "## Goal\n\nG.\n" });
+          assert.equal(r.code, 2, `${mode} --since ${v}: ${r.err}`);
+          assert.match(r.err, /outside the years 0001–9999; give e\.g\. --since 8h/);
+          assert.doesNotMatch(r.err, /RangeError|^\s+at /m);
+        }
+      }
+      await assert.rejects(Deno.stat(join(p.root, ".claude")));
+    } finally {
+      await p.cleanup();
     }
   });
 });

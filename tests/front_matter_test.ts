@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { markConsumed, renderFrontMatter, splitFrontMatter } from "../lib/front_matter.ts";
+import { KEYS, markConsumed, renderFrontMatter, splitFrontMatter } from "../lib/front_matter.ts";
 
 const DOC =
   "---\nslug: a\ncreated: 2026-11-30T04:02:39Z\nconsumed: false\nbranch: main\n---\n\n## Goal\n\nx\n";
@@ -54,6 +54,22 @@ Deno.test("front matter", async (t) => {
     const s = splitFrontMatter(doc)!;
     assert.equal(s.fields.consumed, "false");
     assert.ok(s.body.includes("---\nconsumed: false\n---"));
+  });
+  await t.step("a body opening with a rule and a `key: value` line is body, every byte", () => {
+    for (
+      const text of [
+        "---\nNote: the CI is red\n---\n## Goal\n\nKeep this.\n",
+        "---\r\nTODO: x\r\n\r\n---\r\nrest\r\n",
+        "---\nslug: a\nNote: b\n---\nc\n",
+        "---\n---\nx\n",
+        "---\n# only a comment\n---\nx\n",
+      ]
+    ) assert.equal(splitFrontMatter(text), undefined, JSON.stringify(text));
+  });
+  await t.step("only our own keys make a front matter", () => {
+    for (const key of KEYS) {
+      assert.deepEqual(splitFrontMatter(`---\n${key}: v\n---\nx`)?.fields, { [key]: "v" });
+    }
   });
   await t.step("renderFrontMatter round-trips through splitFrontMatter", () => {
     const text = renderFrontMatter([["slug", "x"], ["consumed", "false"]]);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { gitFacts, parseLog, parseNumstatZ } from "../lib/git.ts";
 import { NOW } from "./support/scratch.ts";
+import { filesFromGit } from "../lib/evidence.ts";
 import { git, put, scratchRepo } from "./support/cli.ts";
 
 const SINCE = new Date(NOW.getTime() - 8 * 3_600_000);
@@ -15,9 +16,9 @@ Deno.test("git parsers", async (t) => {
     ]);
     assert.deepEqual(parseNumstatZ(""), []);
   });
-  await t.step("log: commits with files; a subject may hold any text", () => {
-    const text = "\x1eabc1234\x1f2026-11-30T10:00:00Z\x1ffix: a\x1fb\n\n2\t1\tx.ts\n-\t-\ty.bin\n" +
-      "\x1edef5678\x1f2026-11-30T09:00:00Z\x1fempty\n";
+  await t.step("log -z: commits with files; a subject may hold any text", () => {
+    const text = "\x1eabc1234\x1f2026-11-30T10:00:00Z\x1ffix: a\x1fb\0\n2\t1\tx.ts\0-\t-\ty.bin\0" +
+      "\x1edef5678\x1f2026-11-30T09:00:00Z\x1fempty\0";
     assert.deepEqual(parseLog(text), [
       {
         hash: "abc1234",
@@ -101,4 +102,24 @@ Deno.test("git facts", async (t) => {
       await p.cleanup();
     }
   });
+});
+
+Deno.test("paths git would quote are read once, as they are (-z everywhere)", async () => {
+  const p = await scratchRepo();
+  try {
+    const odd = ['q"x.ts', "back\\slash.ts", "tab\there.ts", "new\nline.ts", "ü é.ts", "plain.ts"];
+    for (const name of odd) await put(p.root, name, "a\n");
+    await git(p.root, ["add", "."]);
+    await git(p.root, ["commit", "-qm", "in the session"], new Date(NOW.getTime() - 7_200_000));
+    for (const name of odd.slice(0, 3)) await put(p.root, name, "a\nb\n");
+    await put(p.root, 'untracked "u".ts', "u\n");
+    const facts = await gitFacts(p.root, SINCE);
+    assert.deepEqual(facts.commits[0].files.map((f) => f.path).sort(), [...odd].sort());
+    assert.deepEqual(facts.changes.map((f) => f.path).sort(), odd.slice(0, 3).sort());
+    assert.deepEqual(facts.untracked, ['untracked "u".ts']);
+    const files = filesFromGit(facts).map((f) => f.path).sort();
+    assert.deepEqual(files, [...odd, 'untracked "u".ts'].sort());
+  } finally {
+    await p.cleanup();
+  }
 });

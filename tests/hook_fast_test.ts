@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import {
   DEFAULT_OPTIONS,
+  dumpStampMs,
   fastAnswer,
   formatAge,
   hookNow,
@@ -20,7 +21,13 @@ import { answer } from "../lib/hook.ts";
 import { cliCommand } from "../lib/command.ts";
 import { markConsumed, splitFrontMatter } from "../lib/front_matter.ts";
 import { join, storeAt } from "../lib/store.ts";
-import { currentTime, formatAge as timeFormatAge, safeEnv } from "../lib/time.ts";
+import {
+  currentTime,
+  formatAge as timeFormatAge,
+  isoStamp,
+  parseStamp,
+  safeEnv,
+} from "../lib/time.ts";
 import { prng } from "./support/prng.ts";
 import { clearPayload, makeProject, mkfifo, NOW, runHook, writeDoc } from "./support/scratch.ts";
 
@@ -39,6 +46,37 @@ Deno.test("fast-path rules agree with the modules that own them", async (t) => {
         assert.equal(recallCommand(slug), cliCommand("recall", slug), slug);
       }
       for (const slug of ["it's", "ünïcode", "a b"]) assert.equal(recallCommand(slug), undefined);
+    },
+  );
+  await t.step(
+    "created: dump's form as lib/time.ts parseStamp reads it, else the general path",
+    () => {
+      const next = prng(1106);
+      const int = (n: number) => Math.floor(next() * n);
+      const noise = "0123456789-:TZ+. tz/,\u00a0\uff10";
+      let decided = 0;
+      for (let i = 0; i < 20_000; i++) {
+        let s = isoStamp(new Date(int(2 ** 45) - 2 ** 43));
+        // Mutate a few characters: a digit, a separator, a zone, a fraction, or cut/extend it.
+        for (let m = int(4); m > 0; m--) {
+          const at = int(s.length + 1);
+          const op = int(3);
+          const c = noise[int(noise.length)];
+          s = op === 0
+            ? s.slice(0, at) + c + s.slice(at + 1)
+            : op === 1
+            ? s.slice(0, at) + c + s.slice(at)
+            : s.slice(0, at) + s.slice(at + 1);
+        }
+        const fast = dumpStampMs(s);
+        if (fast === undefined) continue;
+        decided++;
+        assert.equal(fast, parseStamp(s), s);
+      }
+      assert.ok(decided > 2_000, `only ${decided} generated stamps decided on the fast path`);
+      for (const s of ["0", "1", "foo 1", "12/1", "2026-02-30T00:00:00Z", "2026-01-01T24:00:00Z"]) {
+        assert.equal(dumpStampMs(s), undefined, s);
+      }
     },
   );
   await t.step("readEnv and hookNow as lib/time.ts safeEnv and currentTime", () => {

@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import { TEMP_PREFIX } from "../lib/atomic.ts";
 import { join } from "../lib/store.ts";
-import { isoStamp } from "../lib/time.ts";
 import { git } from "./support/cli.ts";
-import { CLI, makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { canUnshare, inNamespace } from "./support/namespace.ts";
+import { CLI, makeProject, runCli, writeDoc } from "./support/scratch.ts";
 
 const PARKED = "# Parked items\n\n- **keep-me** — An item that must survive. Raised: 2026-11-30.\n";
 
@@ -24,28 +24,6 @@ const WRITERS: [string, string[], string?][] = [
   ["recall", ["recall", "fresh"]],
 ];
 
-/** Whether this machine lets us mount a tmpfs in a user namespace. */
-function canUnshare(): boolean {
-  try {
-    const dir = Deno.makeTempDirSync();
-    const out = new Deno.Command("unshare", {
-      args: [
-        "--user",
-        "--map-root-user",
-        "--mount",
-        "sh",
-        "-c",
-        `mount -t tmpfs -o size=16k none ${dir}`,
-      ],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync();
-    Deno.removeSync(dir);
-    return out.success;
-  } catch {
-    return false;
-  }
-}
 const UNSHARE = canUnshare();
 
 function assertOneLineMessage(stderr: string, what: string) {
@@ -126,15 +104,8 @@ for (const condition of ["read-only", "full"] as const) {
               `cat "$S/fresh.md" > "$O/fresh"`,
               `cat "$S/LATEST" > "$O/latest" 2>/dev/null || true`,
             ].join("\n");
-            const r = await new Deno.Command("unshare", {
-              args: ["--user", "--map-root-user", "--mount", "sh", "-c", script],
-              cwd: p.root,
-              env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1" },
-              stdout: "piped",
-              stderr: "piped",
-            }).output();
-            const dec = new TextDecoder();
-            assert.ok(r.success, `namespace script: ${dec.decode(r.stderr)}`);
+            const r = await inNamespace(script, p.root);
+            assert.ok(r.success, `namespace script: ${r.stderr}`);
             const read = (f: string) => Deno.readTextFileSync(join(o, f));
             const code = Number(read("code"));
             assert.equal(code, 1, `${mode}: exit ${code}\n${read("stdout")}${read("stderr")}`);

@@ -9,12 +9,15 @@ import {
   readHead,
 } from "../lib/catalog.ts";
 import { writeFileAtomic } from "../lib/atomic.ts";
-import { listing, parkedRows } from "../lib/cli/list.ts";
+import { expire, listing, parkedRows, renderListing } from "../lib/cli/list.ts";
 import { parseParked } from "../lib/parked.ts";
 import { join, readLatest } from "../lib/store.ts";
 import { isoStamp } from "../lib/time.ts";
-import { makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { clearPayload, CLI, makeProject, NOW, runCli, writeDoc } from "./support/scratch.ts";
+import { DEFAULT_OPTIONS, fastAnswer } from "../lib/hook_fast.ts";
+import { answer } from "../lib/hook.ts";
 import { cli } from "./support/cli.ts";
+import { canUnshare, inNamespace } from "./support/namespace.ts";
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
@@ -236,7 +239,14 @@ Deno.test("list", async (t) => {
       const r = await cli(["list", "--json"], { cwd: p.root });
       assert.equal(r.code, 0, r.err);
       const l = JSON.parse(r.out);
-      assert.deepEqual(Object.keys(l), ["store", "latest", "removed", "handovers", "parked"]);
+      assert.deepEqual(Object.keys(l), [
+        "store",
+        "latest",
+        "removed",
+        "notRemoved",
+        "handovers",
+        "parked",
+      ]);
       assert.equal(l.latest, "d");
       assert.deepEqual(l.handovers, [{
         slug: "d",
@@ -366,5 +376,103 @@ Deno.test("list", async (t) => {
     } finally {
       await p.cleanup();
     }
+  });
+});
+
+Deno.test("a created that is not a strict ISO 8601 stamp is no date: kept, never injected", async (t) => {
+  // Each of these is a date to V8's Date.parse (in 2000/2001, or local time within the window).
+  const garbage = ["0", "1", "foo 1", "12/1", "2026-11-30T11:50:00", "2026-11-30 11:50:00Z"];
+  await t.step("list keeps them and shows no age", async () => {
+    const p = await makeProject();
+    try {
+      for (const [i, created] of garbage.entries()) {
+        await writeDoc(p.store, `g${i}`, { created, latest: false });
+      }
+      const l = await listing(p.store, NOW);
+      assert.deepEqual(l.removed, []);
+      assert.deepEqual(l.handovers.map((h) => h.slug).sort(), garbage.map((_, i) => `g${i}`));
+      assert.ok(l.handovers.every((h) => h.ageMs === null && h.age === "unknown age"));
+      for (const [i] of garbage.entries()) {
+        assert.ok(await Deno.stat(join(p.store.dir, `g${i}.md`)));
+      }
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("the hook injects none of them, on the fast path or the general one", async () => {
+    for (const created of garbage) {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "g", { created });
+        const payload = JSON.parse(clearPayload(p.root));
+        const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+        assert.ok("general" in fast || fast.stdout === undefined, created);
+        const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+        assert.equal(general.stdout, undefined, created);
+        assert.equal(readLatest(p.store), "g", created);
+      } finally {
+        await p.cleanup();
+      }
+    }
+  });
+});
+
+Deno.test("list says which expired handovers it could not remove, and still lists them", async (t) => {
+  await t.step("a failed removal is reported with its reason; LATEST is kept", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "gone", { created: ago(40), latest: false });
+      await writeDoc(p.store, "stuck", { created: ago(35) });
+      const entries = catalog(p.store, NOW);
+      const r = expire(p.store, entries, NOW, (path) => {
+        if (path.endsWith("stuck.md")) {
+          throw new Deno.errors.PermissionDenied("Read-only file system");
+        }
+        Deno.removeSync(path);
+      });
+      assert.deepEqual(r.removed, ["gone"]);
+      assert.deepEqual(r.notRemoved, [{ slug: "stuck", reason: "Read-only file system" }]);
+      assert.equal(readLatest(p.store), "stuck", "the pointer of a document that stays stays");
+      const text = renderListing({ ...(await listing(p.store, NOW)), notRemoved: r.notRemoved });
+      assert.match(
+        text,
+        /Could not remove 1 expired handover\(s\).*stuck \(Read-only file system\)/,
+      );
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step({
+    name: "in a read-only store (tmpfs in a user namespace): exit 1, nothing hidden",
+    ignore: !canUnshare(),
+    fn: async () => {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "old", { created: ago(40) });
+        const script = [
+          "set -e",
+          `S=${JSON.stringify(p.store.dir)}`,
+          `mkdir -p /tmp/seed-$$ && cp -a "$S"/. /tmp/seed-$$/`,
+          `mount -t tmpfs -o size=32k none "$S" && cp -a /tmp/seed-$$/. "$S"/ && rm -rf /tmp/seed-$$`,
+          `mount -o remount,ro "$S"`,
+          "set +e",
+          [
+            JSON.stringify(Deno.execPath()),
+            "run --no-prompt --allow-read --allow-write --allow-env --allow-run=git",
+            JSON.stringify(CLI),
+            "list",
+          ].join(" "),
+          'echo "code=$?"',
+        ].join("\n");
+        const { stdout: out, stderr: err } = await inNamespace(script, p.root);
+        assert.match(out, /code=1$/m, out + err);
+        assert.doesNotMatch(out, /Removed 1/);
+        assert.match(out, /Could not remove 1 expired handover\(s\).*old \(/);
+        assert.match(out, /\| ⚠ stale old \(LATEST\) \|/, "still listed, and still LATEST");
+        assert.match(err, /could not remove 1 expired handover\(s\); make the store writable/);
+      } finally {
+        await p.cleanup();
+      }
+    },
   });
 });

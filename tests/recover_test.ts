@@ -3,6 +3,7 @@ import { splitFrontMatter } from "../lib/front_matter.ts";
 import { findSection, parseSections } from "../lib/handover.ts";
 import { quote, recoverMarkdown } from "../lib/recover.ts";
 import { readTranscript } from "../lib/transcript/claude.ts";
+import { join } from "../lib/store.ts";
 import { cli, git, put, scratchRepo } from "./support/cli.ts";
 import { placeTranscript, transcriptOf } from "./support/transcript.ts";
 
@@ -117,5 +118,26 @@ Deno.test("recover mode", async (t) => {
   } finally {
     await p.cleanup();
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("recover from a file of no session records: nothing to recover, exit 1, no write", async () => {
+  const p = await scratchRepo({ git: false });
+  try {
+    const files: [string, string][] = [
+      ["passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n"],
+      ["objects.jsonl", '{"type":"summary"}\n{"a":1}\n[1,2]\n'],
+      ["empty.jsonl", ""],
+    ];
+    for (const [name, text] of files) {
+      const path = join(p.root, name);
+      await Deno.writeTextFile(path, text);
+      const r = await cli(["recover", "--transcript", path], { cwd: p.root });
+      assert.equal(r.code, 1, `${name}: ${r.out}${r.err}`);
+      assert.match(r.err, /nothing to recover.*Nothing was written/, name);
+      await assert.rejects(Deno.stat(join(p.root, ".claude/state/session/LATEST")), name);
+    }
+  } finally {
+    await p.cleanup();
   }
 });

@@ -40,7 +40,11 @@ Deno.test("isSafeSlug refuses what could escape the store or shadow its files", 
   for (const bad of ["", "a/b", "a\\b", "..", "a..b", ".hidden", "LATEST", "PARKED", "dropped"]) {
     assert.equal(isSafeSlug(bad), false, bad);
   }
-  assert.equal(isSafeSlug("x".repeat(201)), false);
+  // `<slug>.md` must be a file name the file system takes: 255 bytes, counted in UTF-8.
+  assert.equal(isSafeSlug("x".repeat(253)), false);
+  assert.equal(isSafeSlug("x".repeat(252)), true);
+  assert.equal(isSafeSlug("日".repeat(85)), false);
+  assert.equal(isSafeSlug("日".repeat(84)), true);
   for (const good of ["main-2026-11-30T04-02-39Z", "fix-login", "ünïcode"]) {
     assert.equal(isSafeSlug(good), true, good);
   }

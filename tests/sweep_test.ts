@@ -226,3 +226,25 @@ Deno.test("sweep: outside git, and nothing unlanded", async (t) => {
     await clean.cleanup();
   }
 });
+
+Deno.test("sweep never writes through a .temp (or .temp/session) symlinked out of the project", async () => {
+  for (const link of [".temp", ".temp/session"]) {
+    const p = await scratchRepo();
+    const outside = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-outside-" }));
+    try {
+      await put(p.root, "a.ts", "a\n");
+      if (link === ".temp/session") await Deno.mkdir(join(p.root, ".temp"));
+      await Deno.symlink(outside, join(p.root, link));
+      const r = await runCli(["sweep"], { cwd: p.root });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /leads outside the project.*was not written\. Replace the symlink/);
+      assert.doesNotMatch(r.stderr, /^\s+at /m);
+      const left: string[] = [];
+      for await (const e of Deno.readDir(outside)) left.push(e.name);
+      assert.deepEqual(left, [], `${link}: nothing written outside`);
+    } finally {
+      await p.cleanup();
+      await Deno.remove(outside, { recursive: true });
+    }
+  }
+});

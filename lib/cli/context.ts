@@ -53,6 +53,21 @@ export function storeFor(ctx: Context, dir?: string): Store {
   return store;
 }
 
+/**
+ * Stdin as text, refusing bytes that are not UTF-8: decoding them would silently turn the user's
+ * text into U+FFFD, and nothing a user wrote is silently rewritten.
+ */
+export function decodeStdin(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      "stdin is not UTF-8 text; convert it first, e.g. `iconv -f latin1 -t utf-8 notes.md | " +
+        "session.ts dump`. Nothing was written",
+    );
+  }
+}
+
 const ENCODER = new TextEncoder();
 
 /**

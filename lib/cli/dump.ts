@@ -23,7 +23,7 @@ import {
 import { chooseSlug, refusal } from "../slug.ts";
 import { docPath, ensureStore, exists, recoverClaims, storeAt, writeLatest } from "../store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, UsageError, withDocsLock } from "./context.ts";
+import { type Context, EXIT, NotFoundError, UsageError, withDocsLock } from "./context.ts";
 import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";
 
 /** Arguments and help of `dump`. */
@@ -154,6 +154,15 @@ export async function dump(
   const { sections, files } = composeSections(markdown, ev);
   const paths = storeAt(ev.root);
   ensureStore(paths);
+  // LATEST must be replaceable before the document is written: nothing half-done, and the
+  // "unchanged" a failure reports stays true.
+  // (A rename replaces a symlink or a pipe there, never a directory.)
+  if (lstatOrUndefined(paths.latest)?.isDirectory) {
+    throw new NotFoundError(
+      `${paths.latest} is a directory, not the store's pointer file; remove it (rmdir, after ` +
+        "checking it holds nothing of yours) and dump again. Nothing was written",
+    );
+  }
   // Two dumps racing for one name: the document is created exclusively (createFileAtomic), and
   // the loser takes the next free suffix instead of overwriting the winner's handover.
   const lost = new Set<string>();
@@ -182,10 +191,29 @@ export async function dump(
       }
       // A pointer lost in a stale claim is older than this one: it must not come back later.
       recoverClaims(paths, Date.now(), false);
-      writeLatest(paths, choice.slug);
+      try {
+        writeLatest(paths, choice.slug);
+      } catch (err) {
+        // A document LATEST does not name would never be restored: take back a new one, so the
+        // failure leaves the store as it was; an overwrite (--force) cannot be taken back: say so.
+        if (!opts.force) await Deno.remove(path).catch(() => {});
+        if (!opts.force) throw err;
+        throw new NotFoundError(
+          `wrote ${path}, but could not point LATEST at it (${(err as Error).message}); ` +
+            `recall it with "session.ts recall ${choice.slug}"`,
+        );
+      }
       return { slug: choice.slug, path, text, sections, files };
     }
   });
+}
+
+function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Prints what was written; `/clear` is always the very last line. */

@@ -52,17 +52,24 @@ export const SPEC: ModeSpec = {
   notes: ["Example: session.ts evidence --since 3h --json"],
 };
 
+/** The moment `--since` names (the default when absent); a usage error when it names none. */
+export function sinceFlag(value: string | undefined, now: Date): Date {
+  const since = parseSince(value ?? DEFAULT_SINCE, now);
+  if (!since) {
+    throw new UsageError(
+      `--since "${value}" is neither a duration (90m, 8h, 2d) nor an ISO date, or it lies ` +
+        "outside the years 0001–9999; give e.g. --since 8h. Nothing was written",
+    );
+  }
+  return since;
+}
+
 /** Gathers the evidence for a mode run with `--since` and `--dir` (shared with `dump`). */
 export async function gather(
   ctx: Context,
   flags: { since?: string; dir?: string; transcript?: string; session?: string },
 ): Promise<Evidence> {
-  const since = parseSince(flags.since ?? DEFAULT_SINCE, ctx.now);
-  if (!since) {
-    throw new UsageError(
-      `--since "${flags.since}" is neither a duration (90m, 8h, 2d) nor an ISO date`,
-    );
-  }
+  const since = sinceFlag(flags.since, ctx.now);
   const store = storeFor(ctx, flags.dir);
   return collectEvidence({
     store,

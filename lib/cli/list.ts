@@ -13,9 +13,9 @@ import {
   isSafeSlug,
   readLatest,
   recoverClaims,
-  removeQuietly,
   type Store,
   takeLatest,
+  writeLatest,
 } from "../store.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -45,6 +45,8 @@ export interface Listing {
   store: string;
   latest: string | null;
   removed: string[];
+  /** Expired documents that could not be removed (still listed below), with the reason. */
+  notRemoved: { slug: string; reason: string }[];
   handovers: {
     slug: string;
     created: string | null;
@@ -86,34 +88,56 @@ export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
   });
 }
 
+/** What {@link expire} did: the slugs it removed, and those it could not remove, with why. */
+export interface Expired {
+  removed: string[];
+  notRemoved: { slug: string; reason: string }[];
+}
+
 /**
- * Removes expired documents (LATEST cleared first when it names one); returns their slugs. The
- * entries may come from the catalog's cache, which an in-place hand edit can leave behind: a
- * removal is decided again from the document itself, so nothing is deleted on cached word alone.
+ * Removes expired documents (LATEST cleared first when it names one, and put back when the
+ * document stays). The entries may come from the catalog's cache, which an in-place hand edit can
+ * leave behind: a removal is decided again from the document itself, so nothing is deleted on
+ * cached word alone. A document that cannot be removed (a read-only store) is reported, not hidden.
  */
-export function expire(store: Store, entries: DocEntry[], now: Date): string[] {
-  const removed: string[] = [];
+export function expire(
+  store: Store,
+  entries: DocEntry[],
+  now: Date,
+  remove: (path: string) => void = Deno.removeSync,
+): Expired {
+  const out: Expired = { removed: [], notRemoved: [] };
   for (const e of entries) {
     if (!e.expired) continue;
     const fields = readHead(docPath(store, e.slug));
     if (fields === undefined || !entryOf(e.slug, fields, now).expired) continue;
-    if (readLatest(store) === e.slug) takeLatest(store, e.slug);
-    removeQuietly(docPath(store, e.slug));
-    removed.push(e.slug);
+    const pointed = readLatest(store) === e.slug && takeLatest(store, e.slug) === e.slug;
+    try {
+      remove(docPath(store, e.slug));
+      out.removed.push(e.slug);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) continue; // removed meanwhile by another process
+      if (pointed) {
+        try {
+          writeLatest(store, e.slug);
+        } catch { /* the pointer cannot be put back: readers find no LATEST, never a wrong one */ }
+      }
+      out.notRemoved.push({ slug: e.slug, reason: (err as Error).message });
+    }
   }
-  return removed;
+  return out;
 }
 
 /** Gathers the listing (removing expired documents on the way). */
 export async function listing(store: Store, now: Date): Promise<Listing> {
   const entries = catalog(store, now);
-  let removed: string[] = [];
+  let expired: Expired = { removed: [], notRemoved: [] };
   let latest: string | null = null;
   // Removals and the pointer are decided under the store's docs lock (every writer of a document
   // or LATEST holds it), so a dump landing meanwhile is never removed nor its pointer cleared.
   await withDocsLock(store, () => {
     recoverClaims(store);
-    removed = expire(store, entries, now);
+    expired = expire(store, entries, now);
     latest = readLatest(store) ?? null;
     // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
     if (latest !== null && !(isSafeSlug(latest) && exists(docPath(store, latest)))) {
@@ -121,12 +145,14 @@ export async function listing(store: Store, now: Date): Promise<Listing> {
       latest = null;
     }
   });
+  const { removed, notRemoved } = expired;
   const gone = new Set(removed);
   const parked = (await readParked(store)).items;
   return {
     store: store.dir,
     latest,
     removed,
+    notRemoved,
     handovers: entries.filter((e) => !gone.has(e.slug)).map((e) => ({
       slug: e.slug,
       created: e.created ?? null,
@@ -165,6 +191,13 @@ export function renderListing(l: Listing): string {
       "",
     );
   }
+  if (l.notRemoved.length) {
+    out.push(
+      `Could not remove ${l.notRemoved.length} expired handover(s) (over 30 days), still listed: ` +
+        l.notRemoved.map((n) => `${n.slug} (${n.reason})`).join(", "),
+      "",
+    );
+  }
   if (!l.handovers.length && !l.parked.length) {
     out.push("No stored handovers, no parked items.");
     return out.join("\n");
@@ -199,5 +232,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!a) return EXIT.ok;
   const l = await listing(storeFor(ctx, a.dir), ctx.now);
   ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l));
-  return EXIT.ok;
+  if (l.notRemoved.length === 0) return EXIT.ok;
+  // The listing is shown, but a removal failed: a failure (exit 1), said on stderr too.
+  ctx.err(
+    `session list: could not remove ${l.notRemoved.length} expired handover(s); ` +
+      "make the store writable and run list again",
+  );
+  return EXIT.notFound; // 1: failure or nothing done, the house code for both
 }

@@ -82,15 +82,29 @@ MODES.doctor = {
   run: async () => (await load("./doctor.ts")).run,
 };
 
+/**
+ * Other words for modes, from the seed's vocabulary (what a user says: "save the session",
+ * "restore it", "archive that item"). Each runs its mode exactly, flags and help included.
+ */
+export const ALIASES: Record<string, string> = {
+  save: "dump",
+  restore: "recall",
+  load: "recall",
+  archive: "drop",
+};
+
 /** The usage text listing every mode. */
 export function usage(): string {
   const width = Math.max(...Object.keys(MODES).map((m) => m.length));
   const lines = Object.entries(MODES).map(([name, m]) => `  ${name.padEnd(width)}  ${m.summary}`);
+  const aliases = Object.entries(ALIASES).map(([alias, mode]) => `${alias} = ${mode}`).join(", ");
   return [
     "Usage: session.ts <mode> [options]",
     "",
     "Modes:",
     ...lines,
+    "",
+    `Aliases: ${aliases}.`,
     "",
     "Every mode takes --help and --dir DIR (the project root holding .claude/state/session).",
   ].join("\n");
@@ -103,9 +117,13 @@ export async function main(args: string[], ctx: Context): Promise<number> {
     (mode === undefined ? ctx.err : ctx.out)(usage());
     return mode === undefined ? EXIT.usage : EXIT.ok;
   }
-  const entry = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined;
+  const name = Object.hasOwn(ALIASES, mode) ? ALIASES[mode] : mode;
+  const entry = Object.hasOwn(MODES, name) ? MODES[name] : undefined;
   if (!entry) {
-    ctx.err(`session: unknown mode "${mode}". Supported modes: ${Object.keys(MODES).join(", ")}.`);
+    ctx.err(
+      `session: unknown mode "${mode}". Supported modes: ${Object.keys(MODES).join(", ")} ` +
+        `(aliases: ${Object.keys(ALIASES).join(", ")}).`,
+    );
     ctx.err(`Run "session.ts --help" for usage.`);
     return EXIT.usage;
   }

@@ -5,14 +5,20 @@
  * @module
  */
 
-import { collectEvidence, DEFAULT_SINCE, openParked, parseSince } from "../evidence.ts";
-import { recoverMarkdown } from "../recover.ts";
+import { collectEvidence, openParked } from "../evidence.ts";
+import { hasSession, recoverMarkdown } from "../recover.ts";
 import { findGitTop } from "../store.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, NotFoundError, storeFor, UsageError } from "./context.ts";
 import { dump } from "./dump.ts";
-import { SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
+import {
+  SESSION_FLAG,
+  SINCE_FLAG,
+  sinceFlag,
+  TRANSCRIPT_FLAG,
+  transcriptInputs,
+} from "./evidence.ts";
 import { refusal } from "../slug.ts";
 
 /** Arguments and help of `recover`. */
@@ -47,12 +53,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
-  const window = parseSince(flags.since ?? DEFAULT_SINCE, ctx.now);
-  if (!window) {
-    throw new UsageError(
-      `--since "${flags.since}" is neither a duration (90m, 8h, 2d) nor an ISO date`,
-    );
-  }
+  const window = sinceFlag(flags.since, ctx.now);
   const store = storeFor(ctx, a.dir);
   const where = transcriptInputs(ctx, {});
   const loaded = await loadTranscript({
@@ -67,6 +68,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!loaded.facts) {
     throw new NotFoundError(
       `nothing to recover: ${loaded.located.reason}. Name one with --transcript PATH or --session ID`,
+    );
+  }
+  if (!hasSession(loaded.facts)) {
+    const f = loaded.facts;
+    throw new NotFoundError(
+      `nothing to recover: ${f.path} holds no session records (${f.lines ?? 0} lines, ` +
+        `${f.badLines ?? 0} not JSON). Name the session's transcript with --transcript PATH or ` +
+        "--session ID. Nothing was written",
     );
   }
   // The recovered session's commits: since its first record, unless --since says otherwise.

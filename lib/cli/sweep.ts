@@ -11,7 +11,7 @@ import { type Context, EXIT, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
 import { ioFailure } from "./parked_io.ts";
 import { writeFileAtomic } from "../atomic.ts";
-import { join } from "../store.ts";
+import { join, pathOutside } from "../store.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../sweep.ts";
 import { isoStamp } from "../time.ts";
 
@@ -52,6 +52,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }),
   );
   const table = renderUnlanded(sweep);
+  // Deno's --allow-write checks the path as given: a `.temp` symlinked out of the project would
+  // let sweep write wherever it points. The table is shown; the file is not written.
+  const outside = pathOutside(root, join(root, ".temp/session"));
+  if (outside !== undefined) {
+    ctx.out(table);
+    ctx.err(
+      `session sweep: ${join(root, ".temp")} leads outside the project (to ${outside}); ` +
+        `${UNLANDED_REL} was not written. Replace the symlink with a directory`,
+    );
+    return EXIT.notFound;
+  }
   try {
     await Deno.mkdir(join(root, ".temp/session"), { recursive: true });
     await writeFileAtomic(file, table);
