@@ -6,7 +6,7 @@
 
 import { decodeStdin, writeLine } from "./lib/cli/context.ts";
 import { main } from "./lib/cli/main.ts";
-import { currentTime, safeEnv } from "./lib/time.ts";
+import { currentTime, safeEnv } from "./lib/store/time.ts";
 
 const code = await main(Deno.args, {
   cwd: Deno.cwd(),

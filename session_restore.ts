@@ -1,14 +1,14 @@
 /**
  * SessionStart hook: after `/clear`, injects the newest unconsumed handover into the fresh
  * context, once. It never fails a session: every path exits 0; diagnostics go to stderr.
- * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook.ts).
+ * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook/answer.ts).
  *
  * Usage (as `session.ts install` registers it; every path single-quoted):
  *   deno run --no-config --no-prompt --v8-flags=--no-lazy --allow-read=<git top>,<this dir>/lib \
  *     --allow-write=<store> --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG \
  *     session_restore.ts \
  *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini]
- * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/command.ts `hookFlags`.)
+ * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/agents/command.ts `hookFlags`.)
  * @module
  */
 
@@ -20,12 +20,12 @@ import {
   readEnv,
   readStdin,
   writeOut,
-} from "./lib/hook_fast.ts";
-import type * as General from "./lib/hook.ts";
+} from "./lib/hook/fast.ts";
+import type * as General from "./lib/hook/answer.ts";
 
 // Speed (docs/PERFORMANCE.md): the hook must stay within 1.15× of an empty `deno run`, and every
-// module it loads costs ~1 % of that. lib/hook_fast.ts, which imports nothing, settles the common
-// `/clear` — nothing to restore, or a plain handover — by itself; the general path (lib/hook.ts
+// module it loads costs ~1 % of that. lib/hook/fast.ts, which imports nothing, settles the common
+// `/clear` — nothing to restore, or a plain handover — by itself; the general path (lib/hook/answer.ts
 // and the modules it needs) is imported only for what the fast path hands over.
 // Only messages are ever printed, and capturing stack traces costs start-up time.
 Error.stackTraceLimit = 0;
@@ -46,7 +46,7 @@ try {
     // A computed specifier: with a literal one Deno would read the general path's whole module
     // graph on every start to prepare it; computed, it is read only when imported (which needs
     // the read permission on lib/ that `install` grants).
-    const general = new URL("./lib/hook.ts", import.meta.url).href;
+    const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
     const result = "general" in fast
       ? ((await import(general)) as typeof General).answer(payload, options, { projectDir }, now)
       : fast;

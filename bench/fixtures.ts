@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isoStamp } from "../lib/time.ts";
+import { isoStamp } from "../lib/store/time.ts";
 
 /** The pinned "now" every benchmark process runs at (via `SESSION_NOW`). */
 export const BENCH_NOW = new Date("2026-11-30T04:00:00Z");
@@ -32,8 +32,8 @@ export function handoverDoc(slug: string, created: Date, consumed: boolean): str
     "",
     "| File | Change | State | Ref |",
     "| --- | --- | --- | --- |",
-    "| lib/store.ts | LATEST claim | done | |",
-    "| lib/restore.ts | digest | wip | |",
+    "| lib/store/store.ts | LATEST claim | done | |",
+    "| lib/hook/restore.ts | digest | wip | |",
     "",
     "## Next step",
     "",

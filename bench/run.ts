@@ -16,8 +16,8 @@ import { compare, growthExponent, type Proc, takeBest, timeFn, timeOnce } from "
 import { BENCH_NOW, handoverDoc, makeProject } from "./fixtures.ts";
 import { MODES } from "../lib/cli/main.ts";
 import type { Context } from "../lib/cli/context.ts";
-import { CLI_FLAGS, hookFlags, projectFile } from "../lib/command.ts";
-import { isoStamp } from "../lib/time.ts";
+import { CLI_FLAGS, hookFlags, projectFile } from "../lib/agents/command.ts";
+import { isoStamp } from "../lib/store/time.ts";
 
 /** One line of the table. */
 export interface Row {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CLI_FLAGS, projectFile } from "../lib/command.ts";
+import { CLI_FLAGS, projectFile } from "../lib/agents/command.ts";
 import { MODES } from "../lib/cli/main.ts";
 
 const CLI = projectFile("session.ts");

@@ -7,13 +7,13 @@
  */
 
 import assert from "node:assert/strict";
-import { createFileAtomic, writeFileAtomicSync } from "../lib/atomic.ts";
+import { createFileAtomic, writeFileAtomicSync } from "../lib/fs/atomic.ts";
 import { run as recall } from "../lib/cli/recall.ts";
-import { claimAndConsume, DEFAULT_OPTIONS, readHead } from "../lib/hook_fast.ts";
-import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/lock.ts";
-import { consumePending, findPending } from "../lib/restore.ts";
-import { isoStamp } from "../lib/time.ts";
-import { parseParked } from "../lib/parked.ts";
+import { claimAndConsume, DEFAULT_OPTIONS, readHead } from "../lib/hook/fast.ts";
+import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts";
+import { consumePending, findPending } from "../lib/hook/restore.ts";
+import { isoStamp } from "../lib/store/time.ts";
+import { parseParked } from "../lib/parked/parked.ts";
 import {
   clearPayload,
   contextOf,
@@ -25,7 +25,7 @@ import {
   writeDoc,
 } from "./support/scratch.ts";
 import { git } from "./support/cli.ts";
-import { docPath, join, readLatest } from "../lib/store.ts";
+import { docPath, join, readLatest } from "../lib/store/store.ts";
 
 const STRESS = Deno.env.get("SESSION_STRESS") === "1" ? 5 : 1;
 
@@ -167,7 +167,7 @@ Deno.test("concurrency", async (t) => {
       const p = await makeProject();
       try {
         // A holder that takes the lock, says so, and then hangs until killed.
-        const code = `import { acquireLock } from ${JSON.stringify(`${REPO}/lib/lock.ts`)};
+        const code = `import { acquireLock } from ${JSON.stringify(`${REPO}/lib/fs/lock.ts`)};
           await acquireLock(${JSON.stringify(p.store.parked)}, { kind: "${kind}" });
           console.log("held");
           await new Promise(() => setInterval(() => {}, 1000));`;
@@ -187,7 +187,7 @@ Deno.test("concurrency", async (t) => {
         // A dead holder's flock is gone at once; a dead holder's lock file is recognised (same
         // boot, no such pid) and taken over — both well before the 30 s wait runs out.
         const started = performance.now();
-        const { acquireLock } = await import("../lib/lock.ts");
+        const { acquireLock } = await import("../lib/fs/lock.ts");
         const lock = await acquireLock(p.store.parked, { kind, waitMs: 5_000 });
         lock.release();
         assert.ok(performance.now() - started < 5_000);

@@ -12,11 +12,11 @@
  */
 
 import assert from "node:assert/strict";
-import { TEMP_PREFIX } from "../lib/atomic.ts";
-import { markConsumed, splitFrontMatter } from "../lib/front_matter.ts";
-import { parseParked } from "../lib/parked.ts";
-import { isSafeSlug, join, readLatest, type Store, storeAt } from "../lib/store.ts";
-import { isoStamp } from "../lib/time.ts";
+import { TEMP_PREFIX } from "../lib/fs/atomic.ts";
+import { markConsumed, splitFrontMatter } from "../lib/store/front_matter.ts";
+import { parseParked } from "../lib/parked/parked.ts";
+import { isSafeSlug, join, readLatest, type Store, storeAt } from "../lib/store/store.ts";
+import { isoStamp } from "../lib/store/time.ts";
 import { cli, git } from "./support/cli.ts";
 import { clearPayload, CLI, HOOK, makeProject, NOW, writeDoc } from "./support/scratch.ts";
 import { prng } from "./support/prng.ts";
@@ -289,7 +289,7 @@ async function seedSame(store: Store, quoted = false): Promise<string> {
 /** Spawns a writer with a fault set (none when ""); stdin fed and closed. */
 function spawnWriter(w: Writer, root: string, fault: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    // The CLI takes the fault from SESSION_FAULT, the hook from its own flag (lib/atomic.ts).
+    // The CLI takes the fault from SESSION_FAULT, the hook from its own flag (lib/fs/atomic.ts).
     args: ["run", "-A", w.script, ...w.args, ...(w.script === HOOK ? ["--test-fault", fault] : [])],
     cwd: root,
     env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1", SESSION_FAULT: fault, SESSION_DEBUG: "1" },

@@ -7,16 +7,21 @@
  */
 
 import assert from "node:assert/strict";
-import { KEYS, markConsumed, renderFrontMatter, splitFrontMatter } from "../lib/front_matter.ts";
-import { parseLog, parseNumstatZ, parseStashes } from "../lib/git.ts";
-import { buildDigest, capLines, parseSections } from "../lib/handover.ts";
-import { gate, parseHookArgs, parsePayload } from "../lib/hook_fast.ts";
-import { parseBullet, parseParked, renderParked } from "../lib/parked.ts";
-import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/restore.ts";
-import { CLAUDE } from "../lib/hook_target.ts";
-import { addHook, findHooks, removeHooks, SettingsError } from "../lib/settings.ts";
-import { isSafeSlug } from "../lib/store.ts";
-import { refusal, slugify } from "../lib/slug.ts";
+import {
+  KEYS,
+  markConsumed,
+  renderFrontMatter,
+  splitFrontMatter,
+} from "../lib/store/front_matter.ts";
+import { parseLog, parseNumstatZ, parseStashes } from "../lib/handover/git.ts";
+import { buildDigest, capLines, parseSections } from "../lib/handover/document.ts";
+import { gate, parseHookArgs, parsePayload } from "../lib/hook/fast.ts";
+import { parseBullet, parseParked, renderParked } from "../lib/parked/parked.ts";
+import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/hook/restore.ts";
+import { CLAUDE } from "../lib/agents/targets.ts";
+import { addHook, findHooks, removeHooks, SettingsError } from "../lib/agents/settings.ts";
+import { isSafeSlug } from "../lib/store/store.ts";
+import { refusal, slugify } from "../lib/store/slug.ts";
 import { parseTranscript } from "../lib/transcript/claude.ts";
 import { clearPayload, makeProject, NOW, runHook, writeDoc } from "./support/scratch.ts";
 import { prng } from "./support/prng.ts";
@@ -366,7 +371,7 @@ Deno.test("fuzz: settings JSONC", async (t) => {
       assert.equal(found[0].command, command);
       assert.equal(addHook(added, CLAUDE, command), added, "install is idempotent");
       const back = removeHooks(added, CLAUDE);
-      // Uninstall empties a file it leaves as a bare `{}` (lib/settings.ts): that one case aside,
+      // Uninstall empties a file it leaves as a bare `{}` (lib/agents/settings.ts): that one case aside,
       // the round trip is byte-exact.
       if (!(back === "" && /^\s*\{\s*\}\s*$/.test(text))) {
         assert.equal(back, text, `round trip of:\n${text}`);

@@ -2,8 +2,8 @@
  * The hook as Claude Code runs it: `deno run … session_restore.ts` with the payload on stdin.
  */
 import assert from "node:assert/strict";
-import { DOCS_LOCK } from "../lib/hook_fast.ts";
-import { docPath, join, readLatest } from "../lib/store.ts";
+import { DOCS_LOCK } from "../lib/hook/fast.ts";
+import { docPath, join, readLatest } from "../lib/store/store.ts";
 import {
   clearPayload,
   contextOf,
@@ -304,7 +304,11 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
     withProject(async (p) => {
       await writeDoc(p.store, "a");
       const denied = await hook(clearPayload(p.root), { flags: ["--allow-read=/nonexistent"] });
-      assertSilent(denied, "no read permission", /^Requires read access to "[^"]*\/lib\/hook\.ts"/);
+      assertSilent(
+        denied,
+        "no read permission",
+        /^Requires read access to "[^"]*\/lib\/hook\/answer\.ts"/,
+      );
       const readOnly = await hook(clearPayload(p.root), {
         flags: [`--allow-read=${p.root},${REPO}/lib`, "--allow-env"],
       });

@@ -5,9 +5,9 @@
  */
 
 import assert from "node:assert/strict";
-import { AGENTS, type Scope } from "../lib/hook_target.ts";
-import { join } from "../lib/store.ts";
-import { PLUGIN_ROOT_VAR } from "../lib/command.ts";
+import { AGENTS, type Scope } from "../lib/agents/targets.ts";
+import { join } from "../lib/store/store.ts";
+import { PLUGIN_ROOT_VAR } from "../lib/agents/command.ts";
 import { clearPayload, makeProject, REPO, runCli, writeDoc } from "./support/scratch.ts";
 import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
 

@@ -6,12 +6,12 @@
  */
 
 import assert from "node:assert/strict";
-import type { Scope } from "../lib/hook_target.ts";
-import { join } from "../lib/store.ts";
+import type { Scope } from "../lib/agents/targets.ts";
+import { join } from "../lib/store/store.ts";
 import { prng } from "./support/prng.ts";
 import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
 import { clearPayload, REPO, writeDoc } from "./support/scratch.ts";
-import { storeAt } from "../lib/store.ts";
+import { storeAt } from "../lib/store/store.ts";
 
 /** Pieces a name is built from: each shell metacharacter, and whole injections. */
 const PIECES = [
@@ -45,15 +45,18 @@ function nameFrom(rand: () => number): string {
 
 /** The parts of this checkout the CLI and the hook need, copied under `dir`. */
 async function copyCheckout(dir: string): Promise<void> {
-  await Deno.mkdir(join(dir, "lib", "cli"), { recursive: true });
+  await Deno.mkdir(dir, { recursive: true });
   for (const f of ["session.ts", "session_restore.ts", "deno.json", "deno.lock"]) {
     await Deno.copyFile(join(REPO, f), join(dir, f));
   }
-  for (const sub of ["lib", "lib/cli"]) {
+  const copyTree = async (sub: string) => {
+    await Deno.mkdir(join(dir, sub), { recursive: true });
     for (const e of Deno.readDirSync(join(REPO, sub))) {
-      if (e.isFile) await Deno.copyFile(join(REPO, sub, e.name), join(dir, sub, e.name));
+      if (e.isDirectory) await copyTree(join(sub, e.name));
+      else if (e.isFile) await Deno.copyFile(join(REPO, sub, e.name), join(dir, sub, e.name));
     }
-  }
+  };
+  await copyTree("lib");
 }
 
 /** Every file a planted `touch PWNED` made under `dir`. */

@@ -9,9 +9,9 @@
  */
 
 import assert from "node:assert/strict";
-import { hookCommand, hookFlags, shellQuote } from "../lib/command.ts";
-import { join } from "../lib/store.ts";
-import { isoStamp } from "../lib/time.ts";
+import { hookCommand, hookFlags, shellQuote } from "../lib/agents/command.ts";
+import { join } from "../lib/store/store.ts";
+import { isoStamp } from "../lib/store/time.ts";
 import {
   clearPayload,
   makeProject,

@@ -4,21 +4,12 @@
  * @module
  */
 
-import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../lock.ts";
-import { findRoot, isDir, type Store, storeAt, storeOutside } from "../store.ts";
+import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../fs/lock.ts";
+import { findRoot, isDir, type Store, storeAt, storeOutside } from "../store/store.ts";
 
-/** Exit codes of the CLI. */
-export const EXIT = { ok: 0, notFound: 1, usage: 2, ambiguous: 3 } as const;
-
-/** A usage mistake: exits 2 with a message that names the fix, never a stack trace. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
-/** Something asked for is not there: exits 1 with a message. */
-export class NotFoundError extends Error {
-  override name = "NotFoundError";
-}
+// The typed errors live in lib/errors.ts; re-exported for the modes that import them from here.
+export { EXIT, NotFoundError, UsageError } from "../errors.ts";
+import { NotFoundError, UsageError } from "../errors.ts";
 
 /** The world a mode runs in. */
 export interface Context {
@@ -85,7 +76,7 @@ export function writeLine(stream: { writeSync(p: Uint8Array): number }, text: st
 }
 
 /**
- * Runs `fn` holding the store's docs lock (lib/lock.ts `docsLockTarget`), which every writer of a
+ * Runs `fn` holding the store's docs lock (lib/fs/lock.ts `docsLockTarget`), which every writer of a
  * document or LATEST holds. Where it cannot be had because the store is missing or cannot be
  * written (read-only), no write can happen either and `fn` runs without it; a timeout is an error.
  */

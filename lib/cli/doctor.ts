@@ -4,12 +4,12 @@
  * @module
  */
 
-import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "../hook_target.ts";
-import { grantPath } from "../command.ts";
-import { codexFindings, geminiFindings } from "../agent_doctor.ts";
-import { readIfExists, stateIgnored } from "../registration.ts";
-import { findHooks, SettingsError } from "../settings.ts";
-import { docPath, isSafeSlug, readLatest, type Store } from "../store.ts";
+import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "../agents/targets.ts";
+import { grantPath } from "../agents/command.ts";
+import { codexFindings, geminiFindings } from "../agents/doctor.ts";
+import { readIfExists, stateIgnored } from "../agents/registration.ts";
+import { findHooks, SettingsError } from "../agents/settings.ts";
+import { docPath, isSafeSlug, readLatest, type Store } from "../store/store.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./install.ts";

@@ -1,16 +1,16 @@
 /**
  * `drop <query…>`: removes the one parked item the query names best, logging its full bullet to
  * dropped.jsonl. No match: exit 1 and the list. A tie at the top: exit 3 and the closest four.
- * The matching rule (Fuse.js Bitap per word, integer edit distance) is lib/match.ts.
+ * The matching rule (Fuse.js Bitap per word, integer edit distance) is lib/parked/match.ts.
  * @module
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
 import { ioFailure, itemLine } from "./parked_io.ts";
-import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../match.ts";
-import { dropMatching, type DropOutcome } from "../parked_store.ts";
-import { isoStamp } from "../time.ts";
+import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../parked/match.ts";
+import { dropMatching, type DropOutcome } from "../parked/file.ts";
+import { isoStamp } from "../store/time.ts";
 
 /** Arguments and help of `drop`. */
 export const SPEC: ModeSpec = {

@@ -4,10 +4,10 @@
  * @module
  */
 
-import { createFileAtomic, writeFileAtomic } from "../atomic.ts";
-import type { Evidence, OpenItem } from "../evidence.ts";
-import { filesSection } from "../files_table.ts";
-import { splitFrontMatter } from "../front_matter.ts";
+import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
+import type { Evidence, OpenItem } from "../handover/evidence.ts";
+import { filesSection } from "../handover/files_table.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
 import {
   CAP,
   countItems,
@@ -19,9 +19,16 @@ import {
   parseSections,
   renderHandover,
   type Section,
-} from "../handover.ts";
-import { chooseSlug, refusal } from "../slug.ts";
-import { docPath, ensureStore, exists, recoverClaims, storeAt, writeLatest } from "../store.ts";
+} from "../handover/document.ts";
+import { chooseSlug, refusal } from "../store/slug.ts";
+import {
+  docPath,
+  ensureStore,
+  exists,
+  recoverClaims,
+  storeAt,
+  writeLatest,
+} from "../store/store.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, NotFoundError, UsageError, withDocsLock } from "./context.ts";
 import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";

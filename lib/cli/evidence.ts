@@ -12,7 +12,7 @@ import {
   openParked,
   parseSince,
   renderEvidence,
-} from "../evidence.ts";
+} from "../handover/evidence.ts";
 import { transcriptEnv } from "../transcript/load.ts";
 
 /** The `--since` flag, shared by `evidence` and `dump`. */

@@ -10,9 +10,9 @@ import {
   type HookTarget,
   type Scope,
   userSettingsProblem,
-} from "../hook_target.ts";
-import { commandFor, ignoreState, register } from "../registration.ts";
-import { SettingsError } from "../settings.ts";
+} from "../agents/targets.ts";
+import { commandFor, ignoreState, register } from "../agents/registration.ts";
+import { SettingsError } from "../agents/settings.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
 

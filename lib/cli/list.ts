@@ -4,9 +4,9 @@
  * @module
  */
 
-import { catalog, type DocEntry, entryOf, readHead } from "../catalog.ts";
-import type { ParkedItem } from "../parked.ts";
-import { readParked } from "../parked_store.ts";
+import { catalog, type DocEntry, entryOf, readHead } from "../store/catalog.ts";
+import type { ParkedItem } from "../parked/parked.ts";
+import { readParked } from "../parked/file.ts";
 import {
   docPath,
   exists,
@@ -16,8 +16,8 @@ import {
   type Store,
   takeLatest,
   writeLatest,
-} from "../store.ts";
-import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../time.ts";
+} from "../store/store.ts";
+import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, withDocsLock } from "./context.ts";
 

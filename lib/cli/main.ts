@@ -5,8 +5,9 @@
  * @module
  */
 
-import { setFault } from "../atomic.ts";
-import { type Context, EXIT, NotFoundError, UsageError } from "./context.ts";
+import { setFault } from "../fs/atomic.ts";
+import { EXIT, isFsRefusal, SessionError, UsageError } from "../errors.ts";
+import type { Context } from "./context.ts";
 
 /** A mode module: what every `lib/cli/<mode>.ts` exports. */
 interface ModeModule {
@@ -132,27 +133,22 @@ export async function main(args: string[], ctx: Context): Promise<number> {
     const run = await entry.run();
     return await run(rest, ctx);
   } catch (err) {
-    if (err instanceof UsageError) {
+    // The one place errors become exit codes (lib/errors.ts): never a stack trace for them.
+    if (err instanceof SessionError) {
+      ctx.err(`session ${mode}: ${err.message}`);
       // The spec: a usage error's message lists the supported modes, whatever the mistake.
-      ctx.err(`session ${mode}: ${err.message}`);
-      ctx.err(`Supported modes: ${Object.keys(MODES).join(", ")}.`);
-      return EXIT.usage;
+      if (err instanceof UsageError) ctx.err(`Supported modes: ${Object.keys(MODES).join(", ")}.`);
+      return err.exitCode;
     }
-    if (err instanceof NotFoundError) {
-      ctx.err(`session ${mode}: ${err.message}`);
-      return EXIT.notFound;
-    }
-    if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotFound) {
-      ctx.err(`session ${mode}: ${err.message}`);
-      return EXIT.notFound;
-    }
-    // The filesystem refused (read-only, full disk, …): every write is atomic, so the store
-    // still holds the old files; say so in one line rather than with a stack trace.
-    if (err instanceof Error && /\(os error \d+\)/.test(err.message)) {
-      ctx.err(
-        `session ${mode}: ${err.message}. The store's files are unchanged (writes are atomic)`,
-      );
-      return EXIT.notFound;
+    if (isFsRefusal(err)) {
+      // Every write is atomic, so a refused write left the store's old files in place: say so
+      // in one line rather than with a stack trace (a refused read changed nothing either).
+      const unchanged = err instanceof Deno.errors.PermissionDenied ||
+          err instanceof Deno.errors.NotFound
+        ? ""
+        : ". The store's files are unchanged (writes are atomic)";
+      ctx.err(`session ${mode}: ${err.message}${unchanged}`);
+      return EXIT.failure;
     }
     throw err;
   }

@@ -15,12 +15,12 @@ import {
   slugFamily,
   slugFromSummary,
   upsertParked,
-} from "../parked.ts";
-import { cliCommand } from "../command.ts";
-import { editParked } from "../parked_store.ts";
-import { refusal, slugify } from "../slug.ts";
-import { join } from "../store.ts";
-import { dayStamp, isoStamp } from "../time.ts";
+} from "../parked/parked.ts";
+import { cliCommand } from "../agents/command.ts";
+import { editParked } from "../parked/file.ts";
+import { refusal, slugify } from "../store/slug.ts";
+import { join } from "../store/store.ts";
+import { dayStamp, isoStamp } from "../store/time.ts";
 
 /** Arguments and help of `park`. */
 export const SPEC: ModeSpec = {
@@ -88,8 +88,8 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
   const store = storeFor(ctx, dir);
   // Loaded only here, by a computed specifier: a static import would make every `park` load the
   // sweep's sources (git, transcript readers), which a park with a summary never uses.
-  const { sweepProject, UNLANDED_REL }: typeof import("../sweep.ts") = await import(
-    new URL("../sweep.ts", import.meta.url).href
+  const { sweepProject, UNLANDED_REL }: typeof import("../handover/sweep.ts") = await import(
+    new URL("../handover/sweep.ts", import.meta.url).href
   );
   const { transcriptEnv }: typeof import("../transcript/load.ts") = await import(
     new URL("../transcript/load.ts", import.meta.url).href

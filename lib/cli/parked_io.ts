@@ -5,8 +5,8 @@
  */
 
 import { type Context, EXIT, NotFoundError, UsageError } from "./context.ts";
-import { LockTimeoutError } from "../lock.ts";
-import type { ParkedItem } from "../parked.ts";
+import { LockTimeoutError } from "../fs/lock.ts";
+import type { ParkedItem } from "../parked/parked.ts";
 
 /**
  * Reports an IO failure of an edit (lock timeout, read-only store, full disk)

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { writeFileAtomic } from "../atomic.ts";
-import { catalog } from "../catalog.ts";
-import { markConsumed, splitFrontMatter } from "../front_matter.ts";
-import { slugify } from "../slug.ts";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { catalog } from "../store/catalog.ts";
+import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
+import { slugify } from "../store/slug.ts";
 import {
   docPath,
   exists,
@@ -18,8 +18,8 @@ import {
   recoverClaims,
   type Store,
   takeLatest,
-} from "../store.ts";
-import { ageMs, formatAge } from "../time.ts";
+} from "../store/store.ts";
+import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError, withDocsLock } from "./context.ts";
 

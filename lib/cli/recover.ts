@@ -5,9 +5,9 @@
  * @module
  */
 
-import { collectEvidence, openParked } from "../evidence.ts";
-import { hasSession, recoverMarkdown } from "../recover.ts";
-import { findGitTop } from "../store.ts";
+import { collectEvidence, openParked } from "../handover/evidence.ts";
+import { hasSession, recoverMarkdown } from "../handover/recover.ts";
+import { findGitTop } from "../store/store.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, NotFoundError, storeFor, UsageError } from "./context.ts";
@@ -19,7 +19,7 @@ import {
   TRANSCRIPT_FLAG,
   transcriptInputs,
 } from "./evidence.ts";
-import { refusal } from "../slug.ts";
+import { refusal } from "../store/slug.ts";
 
 /** Arguments and help of `recover`. */
 export const SPEC: ModeSpec = {

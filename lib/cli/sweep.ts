@@ -10,10 +10,10 @@ import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
 import { ioFailure } from "./parked_io.ts";
-import { writeFileAtomic } from "../atomic.ts";
-import { join, pathOutside } from "../store.ts";
-import { renderUnlanded, sweepProject, UNLANDED_REL } from "../sweep.ts";
-import { isoStamp } from "../time.ts";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { join, pathOutside } from "../store/store.ts";
+import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";
+import { isoStamp } from "../store/time.ts";
 
 export { UNLANDED_REL };
 

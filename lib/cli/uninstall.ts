@@ -3,8 +3,8 @@
  * @module
  */
 
-import { unregister } from "../registration.ts";
-import { SettingsError } from "../settings.ts";
+import { unregister } from "../agents/registration.ts";
+import { SettingsError } from "../agents/settings.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { agentOf, SCOPE_FLAGS, scopeOf, settingsFile } from "./install.ts";

@@ -6,8 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { CLI_FLAGS } from "../../lib/command.ts";
-import { isoStamp } from "../../lib/time.ts";
+import { CLI_FLAGS } from "../../lib/agents/command.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import { claudeEnv, ensureClaude, makeWorld, startClaude, type World } from "./support/claude.ts";
 import {
   isToolResult,

@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { CLI_FLAGS, projectFile } from "../../lib/command.ts";
-import { isoStamp } from "../../lib/time.ts";
+import { CLI_FLAGS, projectFile } from "../../lib/agents/command.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import {
   cli,
   configureCodex,

@@ -2,11 +2,11 @@
  * End to end in the real Gemini CLI (pinned, offline, against the loopback Gemini API stand-in):
  * the model dumps through its shell tool, the user sends `/clear`, and the next model request
  * carries the handover, once (Gemini drops SessionStart context on /clear, so the hook defers it
- * to the next BeforeAgent: see lib/hook.ts); a second `/clear` carries nothing, nor an old dump.
+ * to the next BeforeAgent: see lib/hook/answer.ts); a second `/clear` carries nothing, nor an old dump.
  */
 
 import assert from "node:assert/strict";
-import { isoStamp } from "../../lib/time.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import {
   cli,
   configureGemini,

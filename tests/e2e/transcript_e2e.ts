@@ -6,9 +6,9 @@
  */
 
 import assert from "node:assert/strict";
-import { CLI_FLAGS } from "../../lib/command.ts";
-import { splitFrontMatter } from "../../lib/front_matter.ts";
-import { findSection, parseSections } from "../../lib/handover.ts";
+import { CLI_FLAGS } from "../../lib/agents/command.ts";
+import { splitFrontMatter } from "../../lib/store/front_matter.ts";
+import { findSection, parseSections } from "../../lib/handover/document.ts";
 import { encodeProjectDir } from "../../lib/transcript/locate.ts";
 import { ensureClaude, makeWorld, startClaude } from "./support/claude.ts";
 import {

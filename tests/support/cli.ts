@@ -5,8 +5,8 @@
  */
 
 import { main } from "../../lib/cli/main.ts";
-import { join } from "../../lib/store.ts";
-import { isoStamp } from "../../lib/time.ts";
+import { join } from "../../lib/store/store.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import { NOW } from "./scratch.ts";
 
 /** What an in-process CLI run returned and printed. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isoStamp } from "../../lib/time.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import { NOW } from "./scratch.ts";
 
 /** Whether this machine lets us mount a tmpfs in a user namespace. */

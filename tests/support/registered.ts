@@ -6,10 +6,10 @@
  * @module
  */
 
-import { AGENTS, type Scope } from "../../lib/hook_target.ts";
-import { findHooks } from "../../lib/settings.ts";
-import { join } from "../../lib/store.ts";
-import { isoStamp } from "../../lib/time.ts";
+import { AGENTS, type Scope } from "../../lib/agents/targets.ts";
+import { findHooks } from "../../lib/agents/settings.ts";
+import { join } from "../../lib/store/store.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import { NOW, type Ran, REPO, runProcess, runScript } from "./scratch.ts";
 
 /** Where and how to install. */

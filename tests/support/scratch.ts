@@ -4,9 +4,9 @@
  * @module
  */
 
-import { renderFrontMatter } from "../../lib/front_matter.ts";
-import { join, type Store, storeAt } from "../../lib/store.ts";
-import { isoStamp } from "../../lib/time.ts";
+import { renderFrontMatter } from "../../lib/store/front_matter.ts";
+import { join, type Store, storeAt } from "../../lib/store/store.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 
 /** The repository root (where session.ts lives). */
 export const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(

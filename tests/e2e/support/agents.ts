@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CLI_FLAGS, projectFile } from "../../../lib/command.ts";
+import { CLI_FLAGS, projectFile } from "../../../lib/agents/command.ts";
 import { makeWorld, type World } from "./claude.ts";
 import { clientEnv, npmInstall, run, runCli } from "./process.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";

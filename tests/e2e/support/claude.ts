@@ -5,7 +5,7 @@
  * @module
  */
 
-import { projectFile } from "../../../lib/command.ts";
+import { projectFile } from "../../../lib/agents/command.ts";
 import { clientEnv, npmInstall, run } from "./process.ts";
 import { type StandIn } from "./stand_in.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CLI_FLAGS, projectFile } from "../../../lib/command.ts";
+import { CLI_FLAGS, projectFile } from "../../../lib/agents/command.ts";
 
 /** Runs `cmd` to completion; its stdout + stderr, or an error carrying them when it fails. */
 export async function run(cmd: string, args: string[], cwd?: string): Promise<string> {

@@ -1,0 +1,108 @@
+/**
+ * The exact commands this project tells people and agents to run: the CLI with its
+ * least-privilege Deno flags, and the hook as `install` registers it.
+ * @module
+ */
+
+/** Deno permission flags the CLI needs: its store and the project (read/write), git, env. */
+export const CLI_FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
+
+/** Absolute filesystem path of a file next to this project's entry scripts. */
+export function projectFile(name: string): string {
+  // The hook builds its recall command with this on every restore: a plain string operation on
+  // `import.meta.dirname` skips URL parsing (~0.25 ms cold, ~1 % of the hook's budget).
+  // This module sits two folders below the entry scripts (lib/agents/).
+  const dir = import.meta.dirname?.replaceAll("\\", "/");
+  if (dir) return dir.slice(0, dir.lastIndexOf("/", dir.lastIndexOf("/") - 1) + 1) + name;
+  const url = new URL(`../../${name}`, import.meta.url);
+  const path = decodeURIComponent(url.pathname);
+  return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
+}
+
+/** Quotes a shell word only when it needs it. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The shell command that runs `session.ts` with `args`. */
+export function cliCommand(...args: string[]): string {
+  return ["deno", "run", ...CLI_FLAGS, projectFile("session.ts"), ...args].map(shellQuote)
+    .join(" ");
+}
+
+/** Environment variables the hook reads, and so the only ones it may see. */
+export const HOOK_ENV = ["CLAUDE_PROJECT_DIR", "SESSION_NOW", "SESSION_DEBUG"];
+
+/** The variable Claude Code substitutes in a plugin's hooks/hooks.json: the plugin's checkout. */
+export const PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}";
+
+/**
+ * The path Deno is granted for `path`. Deno splits every `--allow-*` list at commas and has no
+ * escape for one (2.9.6: `,,` is refused as an empty path), so a path holding a comma is granted
+ * as its nearest ancestor without one: the narrowest grant Deno can express (`doctor` says so).
+ */
+export function grantPath(path: string): string {
+  const comma = path.indexOf(",");
+  if (comma < 0) return path;
+  const slash = Math.max(path.lastIndexOf("/", comma), path.lastIndexOf("\\", comma));
+  return slash <= 0 ? "/" : path.slice(0, slash);
+}
+
+/** What the hook may read and write; `undefined` for a hook that serves every project. */
+export interface HookGrant {
+  /** The project root: the hook writes only its store. */
+  root: string;
+  /** The highest directory the root rule may look in (the git top-level; default `root`). */
+  top?: string;
+}
+
+/**
+ * The hook's Deno flags, as argv words. For one project: read on the directories the root rule
+ * walks (up to the git top-level) and on `code` (the hook's own lib/ folder), write on the store.
+ * With no project (`--user`, the plugin) the store is wherever the walk-up from the launch
+ * directory leads, which no grant fixed ahead can name, so read and write are not limited by
+ * path (the hook itself refuses a store that leads outside its project). Always: the hook's three
+ * variables, nothing else, never a prompt; `--no-config`, because the hook needs no import map and
+ * without it Deno reads this project's deno.json, lock file and .npmrc on every start (~5 % of the
+ * hook's time); and V8's `--no-lazy`, so the hook's functions are compiled with their module and
+ * kept in Deno's code cache instead of compiled again on first call in every run (~5 % on an
+ * inject; an empty script measures the same with or without it). docs/PERFORMANCE.md has the
+ * measurements.
+ */
+export function hookFlags(grant: HookGrant | undefined, code?: string): string[] {
+  const read = grant === undefined
+    ? []
+    : [...new Set([grant.top ?? grant.root, ...(code === undefined ? [] : [code])].map(grantPath))];
+  return [
+    "--no-config",
+    "--no-prompt",
+    "--v8-flags=--no-lazy",
+    grant === undefined ? "--allow-read" : `--allow-read=${read.join(",")}`,
+    grant === undefined
+      ? "--allow-write"
+      : `--allow-write=${grantPath(`${grant.root}/.claude/state/session`)}`,
+    `--allow-env=${HOOK_ENV.join(",")}`,
+  ];
+}
+
+/**
+ * The hook command: `deno run` with {@link hookFlags}, reading the lib/ folder beside `script`:
+ * the hook loads its general path by a computed specifier, which Deno checks against
+ * `--allow-read` (a literal one would make Deno read that whole module graph on every start;
+ * docs/PERFORMANCE.md). Every word is single-quoted where it needs quoting, so no shell ever
+ * expands a path; the one exception is a `script` under {@link PLUGIN_ROOT_VAR}, which Claude
+ * Code substitutes itself.
+ */
+export function hookCommand(script: string, grant: HookGrant | undefined): string {
+  const flags = hookFlags(grant, grant === undefined ? undefined : hookCodeDir(script));
+  const quoted = script.startsWith(`${PLUGIN_ROOT_VAR}/`)
+    ? `"${PLUGIN_ROOT_VAR}"/${shellQuote(script.slice(PLUGIN_ROOT_VAR.length + 1))}`
+    : shellQuote(script);
+  return ["deno", "run", ...flags.map(shellQuote), quoted].join(" ");
+}
+
+/** The lib/ folder beside the hook script `script`: what the hook reads of its own code. */
+export function hookCodeDir(script: string): string {
+  const slash = Math.max(script.lastIndexOf("/"), script.lastIndexOf("\\"));
+  return `${slash < 0 ? "." : script.slice(0, slash)}/lib`;
+}

@@ -1,0 +1,114 @@
+/**
+ * Registering the restore hook with an agent, as IO around the pure editors: read the settings
+ * file, edit it (lib/agents/settings.ts), write it atomically; keep `.claude/state/` git-ignored.
+ * @module
+ */
+
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { hookCommand, projectFile } from "./command.ts";
+import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
+import type { HookTarget, Scope } from "./targets.ts";
+import { addHook, removeHooks } from "./settings.ts";
+import { absolute, findGitTop, join, parentDir } from "../store/store.ts";
+
+/** Reads a text file; undefined when it does not exist. */
+export async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The hook command `install` registers for `scope` in the project at `root`, for `agent`. A
+ * project's hook reads what the root rule walks (from any launch directory up to the git
+ * top-level) and writes that project's store; a user-wide hook serves every project, and the
+ * store it finds may sit above the launch directory, so it is not confined by path
+ * (lib/agents/command.ts `hookFlags`).
+ */
+export function commandFor(scope: Scope, root: string, agent = "claude"): string {
+  const script = projectFile("session_restore.ts");
+  const grant = scope === "user" ? undefined : { root, top: findGitTop(root) ?? root };
+  const command = hookCommand(script, grant);
+  return agent === "claude" ? command : `${command} --agent ${agent}`;
+}
+
+/**
+ * The file `path` stands for: a symlink (settings kept in a dotfiles repository) is followed, so
+ * an edit writes its target and the link stays a link.
+ */
+export async function linkTarget(path: string): Promise<string> {
+  let p = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let info;
+    try {
+      info = await Deno.lstat(p);
+    } catch {
+      return p;
+    }
+    if (!info.isSymlink) return p;
+    p = absolute(await Deno.readLink(p), parentDir(p) ?? "/");
+  }
+  return p;
+}
+
+/** What changed: "added", "updated" or "unchanged". */
+export type Change = "added" | "updated" | "unchanged";
+
+/** Registers the hook in `path`; throws SettingsError (changing nothing) on a bad file. */
+export async function register(
+  settings: string,
+  target: HookTarget,
+  command: string,
+): Promise<Change> {
+  const path = await linkTarget(settings);
+  const before = await readIfExists(path);
+  const after = addHook(before ?? "", target, command);
+  if (after === (before ?? "")) return "unchanged";
+  const dir = parentDir(path);
+  if (dir) await Deno.mkdir(dir, { recursive: true });
+  await writeFileAtomic(path, after);
+  return before !== undefined && removeHooks(before, target) !== before ? "updated" : "added";
+}
+
+/** Removes our hook from `path`; a file left as `{}` is deleted. False when nothing was there. */
+export async function unregister(settings: string, target: HookTarget): Promise<boolean> {
+  const path = await linkTarget(settings);
+  const before = await readIfExists(path);
+  if (before === undefined) return false;
+  const after = removeHooks(before, target);
+  if (after === before) return false;
+  // A linked file stays, emptied: deleting its target would leave the link dangling.
+  if (after === "" && path === settings) await Deno.remove(path);
+  else await writeFileAtomic(path, after === "" ? "{}\n" : after);
+  return true;
+}
+
+/** True when git (or, without git, the root's `.gitignore`) ignores the store. */
+export async function stateIgnored(root: string): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["check-ignore", "-q", "--no-index", `${STATE_IGNORE}session/LATEST`],
+      cwd: root,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (out.code === 0) return true;
+    if (out.code === 1) return false;
+  } catch {
+    // no git (or not allowed to run it): read the file ourselves
+  }
+  return ignoresState(await readIfExists(join(root, ".gitignore")) ?? "");
+}
+
+/** Adds `.claude/state/` to the root's `.gitignore` in a git project; true when it wrote. */
+export async function ignoreState(root: string): Promise<boolean> {
+  if (findGitTop(root) === undefined || await stateIgnored(root)) return false;
+  const path = await linkTarget(join(root, ".gitignore"));
+  const before = await readIfExists(path) ?? "";
+  // git says the store is not ignored: a line appended last wins over anything before it.
+  await writeFileAtomic(path, withStateIgnored(before, true));
+  return true;
+}

@@ -1,0 +1,60 @@
+/**
+ * Typed errors that carry their exit code. Anything in lib/ may throw them; the CLI's dispatcher
+ * (lib/cli/main.ts) is the one place that turns them into a message and an exit code, so no mode
+ * returns a failure code of its own and no user mistake ever shows a stack trace.
+ *
+ * | class            | exit | meaning                                                        |
+ * | ---------------- | ---- | -------------------------------------------------------------- |
+ * | `UsageError`     | 2    | the call's words are wrong; the message names the fix           |
+ * | `NotFoundError`  | 1    | what was asked for is not there (a slug, a transcript, a match) |
+ * | `FailureError`   | 1    | it could not be done (refused, busy, invalid file); unchanged  |
+ * | `AmbiguousError` | 3    | more than one thing fits; the message lists the closest         |
+ *
+ * A file-system refusal (read-only, full disk, permission) is recognised by
+ * {@link isFsRefusal}, the one predicate for it, and exits 1 like a `FailureError`.
+ * @module
+ */
+
+/** The exit codes of the CLI (the spec's table). */
+export const EXIT = { ok: 0, notFound: 1, failure: 1, usage: 2, ambiguous: 3 } as const;
+
+/** An error the CLI reports as one line and exits with {@link SessionError.exitCode}. */
+export abstract class SessionError extends Error {
+  /** The process's exit code for this error. */
+  abstract readonly exitCode: number;
+}
+
+/** A usage mistake: exit 2, with a message that names the fix. */
+export class UsageError extends SessionError {
+  override name = "UsageError";
+  readonly exitCode: number = EXIT.usage;
+}
+
+/** Something asked for is not there: exit 1. */
+export class NotFoundError extends SessionError {
+  override name = "NotFoundError";
+  readonly exitCode: number = EXIT.notFound;
+}
+
+/** Something could not be done (refused, busy, a file that cannot be edited safely): exit 1. */
+export class FailureError extends SessionError {
+  override name = "FailureError";
+  readonly exitCode: number = EXIT.failure;
+}
+
+/** More than one thing fits the request equally: exit 3. */
+export class AmbiguousError extends SessionError {
+  override name = "AmbiguousError";
+  readonly exitCode: number = EXIT.ambiguous;
+}
+
+/**
+ * True when the file system refused an operation: permission, a missing or wrong kind of path,
+ * a read-only or full disk, or any OS error Deno reports with its `(os error N)` suffix.
+ */
+export function isFsRefusal(err: unknown): err is Error {
+  return err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotFound ||
+    err instanceof Deno.errors.NotADirectory || err instanceof Deno.errors.IsADirectory ||
+    err instanceof Deno.errors.AlreadyExists ||
+    (err instanceof Error && /\(os error \d+\)|no space|read-only/i.test(err.message));
+}

@@ -1,0 +1,91 @@
+/**
+ * `recover`: a handover drafted from the transcript of a session that ended without a dump
+ * (closed terminal, crash). The draft is ordinary handover markdown — the first and last user
+ * requests, deferrals and unanswered questions as outstanding items, the last assistant text —
+ * which `dump` then completes with the files table and unfinished tasks from the evidence, so the
+ * document is written exactly like any other.
+ * @module
+ */
+
+import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
+
+/** Longest quote taken from the transcript into the draft. */
+export const QUOTE_MAX = 400;
+
+/** `text` on one line, cut at `max` characters with an ellipsis. */
+export function quote(text: string, max = QUOTE_MAX): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? one.slice(0, max - 1).trimEnd() + "…" : one;
+}
+
+/** A short kebab slug from the first words of `text`. */
+function slugOf(prefix: string, text: string): string {
+  const words = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().split(" ");
+  return [prefix, ...words.slice(0, 4)].filter(Boolean).join("-");
+}
+
+function at(m: Mention): string {
+  return `transcript L${m.line}`;
+}
+
+/**
+ * The draft's markdown sections from transcript facts (pure). Unfinished tasks and touched files
+ * are not written here: they come from the evidence the draft is dumped with.
+ */
+export function recoverMarkdown(facts: TranscriptFacts): string {
+  const out: string[] = [];
+  const goal: string[] = [];
+  if (facts.firstRequest) {
+    goal.push(`${quote(facts.firstRequest.text)} (${at(facts.firstRequest)})`);
+  }
+  if (facts.lastRequest && facts.lastRequest.line !== facts.firstRequest?.line) {
+    goal.push("", `Last request: ${quote(facts.lastRequest.text)} (${at(facts.lastRequest)})`);
+  }
+  if (goal.length) out.push("## Goal", "", ...goal, "");
+  const items: string[] = [];
+  const taken = new Set<string>();
+  const unique = (slug: string) => {
+    let s = slug;
+    for (let i = 2; taken.has(s); i++) s = `${slug}-${i}`;
+    taken.add(s);
+    return s;
+  };
+  for (const d of facts.deferrals) {
+    items.push(
+      `- **${unique(slugOf("deferred", d.text))}** — ${quote(d.text, 200)} Why: the user ` +
+        `deferred it (${at(d)}). Next: decide when to pick it up.`,
+    );
+  }
+  for (const q of facts.questions) {
+    items.push(
+      `- **${unique(slugOf("question", q.text))}** — Unanswered: "${quote(q.text, 200)}" ` +
+        `Why: the session ended or moved on without an answer (${at(q)}). Next: ask again.`,
+    );
+  }
+  if (items.length) out.push("## Outstanding", "", ...items, "");
+  const next: string[] = [
+    `Recovered from ${facts.path || "a transcript"}: the session ended without a dump, so its ` +
+    `decisions and lessons were not written down — check the work before relying on this draft.`,
+  ];
+  if (facts.lastAssistantText) {
+    next.push(
+      `Where the session stopped: "${quote(facts.lastAssistantText.text)}" ` +
+        `(${at(facts.lastAssistantText)})`,
+    );
+  }
+  if (facts.lastRequest) {
+    next.push(`Continue with the last request: ${quote(facts.lastRequest.text, 200)}`);
+  }
+  out.push("## Next step", "", next.join("\n\n"), "");
+  return out.join("\n");
+}
+
+/**
+ * Whether a transcript gave anything to recover: a request, an answer, a task, a file, a
+ * question or a deferral. A file of no session records (`--transcript /etc/passwd`) gives none,
+ * and a draft of nothing is no handover.
+ */
+export function hasSession(facts: TranscriptFacts): boolean {
+  return !!(facts.firstRequest || facts.lastRequest || facts.lastAssistantText) ||
+    facts.files.length + facts.tasks.length + facts.questions.length + facts.deferrals.length > 0;
+}

@@ -1,0 +1,110 @@
+/**
+ * The hook's answer to one payload, per agent: what it injects, on which event, in which JSON.
+ *
+ * Claude Code and Codex CLI read `additionalContext` from a `SessionStart` hook after `/clear`.
+ * Gemini CLI (0.61) fires `SessionStart` with `source: "clear"` but shows only its
+ * `systemMessage` to the user and drops `additionalContext` (it honours it at startup and
+ * resume only). So for Gemini the restore is deferred: `SessionStart`/clear arms the store for
+ * that session id, and the next `BeforeAgent` of the same session (the user's first message
+ * after `/clear`) claims the arm and injects the handover there, which Gemini appends to that
+ * message. Everything else (gates, exactly-once claim, consumed flip) is the common restore.
+ * @module
+ */
+
+import { setFault, TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
+import {
+  findPending,
+  type HookEnv,
+  hookOutput,
+  type Payload,
+  restore,
+  type RestoreOptions,
+} from "./restore.ts";
+import {
+  armPath,
+  findRoot,
+  join,
+  removeQuietly,
+  type Store,
+  storeAt,
+  storeOutside,
+} from "../store/store.ts";
+
+/** What the hook prints (nothing when `stdout` is undefined) and why, for diagnostics. */
+export interface HookAnswer {
+  stdout?: string;
+  reason: string;
+}
+
+/**
+ * Takes the arm away atomically (rename to a private claim, as LATEST is claimed): of two hooks
+ * racing, one gets it. Returns the session id it names ("" when blank), or undefined when unarmed.
+ */
+export function takeArm(store: Store): string | undefined {
+  const claim = join(store.dir, `${TEMP_PREFIX}armed.claim.${Deno.pid}.${crypto.randomUUID()}`);
+  try {
+    Deno.renameSync(armPath(store), claim);
+  } catch {
+    return undefined;
+  }
+  let session = "";
+  try {
+    session = Deno.readTextFileSync(claim).split("\n", 1)[0].trim();
+  } catch { /* unreadable: treated as blank */ }
+  removeQuietly(claim);
+  return session;
+}
+
+/** Answers one payload for the agent named in `options` (see the module note for Gemini). */
+export function answer(
+  payload: Payload,
+  options: RestoreOptions,
+  env: HookEnv,
+  now: Date,
+): HookAnswer {
+  setFault(options.fault);
+  if (options.agent !== "gemini") {
+    const outcome = restore(payload, options, env, now);
+    return outcome.injected
+      ? { stdout: hookOutput(outcome.context), reason: `injected "${outcome.slug}"` }
+      : { reason: outcome.reason };
+  }
+  // Gemini sets CLAUDE_PROJECT_DIR to its own cwd "for compatibility"; its shell tool does not,
+  // so honouring it would let the hook and the CLI disagree on the store. The walk-up rule wins.
+  const geminiEnv = {};
+  if (payload.hook_event_name === "BeforeAgent") return deliver(payload, options, now);
+  if (payload.hook_event_name === "SessionStart" && payload.source === "clear") {
+    const found = findPending(payload, options, geminiEnv, now);
+    if ("reason" in found) return { reason: found.reason };
+    writeFileAtomicSync(armPath(found.store), `${payload.session_id ?? ""}\n`);
+    return {
+      stdout: JSON.stringify({
+        systemMessage:
+          `[session] Handover "${found.slug}" will be restored with your next message.`,
+      }),
+      reason: `armed "${found.slug}" for session ${payload.session_id ?? "(none)"}`,
+    };
+  }
+  const outcome = restore(payload, options, geminiEnv, now);
+  return outcome.injected
+    ? { stdout: hookOutput(outcome.context), reason: `injected "${outcome.slug}"` }
+    : { reason: outcome.reason };
+}
+
+/** Gemini's BeforeAgent: inject the armed handover when this session armed it, once. */
+function deliver(payload: Payload, options: RestoreOptions, now: Date): HookAnswer {
+  const store = storeAt(findRoot({ cwd: payload.cwd }));
+  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
+  const armed = takeArm(store);
+  if (armed === undefined) return { reason: "not armed" };
+  if (armed !== (payload.session_id ?? "")) return { reason: "armed by another session" };
+  const outcome = restore(
+    { ...payload, hook_event_name: "SessionStart", source: "clear" },
+    { ...options, sources: [...options.sources, "clear"] },
+    {},
+    now,
+  );
+  return outcome.injected
+    ? { stdout: hookOutput(outcome.context, "BeforeAgent"), reason: `injected "${outcome.slug}"` }
+    : { reason: outcome.reason };
+}

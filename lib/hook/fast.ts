@@ -1,0 +1,535 @@
+/**
+ * The SessionStart hook's fast path: its input (the payload, its own flags, the per-agent
+ * budgets, the gates) and the whole answer for the common `/clear` — nothing to restore, or a
+ * plain handover to inject — in one module that imports nothing.
+ *
+ * Why one module: the hook runs on every `/clear` and must stay within 1.15× of an empty
+ * `deno run`. In a fresh Deno process each module costs ~0.12 ms to load (plus ~0.004 ms per KB),
+ * a second loading phase ~0.3 ms, and the first use of each Deno API, regex or function its own
+ * compile. The general path (lib/hook/answer.ts and the store, front matter, time and command modules it
+ * needs) measured 1.27× on an inject; with this module the hook measures ~1.13×
+ * (docs/PERFORMANCE.md). So it settles what it can be sure of with the fewest calls and hands
+ * everything else — a symlink anywhere on the way, a walk up to the git top-level, front matter of
+ * another shape, a body that needs the digest, Gemini's arming — to the general path, which decides
+ * every case itself. Where it repeats a rule of another module (the recall command, the age, the
+ * shape of our front matter), tests/hook/fast_test.ts holds it to that module on generated inputs,
+ * and the whole fast path to the general one on generated stores.
+ * @module
+ */
+
+/** The restore window: a dump older than this is not injected by the hook. */
+export const WINDOW_MS = 30 * 60 * 1000;
+/** A future `created` within this skew (clock differences) still counts as fresh. */
+const FUTURE_SKEW_MS = 60_000;
+
+/** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
+export interface Payload {
+  session_id?: string;
+  transcript_path?: string;
+  cwd: string;
+  hook_event_name?: string;
+  source?: string;
+}
+
+/** Size budget of the injected context for one agent. */
+export interface Budget {
+  /** A body longer than this (characters) is replaced by a digest. */
+  digestOver: number;
+  /** The whole context never exceeds this many characters. */
+  limit: number;
+  /** When set, the whole context never exceeds this many UTF-8 bytes either. */
+  maxBytes?: number;
+}
+
+/**
+ * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
+ * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
+ * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
+ * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ */
+export const BUDGETS: Record<string, Budget> = {
+  claude: { digestOver: 8_000, limit: 9_500 },
+  gemini: { digestOver: 8_000, limit: 9_500 },
+  codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
+};
+
+/** The agents the hook knows, by the name `--agent` takes. */
+export type Agent = "claude" | "codex" | "gemini";
+
+/** Hook options: which sources inject, the window, the agent and its budget. */
+export interface RestoreOptions {
+  sources: string[];
+  windowMs: number;
+  budget: Budget;
+  agent: Agent;
+  /** Tests only (`--test-fault short-write|pause`): lib/fs/atomic.ts `setFault` at the write. */
+  fault?: string;
+}
+
+/** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
+export const DEFAULT_OPTIONS: RestoreOptions = {
+  sources: ["clear"],
+  windowMs: WINDOW_MS,
+  budget: BUDGETS.claude,
+  agent: "claude",
+};
+
+/** Parses the hook payload; undefined unless it is a JSON object with a non-empty `cwd`. */
+export function parsePayload(text: string): Payload | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const p = value as Record<string, unknown>;
+  if (typeof p.cwd !== "string" || p.cwd === "") return undefined;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    cwd: p.cwd,
+    session_id: str(p.session_id),
+    transcript_path: str(p.transcript_path),
+    hook_event_name: str(p.hook_event_name),
+    source: str(p.source),
+  };
+}
+
+/** The event and source gates. */
+export function gate(payload: Payload, options: RestoreOptions): string | undefined {
+  if (payload.hook_event_name !== "SessionStart") return "not a SessionStart event";
+  if (payload.source !== undefined && !options.sources.includes(payload.source)) {
+    return `source "${payload.source}" is not enabled`;
+  }
+  return undefined;
+}
+
+/** Parses the hook's own flags: `--source a,b`, `--window-minutes N`, `--agent NAME`. */
+export function parseHookArgs(args: string[]): RestoreOptions {
+  const options = { ...DEFAULT_OPTIONS, sources: [...DEFAULT_OPTIONS.sources] };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? args[++i] ?? "";
+    if (flag === "--source") {
+      for (const s of value().split(",")) {
+        if (s && !options.sources.includes(s)) options.sources.push(s);
+      }
+    } else if (flag === "--window-minutes") {
+      const n = Number(value());
+      if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
+    } else if (flag === "--test-fault") {
+      options.fault = value();
+    } else if (flag === "--agent") {
+      const agent = value();
+      if (agent === "claude" || agent === "codex" || agent === "gemini") {
+        options.agent = agent;
+        options.budget = BUDGETS[agent];
+      }
+    }
+  }
+  return options;
+}
+
+/** The fast path's verdict: what to print (nothing when `stdout` is undefined) and why, or a hand-over. */
+export type FastAnswer = { stdout?: string; reason: string } | { general: string };
+
+/** What the fast path reads of the process: `CLAUDE_PROJECT_DIR` and "now". */
+export interface FastEnv {
+  projectDir?: string;
+  now: Date;
+}
+
+/** An environment variable, a denied permission read as unset (as lib/store/time.ts `safeEnv`). */
+export function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Now": `SESSION_NOW` when it is set and valid, else the clock (as lib/store/time.ts `currentTime`). */
+export function hookNow(pinned = readEnv("SESSION_NOW")): Date {
+  const ms = pinned ? Date.parse(pinned) : NaN;
+  return Number.isNaN(ms) ? new Date() : new Date(ms);
+}
+
+/** Reads all of stdin synchronously (measurably cheaper at start-up than a stream), as text. */
+export function readStdin(): string {
+  const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(1 << 16);
+  let total = 0;
+  for (;;) {
+    const n = Deno.stdin.readSync(buf);
+    if (n === null || n === 0) break;
+    chunks.push(buf.slice(0, n));
+    total += n;
+  }
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return decodeUtf8(all);
+}
+
+/**
+ * UTF-8 to text. A payload is almost always ASCII, and building the string from char codes skips
+ * TextDecoder, whose first use costs ~0.2 ms (~1 % of the hook's whole time) in a fresh process.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  let ascii = bytes.length <= 1 << 16;
+  for (let i = 0; ascii && i < bytes.length; i++) ascii = bytes[i] < 0x80;
+  return ascii
+    ? String.fromCharCode.apply(null, bytes as unknown as number[])
+    : new TextDecoder().decode(bytes);
+}
+
+/** Writes to stdout directly: console.log's formatting machinery costs start-up time. */
+export function writeOut(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += Deno.stdout.writeSync(bytes.subarray(at));
+}
+
+/** The CLI's Deno flags, as lib/agents/command.ts `CLI_FLAGS` spells them (held to it by a test). */
+const RECALL_PREFIX = "deno run --allow-read --allow-write --allow-env --allow-run=git";
+/** What the shell takes unquoted besides letters and digits (as lib/agents/command.ts `shellQuote`). */
+const SHELL_PLAIN = "_/.,:=@%+-";
+
+/**
+ * Answers one payload when that needs nothing but this module: silence when there is nothing to
+ * restore, or the whole inject (under the docs lock: mark the document consumed, clear LATEST) for
+ * a plain handover. Returns `{ general }` — touching nothing but the docs lock file — when the
+ * general path must decide.
+ */
+export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastEnv): FastAnswer {
+  const gemini = options.agent === "gemini";
+  const arming = gemini && payload.hook_event_name === "BeforeAgent";
+  if (!arming) {
+    const closed = gate(payload, options);
+    if (closed) return { reason: closed };
+    if (gemini) return { general: "Gemini arms its restore" };
+  }
+  // Gemini's CLAUDE_PROJECT_DIR is its launch directory; the walk-up rule decides for it.
+  const found = plainStart(gemini ? undefined : env.projectDir, payload.cwd);
+  if (found === undefined) return { general: "the start directory needs normalising" };
+  let dir = found.start;
+  let names: Map<string, string> | undefined = found.names;
+  for (const part of [".claude", "state", "session"]) {
+    if (names === undefined) return { general: "the store's path cannot be listed" };
+    const kind = names.get(part);
+    if (kind === undefined) {
+      // No store here: certain only where the walk-up ends, at the git top-level.
+      if (!found.top) return { general: "the store may be above the start directory" };
+      return arming ? { reason: "not armed" } : { reason: "no LATEST pointer" };
+    }
+    if (kind !== "dir") return { general: "a symlink or a file on the store's path" };
+    dir = `${dir}/${part}`;
+    names = listDir(dir);
+  }
+  if (names === undefined) return { general: "the store cannot be listed" };
+  if (arming) return names.has(".gemini-armed") ? { general: "armed" } : { reason: "not armed" };
+  const pointer = names.get("LATEST");
+  if (pointer === undefined) return { reason: "no LATEST pointer" };
+  if (pointer !== "file") return { general: "LATEST is not a regular file" };
+  const slug = readText(`${dir}/LATEST`)?.split("\n", 1)[0].trim();
+  if (slug === undefined) return { general: "LATEST cannot be read" };
+  if (slug === "") return { reason: "no LATEST pointer" };
+  if (!isPlainSlug(slug) || names.get(`${slug}.md`) !== "file") {
+    return { general: "LATEST names something other than a plain document" };
+  }
+  const doc = `${dir}/${slug}.md`;
+  const text = readText(doc);
+  if (text === undefined) return { general: "the document cannot be read" };
+  // U+FFFD may stand for bytes that are not UTF-8 (decoding here is lossy): the general path tells.
+  if (text.includes("\uFFFD") || text.includes("\0")) return { general: "not plain UTF-8 text" };
+  const head = readHead(text);
+  if (head === undefined) return { general: "front matter of another shape" };
+  const { fields, end, consumedAt } = head;
+  if (fields.consumed !== "false") return { reason: `document "${slug}" is already consumed` };
+  const created = fields.created === undefined ? NaN : dumpStampMs(fields.created);
+  if (created === undefined) return { general: "`created` is not in the form dump writes" };
+  const age = env.now.getTime() - created;
+  if (!inWindow(age, options.windowMs)) {
+    return { reason: `document "${slug}" is outside the restore window` };
+  }
+  const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
+  if (context === undefined) return { general: "the context needs the digest or a cap" };
+  const busy = claimAndConsume(dir, slug, text, consumedAt, options.fault);
+  return busy === undefined
+    ? { stdout: hookOutput(context), reason: `injected "${slug}"` }
+    : { general: busy };
+}
+
+/**
+ * The start directory of the root rule (`CLAUDE_PROJECT_DIR`, else the payload's cwd) when it is a
+ * plain absolute path, with its listing and whether it is a git top-level (a `.git` directory or
+ * file there). The root is the start directory when it holds a store (the nearest one) or is the
+ * git top-level (the walk ends there); anything else is the general path's walk.
+ */
+function plainStart(
+  projectDir: string | undefined,
+  cwd: string,
+): { start: string; names: Map<string, string>; top: boolean } | undefined {
+  const start = projectDir || cwd;
+  if (!isPlainAbsolute(start)) return undefined;
+  const names = listDir(start);
+  if (names === undefined) return undefined;
+  const git = names.get(".git");
+  return { start, names, top: git === "dir" || git === "file" };
+}
+
+/** A file's text (decoded lossily: see the U+FFFD check), or undefined when it cannot be read. */
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/a/b`: absolute, POSIX, nothing to normalise (no `//`, `.`, `..`, trailing `/`, `\`). */
+function isPlainAbsolute(path: string): boolean {
+  return path.startsWith("/") && path.length > 1 && !path.endsWith("/") &&
+    !path.includes("//") && !path.includes("/./") && !path.includes("/../") &&
+    !path.endsWith("/.") && !path.endsWith("/..") && !path.includes("\\");
+}
+
+/** A slug the store may hold and the shell takes as is (lib/store/store.ts `isSafeSlug` accepts it). */
+function isPlainSlug(slug: string): boolean {
+  return slug.length <= 200 && isAlnum(slug.charCodeAt(0)) && plainChars(slug, "_.-") &&
+    !slug.includes("..") &&
+    slug !== "LATEST" && slug !== "PARKED" && slug !== "dropped";
+}
+
+/** A directory's entries and what each is, from one listing (symlinks are not followed). */
+function listDir(dir: string): Map<string, string> | undefined {
+  try {
+    const names = new Map<string, string>();
+    for (const e of Deno.readDirSync(dir)) {
+      names.set(e.name, e.isFile ? "file" : e.isDirectory ? "dir" : e.isSymlink ? "link" : "other");
+    }
+    return names;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Our front matter as `dump` writes it: `---`, unquoted `key: value` lines with no key twice,
+ * `---`, LF or CRLF, no BOM. Returns its fields, where the body starts, and where the `false` of
+ * `consumed: false` is; undefined for any other shape (lib/store/front_matter.ts reads those).
+ */
+export function readHead(
+  text: string,
+): { fields: Record<string, string>; end: number; consumedAt: number } | undefined {
+  if (!text.startsWith("---\n") && !text.startsWith("---\r\n")) return undefined;
+  const fields: Record<string, string> = {};
+  let consumedAt = -1;
+  for (let pos = text.indexOf("\n") + 1, n = 0; n < 64; n++) {
+    const eol = text.indexOf("\n", pos);
+    if (eol === -1) return undefined;
+    const line = text.slice(pos, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
+    if (line === "---") return n > 0 ? { fields, end: eol + 1, consumedAt } : undefined;
+    // `key: value` as lib/store/front_matter.ts's FIELD reads it, spelled out: a regex's first use
+    // costs more here than the loop.
+    const colon = line.indexOf(":");
+    const key = line.slice(0, colon);
+    if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
+    // Only our own keys (lib/store/front_matter.ts KEYS): `Note: …` after a rule is body, not ours.
+    if (
+      !plainChars(key, "_-") || !" slug created consumed branch recovered ".includes(` ${key} `)
+    ) {
+      return undefined;
+    }
+    if (key in fields) {
+      return undefined;
+    }
+    let from = colon + 1;
+    let to = line.length;
+    while (from < to && (line[from] === " " || line[from] === "\t")) from++;
+    while (to > from && (line[to - 1] === " " || line[to - 1] === "\t")) to--;
+    const value = line.slice(from, to);
+    // Quoted values are unquoted there; line breaks other than LF end its match: the general way.
+    if (value[0] === '"' || value[0] === "'" || /[\r\u2028\u2029]/.test(value)) return undefined;
+    fields[key] = value;
+    if (key === "consumed") consumedAt = pos + from;
+    pos = eol + 1;
+  }
+  return undefined;
+}
+
+/**
+ * The context lib/hook/restore.ts `buildContext` makes, when it needs neither the digest nor a cap:
+ * the banner, a blank line, the body with LF line ends. Undefined when it would need either.
+ */
+export function plainContext(
+  slug: string,
+  branch: string | undefined,
+  rawBody: string,
+  ageMs: number,
+  budget: Budget,
+): string | undefined {
+  const recall = recallCommand(slug);
+  if (recall === undefined) return undefined;
+  const banner = bannerLine(slug, formatAge(ageMs), branch, recall);
+  const body = (rawBody.includes("\r") ? rawBody.replace(/\r\n?/g, "\n") : rawBody).trim();
+  if (body.length > budget.digestOver || body.length > budget.limit - banner.length - 2) {
+    return undefined;
+  }
+  const context = `${banner}\n\n${body}`;
+  if (budget.maxBytes !== undefined && new TextEncoder().encode(context).length > budget.maxBytes) {
+    return undefined;
+  }
+  return context;
+}
+
+/**
+ * lib/agents/command.ts `cliCommand("recall", slug)` when no word of it needs quoting (a plain slug, a
+ * plain path to `session.ts`); undefined otherwise.
+ */
+export function recallCommand(slug: string): string | undefined {
+  // lib/agents/command.ts `projectFile`: this module sits in lib/hook/, session.ts two levels up.
+  const dir = import.meta.dirname?.replaceAll("\\", "/");
+  if (!dir) return undefined;
+  const cli = dir.slice(0, dir.lastIndexOf("/", dir.lastIndexOf("/") - 1) + 1) + "session.ts";
+  return plainChars(cli, SHELL_PLAIN) && plainChars(slug, SHELL_PLAIN)
+    ? `${RECALL_PREFIX} ${cli} recall ${slug}`
+    : undefined;
+}
+
+/** An ASCII letter or digit. */
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** Whether `s` is non-empty and every character is an ASCII letter, a digit or one of `extra`. */
+function plainChars(s: string, extra: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    if (!isAlnum(s.charCodeAt(i)) && !extra.includes(s[i])) return false;
+  }
+  return s.length > 0;
+}
+
+/** lib/store/time.ts `formatAge` for the ages the window lets through (a future skew reads "just now"). */
+export function formatAge(ms: number): string {
+  const min = Math.floor(Math.max(0, ms) / 60_000);
+  if (min < 1) return "just now";
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} d`;
+}
+
+/** The store's docs lock (lib/fs/lock.ts `docsLockTarget` + `.lock`): every document writer holds it. */
+export const DOCS_LOCK = ".docs.lock";
+
+/**
+ * Commits the inject under the store's docs lock, which every writer of a document or LATEST holds
+ * (dump, recall, list, the general path): LATEST and the document must still be what the gates
+ * read — else a dump landed meanwhile and the general path decides afresh — then the document is
+ * written with `consumed: true` (temp + rename) and only then LATEST removed. So a newer document
+ * is never overwritten by the old one flipped, a failed write (a full disk) leaves LATEST and the
+ * document as they were, and a hook killed at any point leaves either an untouched store or a
+ * consumed document (never injected twice). Returns why the general path must decide, or
+ * undefined when committed; throws (nothing changed) when the write fails.
+ */
+export function claimAndConsume(
+  dir: string,
+  slug: string,
+  text: string,
+  consumedAt: number,
+  fault?: string,
+): string | undefined {
+  let lock: Deno.FsFile;
+  try {
+    lock = Deno.openSync(`${dir}/${DOCS_LOCK}`, { write: true, create: true });
+  } catch {
+    return "the store's lock cannot be opened";
+  }
+  try {
+    try {
+      if (!lock.tryLockSync(true)) return "another process holds the store's lock";
+    } catch {
+      return "no OS lock here";
+    }
+    const doc = `${dir}/${slug}.md`;
+    if (readText(`${dir}/LATEST`)?.split("\n", 1)[0].trim() !== slug || readText(doc) !== text) {
+      return "the store changed meanwhile";
+    }
+    const tmp = `${dir}/.tmp-${slug}.md.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`;
+    const flipped = text.slice(0, consumedAt) + "true" + text.slice(consumedAt + 5);
+    try {
+      if (fault !== undefined) injectFault(tmp, flipped, fault);
+      Deno.writeTextFileSync(tmp, flipped, { createNew: true });
+      Deno.renameSync(tmp, doc);
+    } catch (err) {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* never created */ }
+      throw err;
+    }
+    try {
+      Deno.removeSync(`${dir}/LATEST`);
+    } catch { /* it names a consumed document now: harmless */ }
+    return undefined;
+  } finally {
+    lock.close(); // releases the lock
+  }
+}
+
+/** lib/fs/atomic.ts's fault point (`--test-fault`), for this module's one write. */
+function injectFault(path: string, text: string, fault: string): void {
+  if (fault !== "short-write" && fault !== "pause") return;
+  Deno.writeTextFileSync(path, text.slice(0, text.length >> 1));
+  if (fault === "short-write") throw new Error("No space left on device (os error 28)");
+  console.error("session fault: paused mid-write");
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+}
+
+/**
+ * `created` in the one form dump writes (`2026-11-30T04:02:39Z`, a real calendar time) as ms;
+ * undefined for anything else, which lib/store/time.ts `parseStamp` (the strict grammar) must judge:
+ * `Date.parse` alone takes `0` or `12/1` for dates and rolls `02-30` over into March.
+ */
+export function dumpStampMs(value: string): number | undefined {
+  if (value.length !== 20 || value[19] !== "Z") return undefined;
+  for (let i = 0; i < 19; i++) {
+    const c = value.charCodeAt(i);
+    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : 0;
+    if (sep ? c !== sep : c < 48 || c > 57) return undefined;
+  }
+  const ms = Date.parse(value);
+  return ms === ms && new Date(ms).toISOString() === `${value.slice(0, 19)}.000Z` ? ms : undefined;
+}
+
+/**
+ * Whether a document `age` ms old may be restored: within the window, or at most a minute ahead
+ * (clock skew). Not a number (no or a bad `created`) is outside.
+ */
+export function inWindow(age: number, windowMs: number): boolean {
+  return age <= windowMs && age >= -FUTURE_SKEW_MS;
+}
+
+/** The context's first line: slug, age (as formatAge says it), branch, and the recall command. */
+export function bannerLine(
+  slug: string,
+  age: string,
+  branch: string | undefined,
+  recall: string,
+): string {
+  const when = age === "just now" ? age : `${age} ago`;
+  return `[session] Handover "${slug}" restored (dumped ${when}, branch ${
+    branch || "none"
+  }). Full document: \`${recall}\``;
+}
+
+/**
+ * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
+ * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
+ */
+export function hookOutput(context: string, event = "SessionStart"): string {
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: event, additionalContext: context },
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * The SessionStart restore: decide whether to inject, build the context, claim the pointer
+ * exactly once and mark the document consumed. Sync and light: it runs on every `/clear`.
+ * @module
+ */
+
+import { writeFileAtomicSync } from "../fs/atomic.ts";
+import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
+import { cliCommand } from "../agents/command.ts";
+import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
+import { buildDigest, capLines } from "../handover/document.ts";
+import {
+  docPath,
+  findRoot,
+  isSafeSlug,
+  readDoc,
+  readLatest,
+  type Store,
+  storeAt,
+  storeOutside,
+  takeLatest,
+} from "../store/store.ts";
+import { ageMs, formatAge } from "../store/time.ts";
+import {
+  bannerLine,
+  type Budget,
+  gate,
+  inWindow,
+  type Payload,
+  type RestoreOptions,
+} from "./fast.ts";
+
+// The hook's input (payload, flags, budgets, gates) lives in lib/hook/fast.ts, with the fast path
+// that settles the common `/clear` without loading this module; re-exported for its callers.
+export {
+  type Agent,
+  type Budget,
+  BUDGETS,
+  DEFAULT_OPTIONS,
+  gate,
+  hookOutput,
+  parseHookArgs,
+  parsePayload,
+  type Payload,
+  type RestoreOptions,
+} from "./fast.ts";
+
+/** Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. */
+export type Outcome =
+  | { injected: true; slug: string; context: string }
+  | { injected: false; reason: string };
+
+/** The context the agent receives: a one-line banner, then the body or its digest. */
+export function buildContext(
+  doc: { slug: string; created?: string; branch?: string; body: string },
+  now: Date,
+  budget: Budget,
+): string {
+  const recall = cliCommand("recall", doc.slug);
+  const ms = ageMs(doc.created, now);
+  // A `created` slightly ahead of this clock passed the window's skew: it was dumped just now.
+  const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
+  const banner = bannerLine(doc.slug, age, doc.branch, recall);
+  const body = doc.body.replace(/\r\n?/g, "\n").trim();
+  let room = budget.limit - banner.length - 2;
+  const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
+  let context = `${banner}\n\n${capLines(text, room)}`;
+  // A byte cap (Codex): shrink the room by the overshoot's ratio and digest until it fits.
+  for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
+    const bytes = utf8Length(context);
+    if (bytes <= budget.maxBytes) break;
+    room = Math.max(0, Math.floor((room * budget.maxBytes) / bytes) - 64);
+    context = `${banner}\n\n${capLines(buildDigest(body, recall, room), room)}`;
+  }
+  return context;
+}
+
+const encoder = new TextEncoder();
+
+/** Length of `text` in UTF-8 bytes. */
+export function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** A handover that passed every gate and may be injected now; nothing is claimed yet. */
+export interface Pending {
+  store: Store;
+  slug: string;
+  /** The document's full text. */
+  text: string;
+  created?: string;
+  branch?: string;
+  /** The body without front matter. */
+  body: string;
+}
+
+/** What the hook knows of its environment: CLAUDE_PROJECT_DIR. */
+export interface HookEnv {
+  projectDir?: string;
+}
+
+/** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
+export function findPending(
+  payload: Payload,
+  options: RestoreOptions,
+  env: HookEnv,
+  now: Date,
+): Pending | { reason: string } {
+  const closed = gate(payload, options);
+  if (closed) return { reason: closed };
+  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
+  // project would let the hook read and write outside it: refuse before touching anything.
+  if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
+  // A store the root rule found outside this hook's grant (a nested store below an installed
+  // project) would fail at the claim as if another hook had it: say what is wrong instead.
+  for (const name of ["read", "write"] as const) {
+    if (Deno.permissions.querySync({ name, path: store.dir }).state !== "granted") {
+      return {
+        reason: `this hook may not ${name} the store ${store.dir}: ` +
+          `run session.ts install --dir ${store.root}`,
+      };
+    }
+  }
+  const slug = readLatest(store);
+  if (slug === undefined) return { reason: "no LATEST pointer" };
+  if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
+  const text = readDoc(store, slug);
+  if (text === undefined || text.includes("\0")) {
+    return { reason: `document "${slug}" is missing or unreadable` };
+  }
+  const split = splitFrontMatter(text);
+  if (!split) return { reason: `document "${slug}" has no front matter` };
+  if (split.fields.consumed !== "false") {
+    return { reason: `document "${slug}" is already consumed` };
+  }
+  if (!inWindow(ageMs(split.fields.created, now) ?? NaN, options.windowMs)) {
+    return { reason: `document "${slug}" is outside the restore window` };
+  }
+  const { created, branch } = split.fields;
+  return { store, slug, text, created, branch, body: split.body };
+}
+
+/** How long the hook waits for the store's docs lock (a dump or recall holds it for milliseconds). */
+export const HOOK_LOCK_WAIT_MS = 2_000;
+
+/**
+ * Runs the restore for one payload against the store of its project: every gate, then
+ * {@link consumePending}. Never throws for bad data; a failed write throws with the store as it was.
+ */
+export function restore(
+  payload: Payload,
+  options: RestoreOptions,
+  env: HookEnv,
+  now: Date,
+): Outcome {
+  const found = findPending(payload, options, env, now);
+  if ("reason" in found) return { injected: false, reason: found.reason };
+  return consumePending(found, now, options.budget);
+}
+
+/**
+ * Consumes a pending handover exactly once, holding the store's docs lock (every writer of a
+ * document or LATEST holds it): LATEST and the document must still be what the gates read — a
+ * dump that replaced either meanwhile is newer, and is left as it is, unconsumed — then the
+ * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. So a failed write (a full
+ * disk) leaves the store as it was, and two hooks firing together inject once.
+ */
+export function consumePending(found: Pending, now: Date, budget: Budget): Outcome {
+  const { store, slug, text } = found;
+  let lock: Lock;
+  try {
+    lock = acquireLockSync(docsLockTarget(store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
+  } catch (err) {
+    return { injected: false, reason: `the store's lock: ${(err as Error).message}` };
+  }
+  try {
+    if (readLatest(store) !== slug || readDoc(store, slug) !== text) {
+      return { injected: false, reason: "the store changed meanwhile" };
+    }
+    const consumed = markConsumed(text);
+    if (consumed === undefined) {
+      return {
+        injected: false,
+        reason: `document "${slug}": its consumed field cannot be flipped`,
+      };
+    }
+    writeFileAtomicSync(docPath(store, slug), consumed);
+    takeLatest(store, slug);
+    return { injected: true, slug, context: buildContext(found, now, budget) };
+  } finally {
+    lock.release();
+  }
+}

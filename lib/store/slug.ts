@@ -1,0 +1,102 @@
+/**
+ * Handover slugs: from a name (kebab-case), or unnamed (`<branch>-<UTC stamp>`); refusals of
+ * names that could escape the store or shadow its own files; `-2`, `-3`, … on collision.
+ * Pure: the caller says which slugs already exist.
+ * @module
+ */
+
+import { truncateUtf8, utf8Length } from "../fs/atomic.ts";
+import { RESERVED } from "./store.ts";
+import { slugStamp } from "./time.ts";
+
+/**
+ * Lowercase; every run of characters that are not letters or digits becomes one `-`; leading and
+ * trailing `-` trimmed. Letters and digits of any script are kept (a Japanese name stays one).
+ * Handover names and parked items share this one rule (lib/parked/parked.ts imports it from here).
+ */
+export function slugify(name: string): string {
+  return name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(
+    /^-+|-+$/g,
+    "",
+  );
+}
+
+/** Why `name` cannot name a handover, or undefined when it can. */
+export function refusal(name: string): string | undefined {
+  if (name.includes("/") || name.includes("\\")) {
+    return `the name "${name}" contains a path separator; give a plain name such as "auth-refactor"`;
+  }
+  if (name.includes("..")) return `the name "${name}" contains ".."; give a plain name`;
+  const slug = slugify(name);
+  if (slug === "") {
+    return `the name "${name}" has no letters or digits; give a name such as "auth-refactor"`;
+  }
+  const reserved = RESERVED.find((r) => r.toLowerCase() === slug);
+  if (reserved) {
+    return `"${name}" is reserved (the store's ${reserved} file); choose another name`;
+  }
+  const bytes = utf8Length(slug);
+  if (bytes > NAME_MAX_BYTES) {
+    return `the name is too long: its slug "${slug.slice(0, 24)}…" is ${bytes} bytes in UTF-8, ` +
+      `at most ${NAME_MAX_BYTES} (${NAME_MAX_BYTES} ASCII letters, ~${
+        Math.floor(NAME_MAX_BYTES / 3)
+      } CJK characters); give a shorter name`;
+  }
+  return undefined;
+}
+
+/**
+ * Bounds of a slug in UTF-8 bytes. A file name takes at most 255 bytes (ext4, APFS, NTFS in
+ * UTF-16 units, which a UTF-8 byte count bounds): `<slug>.md` and the atomic write's temp name
+ * must fit, and a slug is also printed in banners and commands. So every slug dump writes is at
+ * most {@link MAX_SLUG_BYTES}; a name may take {@link NAME_MAX_BYTES} of that, the rest is room
+ * for a `-2`, `-3`, … suffix.
+ */
+export const MAX_SLUG_BYTES = 200;
+/** The longest slug a name may give, leaving room for a collision suffix. */
+export const NAME_MAX_BYTES = 180;
+
+/**
+ * The slug of an unnamed dump: `<branch with / → ->-<YYYY-MM-DDTHH-MM-SSZ>`; a long branch is
+ * cut (never the stamp) so the slug stays within {@link NAME_MAX_BYTES}.
+ */
+export function unnamedSlug(branch: string | undefined, now: Date): string {
+  const stamp = `-${slugStamp(now)}`;
+  const base = branch && branch !== "none" && branch !== "detached"
+    ? branch.replaceAll("/", "-").replaceAll("\\", "-").replace(/\.{2,}/g, ".").replace(/^\.+/, "")
+    : "detached";
+  // The cut may leave a trailing `.` or `-` (or a `.` before the stamp's `-`): harmless in a
+  // file name, but trimmed for a tidy slug.
+  const cut = truncateUtf8(base, NAME_MAX_BYTES - stamp.length).replace(/[.-]+$/, "");
+  return `${cut || "detached"}${stamp}`;
+}
+
+/** The outcome of choosing a slug. */
+export type SlugChoice = { slug: string } | { error: string };
+
+/**
+ * The slug a dump writes to: from `name` (refused names give `error`) or unnamed from the branch
+ * and `now`; an existing slug gets `-2`, `-3`, … unless `force` (which overwrites).
+ */
+export function chooseSlug(opts: {
+  name?: string;
+  branch?: string;
+  now: Date;
+  force?: boolean;
+  exists: (slug: string) => boolean;
+}): SlugChoice {
+  let base: string;
+  if (opts.name !== undefined) {
+    const why = refusal(opts.name);
+    if (why) return { error: why };
+    base = slugify(opts.name);
+  } else {
+    base = unnamedSlug(opts.branch, opts.now);
+  }
+  if (opts.force || !opts.exists(base)) return { slug: base };
+  for (let n = 2;; n++) {
+    const suffix = `-${n}`;
+    const candidate = truncateUtf8(base, MAX_SLUG_BYTES - suffix.length) + suffix;
+    if (!opts.exists(candidate)) return { slug: candidate };
+  }
+}

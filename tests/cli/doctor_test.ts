@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import {
+  denoFinding,
+  grantFindings,
+  lacksCodeRead,
+  scriptOf,
+  shellWords,
+} from "../../lib/cli/doctor.ts";
+import { grantPath, hookCommand, PLUGIN_ROOT_VAR, shellQuote } from "../../lib/agents/command.ts";
+import { storeAt } from "../../lib/store/store.ts";
+
+Deno.test("doctor: reading a hook command back", async (t) => {
+  await t.step("finds the script path in every quoting install writes", () => {
+    for (const script of ["/opt/session/session_restore.ts", "/a b/it's/session_restore.ts"]) {
+      assert.equal(scriptOf(hookCommand(script, { root: "/p" })), script);
+    }
+    assert.equal(
+      scriptOf(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined)),
+      "${CLAUDE_PLUGIN_ROOT}/session_restore.ts",
+    );
+    assert.equal(scriptOf("echo hello"), undefined);
+  });
+  await t.step("shellWords unquotes like a shell", () => {
+    assert.deepEqual(shellWords(`a 'b c' "d \\"e\\" $X" f\\ g 'it'\\''s'`), [
+      "a",
+      "b c",
+      'd "e" $X',
+      "f g",
+      "it's",
+    ]);
+    assert.deepEqual(shellWords("  "), []);
+    assert.deepEqual(shellWords("'unterminated"), ["unterminated"]);
+  });
+  await t.step("a command that cannot read the hook's lib/ is an older install", () => {
+    for (const script of ["/opt/s/session_restore.ts", "/a b/it's/session_restore.ts"]) {
+      assert.equal(lacksCodeRead(hookCommand(script, { root: "/p" })), false, script);
+    }
+    assert.equal(
+      lacksCodeRead(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined)),
+      false,
+    );
+    const before = "deno run --no-config --no-prompt --allow-read=/p --allow-write=/p/.claude/" +
+      "state/session --allow-env=CLAUDE_PROJECT_DIR /opt/s/session_restore.ts";
+    assert.equal(lacksCodeRead(before), true);
+    assert.equal(lacksCodeRead("deno run --allow-read --allow-write /s/session_restore.ts"), false);
+  });
+  await t.step("Deno 2 or later passes; 1.x is a fix", () => {
+    assert.equal(denoFinding("2.0.0").status, "ok");
+    assert.equal(denoFinding("3.1.4").status, "ok");
+    const old = denoFinding("1.46.3");
+    assert.equal(old.status, "fix");
+    assert.match(old.text, /install Deno 2/);
+  });
+  await t.step("single quotes: nothing in a word is ever expanded", () => {
+    assert.equal(shellQuote("--allow-read=$X"), "'--allow-read=$X'");
+    assert.equal(shellQuote("a'b`c$(d)"), "'a'\\''b`c$(d)'");
+    assert.equal(shellQuote("/plain/path,x"), "/plain/path,x");
+  });
+  await t.step("a comma in a path is granted as its nearest ancestor without one", () => {
+    assert.equal(grantPath("/p/a,b"), "/p");
+    assert.equal(grantPath("/p/a,b/c/.claude/state/session"), "/p");
+    assert.equal(grantPath("/a,b"), "/");
+    assert.equal(grantPath("/p/q"), "/p/q");
+  });
+  await t.step("doctor says what a registered hook may read and write", () => {
+    const script = "/opt/s/session_restore.ts";
+    const plain = grantFindings(hookCommand(script, { root: "/p" }), storeAt("/p"), "hook");
+    assert.deepEqual(plain, []);
+    const broad = grantFindings(hookCommand(script, undefined), storeAt("/p"), "hook");
+    assert.match(broad[0].text, /may read and write any path/);
+    assert.equal(broad[0].status, "info");
+    const comma = grantFindings(hookCommand(script, { root: "/p/a,b" }), storeAt("/p/a,b"), "hook");
+    assert.deepEqual(comma.map((f) => f.status), ["info"]);
+    assert.match(comma[0].text, /\/p\/a,b holds a comma.*granted \/p instead/);
+    const nested = grantFindings(hookCommand(script, { root: "/p" }), storeAt("/p/pkg"), "hook");
+    assert.equal(nested.at(-1)?.status, "fix");
+    assert.match(nested.at(-1)!.text, /may not read and write the store \/p\/pkg.*install --dir/);
+  });
+});

@@ -1,0 +1,458 @@
+/**
+ * The hook's fast path (lib/hook/fast.ts) against what it repeats: each small rule against the
+ * module that owns it, and the whole fast path against the general one (lib/hook/answer.ts) on generated
+ * stores — same stdout, same store afterwards, whenever the fast path does not hand over.
+ */
+import assert from "node:assert/strict";
+import {
+  DEFAULT_OPTIONS,
+  dumpStampMs,
+  fastAnswer,
+  formatAge,
+  hookNow,
+  parseHookArgs,
+  type Payload,
+  readEnv,
+  readHead,
+  recallCommand,
+  type RestoreOptions,
+} from "../../lib/hook/fast.ts";
+import { answer } from "../../lib/hook/answer.ts";
+import { cliCommand } from "../../lib/agents/command.ts";
+import { markConsumed, splitFrontMatter } from "../../lib/store/front_matter.ts";
+import { join, storeAt } from "../../lib/store/store.ts";
+import {
+  currentTime,
+  formatAge as timeFormatAge,
+  isoStamp,
+  parseStamp,
+  safeEnv,
+} from "../../lib/store/time.ts";
+import { prng } from "../support/prng.ts";
+import { clearPayload, makeProject, mkfifo, NOW, runHook, writeDoc } from "../support/scratch.ts";
+
+Deno.test("fast-path rules agree with the modules that own them", async (t) => {
+  await t.step("formatAge as lib/store/time.ts, with a future skew read as just now", () => {
+    const next = prng(7);
+    const samples = [0, 59_999, 60_000, 3_599_999, 3_600_000, 172_799_999, 172_800_000];
+    for (let i = 0; i < 2_000; i++) samples.push(Math.floor(next() * 90 * 86_400_000));
+    for (const ms of samples) assert.equal(formatAge(ms), timeFormatAge(ms), String(ms));
+    assert.equal(formatAge(-30_000), "just now");
+  });
+  await t.step(
+    "the recall command as lib/agents/command.ts cliCommand, or none when it needs quotes",
+    () => {
+      for (const slug of ["main-2026-11-30T04-02-39Z", "fix-login", "a.b_c-9"]) {
+        assert.equal(recallCommand(slug), cliCommand("recall", slug), slug);
+      }
+      for (const slug of ["it's", "ünïcode", "a b"]) assert.equal(recallCommand(slug), undefined);
+    },
+  );
+  await t.step(
+    "created: dump's form as lib/store/time.ts parseStamp reads it, else the general path",
+    () => {
+      const next = prng(1106);
+      const int = (n: number) => Math.floor(next() * n);
+      const noise = "0123456789-:TZ+. tz/,\u00a0\uff10";
+      let decided = 0;
+      for (let i = 0; i < 20_000; i++) {
+        let s = isoStamp(new Date(int(2 ** 45) - 2 ** 43));
+        // Mutate a few characters: a digit, a separator, a zone, a fraction, or cut/extend it.
+        for (let m = int(4); m > 0; m--) {
+          const at = int(s.length + 1);
+          const op = int(3);
+          const c = noise[int(noise.length)];
+          s = op === 0
+            ? s.slice(0, at) + c + s.slice(at + 1)
+            : op === 1
+            ? s.slice(0, at) + c + s.slice(at)
+            : s.slice(0, at) + s.slice(at + 1);
+        }
+        const fast = dumpStampMs(s);
+        if (fast === undefined) continue;
+        decided++;
+        assert.equal(fast, parseStamp(s), s);
+      }
+      assert.ok(decided > 2_000, `only ${decided} generated stamps decided on the fast path`);
+      for (const s of ["0", "1", "foo 1", "12/1", "2026-02-30T00:00:00Z", "2026-01-01T24:00:00Z"]) {
+        assert.equal(dumpStampMs(s), undefined, s);
+      }
+    },
+  );
+  await t.step("readEnv and hookNow as lib/store/time.ts safeEnv and currentTime", () => {
+    assert.equal(readEnv("PATH"), safeEnv("PATH"));
+    assert.equal(readEnv("SESSION_TEST_SURELY_UNSET"), undefined);
+    const pinned = "2026-01-02T03:04:05Z";
+    assert.equal(hookNow(pinned).getTime(), currentTime(() => pinned).getTime());
+    const before = Date.now();
+    const bad = hookNow("nonsense").getTime();
+    assert.ok(bad >= before && bad <= Date.now(), "an invalid SESSION_NOW reads the clock");
+  });
+  await t.step("readHead reads what lib/store/front_matter.ts reads, or declines", () => {
+    const next = prng(11);
+    const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
+    const lines = [
+      "slug: a",
+      "created: 2026-11-30T11:55:00Z",
+      "consumed: false",
+      "consumed:false",
+      "consumed: \tfalse \t",
+      "consumed: true",
+      "branch: main",
+      "branch:",
+      'branch: "quoted"',
+      "branch: it's",
+      "# a comment",
+      "",
+      "   ",
+      "not a field",
+      "---  ",
+      "x-y_z: v w",
+      "\u2028odd: line",
+    ];
+    let read = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const eol = next() < 0.3 ? "\r\n" : "\n";
+      const head = Array.from({ length: Math.floor(next() * 6) }, () => pick(lines));
+      const open = next() < 0.9 ? "---" : pick(["--- ", "\ufeff---", "---x"]);
+      const text = [open, ...head, "---", "", "## Goal", "", "body"].join(eol);
+      const fast = readHead(text);
+      if (fast === undefined) continue;
+      read++;
+      const split = splitFrontMatter(text);
+      assert.ok(split, JSON.stringify(text));
+      assert.deepEqual(fast.fields, split.fields, JSON.stringify(text));
+      assert.equal(fast.end, split.head.length, JSON.stringify(text));
+      if (fast.fields.consumed === "false") {
+        const flipped = text.slice(0, fast.consumedAt) + "true" +
+          text.slice(fast.consumedAt + 5);
+        assert.equal(flipped, markConsumed(text), JSON.stringify(text));
+      }
+    }
+    assert.ok(read > 300, `readHead read only ${read} of 3,000 generated heads`);
+  });
+});
+
+/** One generated case: the store's state, the payload, the flags, CLAUDE_PROJECT_DIR. */
+interface Case {
+  setup: (root: string, store: string) => Promise<void>;
+  payload: (root: string) => Payload;
+  options: RestoreOptions;
+  projectDir: boolean;
+  what: string;
+}
+
+/** Every file under `dir` (relative path → bytes, or "->target" for symlinks), sorted. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string, rel: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const path = join(d, e.name);
+      const key = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isSymlink) out[key] = `->${(await Deno.readLink(path)).replace(dir, "<root>")}`;
+      else if (e.isDirectory) await walk(path, key);
+      else if (e.isFile) out[key] = new TextDecoder().decode(await Deno.readFile(path));
+      else out[key] = "(special)";
+    }
+  };
+  await walk(dir, "");
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function generateCase(next: () => number): Case {
+  // Two in five cases are plain handovers (the common /clear); the rest vary everything.
+  const plain = next() < 0.4;
+  const pick = <T>(xs: T[]) => plain ? xs[0] : xs[Math.floor(next() * xs.length)];
+  const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
+  const slug = plain
+    ? ["fix-login", "main-2026-11-30T11-58-00Z", "a.b"][Math.floor(next() * 3)]
+    : pick(["fix-login", "main-2026-11-30T11-58-00Z", "ünïcode", "it's", "a.b"]);
+  // The window's edges on purpose: a plain case is any age the window lets through (its exact
+  // edges included), the others any age at all, each edge and one second past it.
+  const inside = [minutes(1), minutes(29), minutes(30), minutes(-0.5), minutes(-1)];
+  const outside = [
+    minutes(30 + 1 / 60),
+    minutes(31),
+    minutes(-1 - 1 / 60),
+    minutes(-2),
+    minutes(3 * 24 * 60),
+    "not a date",
+    null,
+  ];
+  const ages: (Date | string | null)[] = plain ? inside : [...inside, ...outside];
+  const created = ages[Math.floor(next() * ages.length)];
+  const consumed = !plain && next() < 0.2;
+  const crlf = next() < 0.3;
+  const big = !plain && next() < 0.15;
+  const body = big ? `## Goal\n\n${"x".repeat(9_000)}\n` : pick([
+    "## Goal\n\nShip it.\n",
+    "## Goal\n\nÜnïcödé ✓ everywhere.\n",
+    "\n\n## Next step\n\nGo.\n",
+  ]);
+  const branch = ["main", "", "feature/x"][Math.floor(next() * 3)];
+  const latest = pick(["slug", "slug", "slug", "blank", "missing", "unsafe", "gone", "crlf"]);
+  const twist = pick([
+    "none",
+    "none",
+    "none",
+    "none",
+    "bom",
+    "comment",
+    "quoted",
+    "store-link",
+    "claude-file",
+    "doc-link",
+    "doc-fifo",
+    "no-store",
+    "no-claude",
+  ]);
+  const agent = plain
+    ? ["claude", "codex"][Math.floor(next() * 2)]
+    : pick(["claude", "claude", "claude", "codex", "gemini"]);
+  const flags = [
+    ...(agent === "claude" ? [] : ["--agent", agent]),
+    ...(next() < 0.15 ? ["--window-minutes", "60"] : []),
+    ...(next() < 0.15 ? ["--source", "compact"] : []),
+  ];
+  const event = pick([
+    "SessionStart",
+    "SessionStart",
+    "SessionStart",
+    "UserPromptSubmit",
+    "BeforeAgent",
+  ]);
+  const source = pick<string | undefined>([
+    "clear",
+    "clear",
+    "clear",
+    undefined,
+    "compact",
+    "startup",
+  ]);
+  const projectDir = next() < 0.5;
+  const armed = agent === "gemini" && event === "BeforeAgent" && next() < 0.5;
+  const cwdKind = pick(["root", "root", "root", "sub"]);
+  return {
+    what: JSON.stringify({
+      slug,
+      created,
+      consumed,
+      crlf,
+      big,
+      branch,
+      latest,
+      twist,
+      flags,
+      event,
+      source,
+      projectDir,
+      cwdKind,
+    }),
+    projectDir,
+    options: parseHookArgs(flags),
+    payload: (root) => ({
+      cwd: cwdKind === "root" ? root : join(root, "sub"),
+      session_id: "s1",
+      hook_event_name: event,
+      source,
+    }),
+    setup: async (root, storeDir) => {
+      await Deno.mkdir(join(root, "sub"), { recursive: true });
+      if (twist === "no-claude") return;
+      if (twist === "claude-file") {
+        await Deno.writeTextFile(join(root, ".claude"), "x");
+        return;
+      }
+      if (twist === "no-store") {
+        await Deno.mkdir(join(root, ".claude"), { recursive: true });
+        return;
+      }
+      if (twist === "store-link") {
+        await Deno.mkdir(join(root, ".claude/state"), { recursive: true });
+        await Deno.mkdir(join(root, "real-store"));
+        await Deno.symlink(join(root, "real-store"), storeDir);
+      } else {
+        await Deno.mkdir(storeDir, { recursive: true });
+      }
+      const store = storeAt(root);
+      let text = await writeDoc(store, slug, {
+        created,
+        consumed,
+        crlf,
+        body,
+        branch,
+        latest: false,
+      });
+      const doc = join(storeDir, `${slug}.md`);
+      if (twist === "bom") text = "\ufeff" + text;
+      if (twist === "comment") text = text.replace("consumed:", "# note\nconsumed:");
+      if (twist === "quoted") text = text.replace(/branch: (.*)/, 'branch: "$1"');
+      await Deno.writeTextFile(doc, text);
+      if (twist === "doc-link") {
+        await Deno.rename(doc, join(storeDir, "target.md"));
+        await Deno.symlink(join(storeDir, "target.md"), doc);
+      }
+      if (twist === "doc-fifo") {
+        await Deno.remove(doc);
+        await mkfifo(doc);
+      }
+      if (armed) {
+        await Deno.writeTextFile(join(storeDir, ".gemini-armed"), "s1\n");
+      }
+      const pointer = {
+        slug: `${slug}\n`,
+        blank: "\n",
+        missing: undefined,
+        unsafe: "../x\n",
+        gone: "nothing-here\n",
+        crlf: `${slug}\r\n`,
+      }[latest];
+      if (pointer !== undefined) await Deno.writeTextFile(join(storeDir, "LATEST"), pointer);
+    },
+  };
+}
+
+Deno.test("the fast path decides as the general path does, on 400 generated stores", async () => {
+  const next = prng(20261130);
+  let settled = 0;
+  let injected = 0;
+  for (let i = 0; i < 400; i++) {
+    const c = generateCase(next);
+    const [a, b] = [await makeProject({ store: false }), await makeProject({ store: false })];
+    try {
+      await c.setup(a.root, a.store.dir);
+      await c.setup(b.root, b.store.dir);
+      const before = await snapshot(b.root);
+      const fast = fastAnswer(c.payload(a.root), c.options, {
+        projectDir: c.projectDir ? a.root : undefined,
+        now: NOW,
+      });
+      if ("general" in fast) {
+        assert.deepEqual(await snapshot(a.root), before, `handed over after touching: ${c.what}`);
+        continue;
+      }
+      settled++;
+      const general = answer(c.payload(b.root), c.options, {
+        projectDir: c.projectDir ? b.root : undefined,
+      }, NOW);
+      const swap = (s?: string) => s?.replaceAll(a.root, "<root>");
+      assert.equal(swap(fast.stdout), general.stdout?.replaceAll(b.root, "<root>"), c.what);
+      if (fast.stdout !== undefined) injected++;
+      else assert.equal(fast.reason, general.reason, c.what);
+      assert.deepEqual(await snapshot(a.root), await snapshot(b.root), c.what);
+    } finally {
+      await a.cleanup();
+      await b.cleanup();
+    }
+  }
+  assert.ok(settled >= 150, `the fast path settled only ${settled} of 400`);
+  assert.ok(injected >= 100, `the fast path injected only ${injected} times`);
+});
+
+/** Ages at and around the window's edges (30 min; a minute of clock skew), and whether each injects. */
+const EDGES: [string, number, boolean][] = [
+  ["29 min", 29 * 60_000, true],
+  ["30:00 exactly", 30 * 60_000, true],
+  ["30:00 + 1 ms", 30 * 60_000 + 1, false],
+  ["31 min", 31 * 60_000, false],
+  ["30:59 (a window 59 s wider)", 30 * 60_000 + 59_000, false],
+  ["0.5 min ahead", -30_000, true],
+  ["60 s ahead exactly (the skew limit)", -60_000, true],
+  ["60 s + 1 ms ahead", -60_001, false],
+  ["2 min ahead", -120_000, false],
+  ["4 min ahead (a 5-minute skew)", -240_000, false],
+  ["3 days old", 3 * 24 * 3_600_000, false],
+];
+
+Deno.test("the window's exact edges, on both paths and in a process", async (t) => {
+  const created = new Date(NOW.getTime() - 3_600_000);
+  for (const [what, age, injects] of EDGES) {
+    await t.step(`${what}: ${injects ? "injects" : "silent"}`, async () => {
+      const now = new Date(created.getTime() + age);
+      const [a, b] = [await makeProject(), await makeProject()];
+      try {
+        await writeDoc(a.store, "edge", { created });
+        await writeDoc(b.store, "edge", { created });
+        const fast = fastAnswer(
+          { cwd: a.root, hook_event_name: "SessionStart", source: "clear" },
+          DEFAULT_OPTIONS,
+          { now },
+        );
+        assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
+        assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);
+        if (!injects) assert.equal(fast.reason, `document "edge" is outside the restore window`);
+        const general = answer(
+          { cwd: b.root, hook_event_name: "SessionStart", source: "clear" },
+          DEFAULT_OPTIONS,
+          {},
+          now,
+        );
+        assert.equal(general.stdout !== undefined, injects, `general path: ${general.reason}`);
+        if (!injects) assert.equal(general.reason, fast.reason);
+      } finally {
+        await a.cleanup();
+        await b.cleanup();
+      }
+    });
+  }
+  await t.step("in a process, from the pinned clock to the millisecond", async () => {
+    for (const [what, age, injects] of EDGES) {
+      const p = await makeProject();
+      try {
+        await writeDoc(p.store, "edge", { created });
+        const now = new Date(created.getTime() + age).toISOString();
+        const ran = await runHook(clearPayload(p.root), {
+          env: { SESSION_NOW: now, SESSION_DEBUG: "1" },
+        });
+        assert.equal(ran.stdout.includes("additionalContext"), injects, `${what}: ${ran.stderr}`);
+      } finally {
+        await p.cleanup();
+      }
+    }
+  });
+});
+
+Deno.test("the fast path serves the common /clear in a real process", async (t) => {
+  const p = await makeProject();
+  try {
+    await t.step("a plain handover injects without the general path", async () => {
+      await writeDoc(p.store, "plain", { created: new Date(NOW.getTime() - 120_000) });
+      const ran = await runHook(
+        JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
+        { env: { SESSION_DEBUG: "1" } },
+      );
+      assert.match(ran.stdout, /Handover \\"plain\\" restored \(dumped 2 min ago/);
+      assert.doesNotMatch(ran.stderr, /general path/);
+    });
+    await t.step("no pointer: silent without the general path", async () => {
+      const ran = await runHook(
+        JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
+        { env: { SESSION_DEBUG: "1" } },
+      );
+      assert.equal(ran.stdout, "");
+      assert.match(ran.stderr, /no LATEST pointer/);
+      assert.doesNotMatch(ran.stderr, /general path/);
+    });
+    await t.step("a body that needs the digest goes the general way and is digested", async () => {
+      await writeDoc(p.store, "big", {
+        created: new Date(NOW.getTime() - 60_000),
+        body: `## Goal\n\nBig.\n\n## Notes\n\n${"y".repeat(9_000)}\n\n## Next step\n\nGo.\n`,
+      });
+      const ran = await runHook(
+        JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
+        { env: { SESSION_DEBUG: "1" } },
+      );
+      assert.match(ran.stderr, /the general path decides \(the context needs the digest/);
+      assert.match(ran.stdout, /Next step/);
+      assert.ok(ran.stdout.length < 11_000);
+    });
+  } finally {
+    await p.cleanup();
+  }
+});
+
+Deno.test("DEFAULT_OPTIONS: Claude Code, clear only, 30 minutes", () => {
+  assert.deepEqual(DEFAULT_OPTIONS.sources, ["clear"]);
+  assert.equal(DEFAULT_OPTIONS.windowMs, 30 * 60_000);
+  assert.equal(DEFAULT_OPTIONS.agent, "claude");
+});

@@ -1,0 +1,273 @@
+import { DOCS_LOCK } from "../../lib/hook/fast.ts";
+import assert from "node:assert/strict";
+import {
+  BUDGETS,
+  buildContext,
+  DEFAULT_OPTIONS,
+  gate,
+  hookOutput,
+  parseHookArgs,
+  parsePayload,
+  restore,
+} from "../../lib/hook/restore.ts";
+import { answer } from "../../lib/hook/answer.ts";
+import { fastAnswer } from "../../lib/hook/fast.ts";
+import { docPath, join, readLatest } from "../../lib/store/store.ts";
+import { BODY, makeProject, mkfifo, NOW, type Project, writeDoc } from "../support/scratch.ts";
+
+const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
+
+Deno.test("parsePayload", async (t) => {
+  await t.step("reads the fields Claude Code sends", () => {
+    const p = parsePayload(
+      '{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"SessionStart","source":"clear","extra":[1]}',
+    );
+    assert.deepEqual(p, {
+      session_id: "s",
+      transcript_path: "/t",
+      cwd: "/p",
+      hook_event_name: "SessionStart",
+      source: "clear",
+    });
+  });
+  await t.step("rejects what is not an object with a non-empty string cwd", () => {
+    for (
+      const bad of ["", "nul", "[]", "null", "42", '"x"', "{}", '{"cwd":""}', '{"cwd":3}', "{"]
+    ) {
+      assert.equal(parsePayload(bad), undefined, bad);
+    }
+  });
+  await t.step("wrong-typed optional fields are dropped, not trusted", () => {
+    assert.equal(parsePayload('{"cwd":"/p","source":5}')!.source, undefined);
+  });
+  await t.step("deeply nested JSON does not throw", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    assert.equal(parsePayload(deep), undefined);
+  });
+});
+
+Deno.test("gate: event and source", () => {
+  const base = { cwd: "/p", hook_event_name: "SessionStart" };
+  assert.equal(gate({ ...base, source: "clear" }, DEFAULT_OPTIONS), undefined);
+  assert.equal(gate(base, DEFAULT_OPTIONS), undefined, "source absent injects");
+  assert.ok(gate({ ...base, source: "compact" }, DEFAULT_OPTIONS));
+  assert.ok(gate({ ...base, source: "startup" }, DEFAULT_OPTIONS));
+  assert.ok(gate({ ...base, hook_event_name: "UserPromptSubmit" }, DEFAULT_OPTIONS));
+  assert.ok(gate({ cwd: "/p" }, DEFAULT_OPTIONS), "no event name: not SessionStart");
+  const opt = parseHookArgs(["--source", "compact,resume"]);
+  assert.equal(gate({ ...base, source: "compact" }, opt), undefined);
+  assert.equal(gate({ ...base, source: "resume" }, opt), undefined);
+  assert.ok(gate({ ...base, source: "startup" }, opt));
+});
+
+Deno.test("parseHookArgs", () => {
+  assert.deepEqual(parseHookArgs([]), DEFAULT_OPTIONS);
+  assert.equal(parseHookArgs(["--window-minutes", "5"]).windowMs, 5 * 60_000);
+  assert.equal(parseHookArgs(["--window-minutes=90"]).windowMs, 90 * 60_000);
+  assert.equal(parseHookArgs(["--window-minutes", "nope"]).windowMs, DEFAULT_OPTIONS.windowMs);
+  assert.equal(parseHookArgs(["--agent", "codex"]).budget, BUDGETS.codex);
+  assert.equal(parseHookArgs(["--agent", "unknown"]).budget, BUDGETS.claude);
+  assert.deepEqual(parseHookArgs(["--source=startup"]).sources, ["clear", "startup"]);
+  assert.deepEqual(parseHookArgs(["--bogus", "x"]), DEFAULT_OPTIONS, "unknown flags are ignored");
+});
+
+Deno.test("buildContext", async (t) => {
+  await t.step("banner: slug, age, branch, exact recall command; then the body", () => {
+    const ctx = buildContext(
+      { slug: "s1", created: "2026-11-30T11:48:00Z", branch: "feat/x", body: "\n" + BODY },
+      NOW,
+      BUDGETS.claude,
+    );
+    const [banner, ...rest] = ctx.split("\n");
+    assert.match(banner, /"s1"/);
+    assert.match(banner, /12 min ago/);
+    assert.match(banner, /branch feat\/x/);
+    assert.match(
+      banner,
+      /`deno run --allow-read --allow-write --allow-env --allow-run=git \S+\/session\.ts recall s1`/,
+    );
+    assert.equal(rest.join("\n"), "\n" + BODY.trim());
+  });
+  await t.step("a body over 8,000 characters becomes a digest within 9,500", () => {
+    const big = BODY + "\n## Lessons / corrections\n\n" + "- filler lesson\n".repeat(2_000);
+    const ctx = buildContext(
+      { slug: "big", created: "2026-11-30T11:59:00Z", body: big },
+      NOW,
+      BUDGETS.claude,
+    );
+    assert.ok(ctx.length <= 9_500, `${ctx.length}`);
+    assert.ok(!ctx.includes("filler lesson"));
+    assert.match(ctx, /## Goal[\s\S]*## Next step/);
+    assert.match(ctx, /Full document: `deno run .*recall big`\)$/);
+  });
+  await t.step("a body just under the threshold is injected whole", () => {
+    const body = "## Goal\n\n" + "x".repeat(7_900);
+    const ctx = buildContext({ slug: "s", body }, NOW, BUDGETS.claude);
+    assert.ok(ctx.endsWith("x".repeat(7_900)));
+  });
+  await t.step("no branch and no created still render", () => {
+    assert.match(
+      buildContext({ slug: "s", body: "" }, NOW, BUDGETS.claude),
+      /unknown age ago, branch none/,
+    );
+  });
+});
+
+Deno.test("hookOutput is the one JSON object the agents read", () => {
+  assert.deepEqual(JSON.parse(hookOutput('ctx "quoted"\n')), {
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: 'ctx "quoted"\n' },
+  });
+});
+
+Deno.test("restore (in-process)", async (t) => {
+  const payload = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
+  await t.step("injects once, flips consumed byte-exactly, clears LATEST", async () => {
+    const p = await makeProject();
+    try {
+      const text = await writeDoc(p.store, "a", { created: minutes(5) });
+      const first = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+      assert.equal(first.injected, true);
+      assert.equal(
+        await Deno.readTextFile(docPath(p.store, "a")),
+        text.replace("consumed: false", "consumed: true"),
+      );
+      assert.equal(readLatest(p.store), undefined);
+      const second = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+      assert.deepEqual(second, { injected: false, reason: "no LATEST pointer" });
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("CLAUDE_PROJECT_DIR wins over the payload's cwd", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "a");
+      const o = restore(
+        payload("/nonexistent/elsewhere"),
+        DEFAULT_OPTIONS,
+        { projectDir: p.root },
+        NOW,
+      );
+      assert.equal(o.injected, true);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("stays silent, with a reason, on every failed gate", async () => {
+    const p = await makeProject();
+    try {
+      const silent = async (setup: () => Promise<unknown>, reason: RegExp) => {
+        await Deno.remove(p.store.dir, { recursive: true });
+        await Deno.mkdir(p.store.dir, { recursive: true });
+        await setup();
+        const o = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+        assert.equal(o.injected, false);
+        if (!o.injected) assert.match(o.reason, reason);
+      };
+      await silent(() => writeDoc(p.store, "a", { consumed: true }), /already consumed/);
+      await silent(
+        () => writeDoc(p.store, "a", { created: minutes(31) }),
+        /outside the restore window/,
+      );
+      await silent(() => writeDoc(p.store, "a", { created: null }), /outside the restore window/);
+      await silent(
+        () => writeDoc(p.store, "a", { created: minutes(-10) }),
+        /outside the restore window/,
+      );
+      await silent(() => writeDoc(p.store, "a", { latest: false }), /no LATEST/);
+      await silent(() => Deno.writeTextFile(p.store.latest, "../a"), /unsafe/);
+      await silent(() => Deno.writeTextFile(p.store.latest, "gone"), /missing or unreadable/);
+      await silent(async () => {
+        await writeDoc(p.store, "a");
+        await Deno.writeTextFile(docPath(p.store, "a"), "no front matter");
+      }, /no front matter/);
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a document 29 minutes old injects; the window is a flag", async () => {
+    const p = await makeProject();
+    try {
+      await writeDoc(p.store, "a", { created: minutes(29) });
+      assert.equal(restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW).injected, true);
+      await writeDoc(p.store, "b", { created: minutes(45) });
+      const wide = parseHookArgs(["--window-minutes", "60"]);
+      assert.equal(restore(payload(p.root), wide, {}, NOW).injected, true);
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
+
+Deno.test("the hook's path: the fast path, then the general one for what it hands over", async (t) => {
+  const clear = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
+  /** What session_restore.ts does with a payload, in-process. */
+  const hook = (cwd: string, projectDir?: string) => {
+    const fast = fastAnswer(clear(cwd), DEFAULT_OPTIONS, { projectDir, now: NOW });
+    const r = "general" in fast ? answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW) : fast;
+    return r.stdout === undefined ? { silence: r.reason } : r;
+  };
+  const storeNames = (p: Project) =>
+    [...Deno.readDirSync(p.store.dir)].map((e) => e.name).filter((n) => n !== DOCS_LOCK).sort();
+
+  await t.step("no store, no LATEST, a blank LATEST: silent on the fast path", async () => {
+    const p = await makeProject({ store: false });
+    try {
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      await Deno.mkdir(p.store.dir, { recursive: true });
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      await Deno.writeTextFile(p.store.latest, " \n");
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step(
+    "a document with a BOM is consumed byte for byte; no temp file is left",
+    async () => {
+      const p = await makeProject();
+      try {
+        const text = "\ufeff" + await writeDoc(p.store, "bom", { created: minutes(2), crlf: true });
+        await Deno.writeTextFile(docPath(p.store, "bom"), text);
+        const r = hook(p.root);
+        assert.ok("stdout" in r && r.stdout?.includes("additionalContext"), JSON.stringify(r));
+        const after = await Deno.readFile(docPath(p.store, "bom"));
+        assert.deepEqual(
+          after,
+          new TextEncoder().encode(text.replace("consumed: false", "consumed: true")),
+        );
+        assert.deepEqual(storeNames(p), ["bom.md"], "LATEST cleared, the claim became the doc");
+        assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      } finally {
+        await p.cleanup();
+      }
+    },
+  );
+  await t.step("a store symlinked inside the project is followed", async () => {
+    const p = await makeProject({ store: false });
+    try {
+      const real = join(p.root, "elsewhere-in-project");
+      await Deno.mkdir(real, { recursive: true });
+      await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
+      await Deno.symlink(real, p.store.dir);
+      await writeDoc(p.store, "linked", { created: minutes(1) });
+      const r = hook(p.root, p.root);
+      assert.ok("stdout" in r && r.stdout !== undefined, JSON.stringify(r));
+    } finally {
+      await p.cleanup();
+    }
+  });
+  await t.step("a LATEST or a document that is a named pipe never blocks the hook", async () => {
+    const p = await makeProject();
+    try {
+      await mkfifo(p.store.latest);
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      await Deno.remove(p.store.latest);
+      await mkfifo(docPath(p.store, "pipe"));
+      await Deno.writeTextFile(p.store.latest, "pipe\n");
+      assert.deepEqual(hook(p.root), { silence: 'document "pipe" is missing or unreadable' });
+    } finally {
+      await p.cleanup();
+    }
+  });
+});
