@@ -58,3 +58,17 @@ export function isFsRefusal(err: unknown): err is Error {
     err instanceof Deno.errors.AlreadyExists ||
     (err instanceof Error && /\(os error \d+\)|no space|read-only/i.test(err.message));
 }
+
+/**
+ * Rethrows a refused file-system operation or a busy lock as a {@link FailureError} whose message
+ * also says what stayed as it was (`note`, e.g. "PARKED.md is unchanged"); anything else as it is.
+ */
+export function failedLeaving(err: unknown, note: string): never {
+  if (err instanceof UsageError || err instanceof NotFoundError || err instanceof AmbiguousError) {
+    throw err;
+  }
+  if (err instanceof FailureError || isFsRefusal(err)) {
+    throw new FailureError(`${(err as Error).message} (${note})`, { cause: err });
+  }
+  throw err;
+}

@@ -25,7 +25,9 @@ import {
   writeDoc,
 } from "./support/scratch.ts";
 import { git } from "./support/cli.ts";
-import { docPath, join, readLatest } from "../lib/store/store.ts";
+import { docPath } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
+import { readLatest } from "../lib/store/latest.ts";
 
 const STRESS = Deno.env.get("SESSION_STRESS") === "1" ? 5 : 1;
 

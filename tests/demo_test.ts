@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
 import { REPO } from "./support/scratch.ts";
 
 Deno.test("demo: a whole round trip from another directory, cleaned up", async () => {

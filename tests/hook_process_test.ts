@@ -3,7 +3,9 @@
  */
 import assert from "node:assert/strict";
 import { DOCS_LOCK } from "../lib/hook/fast.ts";
-import { docPath, join, readLatest } from "../lib/store/store.ts";
+import { docPath } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
+import { readLatest } from "../lib/store/latest.ts";
 import {
   clearPayload,
   contextOf,

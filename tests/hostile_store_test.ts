@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { TEMP_PREFIX } from "../lib/fs/atomic.ts";
-import { join } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
 import { git } from "./support/cli.ts";
 import { canUnshare, inNamespace } from "./support/namespace.ts";
 import { CLI, makeProject, runCli, writeDoc } from "./support/scratch.ts";

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { AGENTS, type Scope } from "../lib/agents/targets.ts";
-import { join } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
 import { PLUGIN_ROOT_VAR } from "../lib/agents/command.ts";
 import { clearPayload, makeProject, REPO, runCli, writeDoc } from "./support/scratch.ts";
 import { installHook, reasonOf, runRegistered } from "./support/registered.ts";

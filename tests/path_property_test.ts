@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Scope } from "../lib/agents/targets.ts";
-import { join } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
 import { prng } from "./support/prng.ts";
 import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
 import { clearPayload, REPO, writeDoc } from "./support/scratch.ts";

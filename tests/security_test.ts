@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { hookCommand, hookFlags, shellQuote } from "../lib/agents/command.ts";
-import { join } from "../lib/store/store.ts";
+import { join } from "../lib/fs/path.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import {
   clearPayload,

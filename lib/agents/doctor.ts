@@ -8,7 +8,7 @@
 import type { Finding } from "../cli/doctor.ts";
 import { codexHome, geminiHome } from "./targets.ts";
 import { readIfExists } from "./registration.ts";
-import { join, parentDir } from "../store/store.ts";
+import { join, parentDir } from "../fs/path.ts";
 
 /** The lines of TOML table `[name]` (up to the next table header), without comments. */
 export function tomlTable(text: string, name: string): string[] {

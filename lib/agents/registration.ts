@@ -9,7 +9,8 @@ import { hookCommand, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import type { HookTarget, Scope } from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
-import { absolute, findGitTop, join, parentDir } from "../store/store.ts";
+import { absolute, join, parentDir } from "../fs/path.ts";
+import { findGitTop } from "../store/root.ts";
 
 /** Reads a text file; undefined when it does not exist. */
 export async function readIfExists(path: string): Promise<string | undefined> {

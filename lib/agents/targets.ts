@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isDir, join, parentDir } from "../store/store.ts";
+import { isDir, join, parentDir } from "../fs/path.ts";
 
 /** Where a registration goes: the project's shared settings, its local settings, or the user's. */
 export type Scope = "project" | "local" | "user";

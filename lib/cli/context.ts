@@ -5,7 +5,9 @@
  */
 
 import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../fs/lock.ts";
-import { findRoot, isDir, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findRoot } from "../store/root.ts";
+import { isDir } from "../fs/path.ts";
+import { type Store, storeAt, storeOutside } from "../store/store.ts";
 
 // The typed errors live in lib/errors.ts; re-exported for the modes that import them from here.
 export { EXIT, NotFoundError, UsageError } from "../errors.ts";

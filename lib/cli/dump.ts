@@ -21,14 +21,9 @@ import {
   type Section,
 } from "../handover/document.ts";
 import { chooseSlug, refusal } from "../store/slug.ts";
-import {
-  docPath,
-  ensureStore,
-  exists,
-  recoverClaims,
-  storeAt,
-  writeLatest,
-} from "../store/store.ts";
+import { docPath, ensureStore, storeAt } from "../store/store.ts";
+import { exists } from "../fs/path.ts";
+import { recoverClaims, writeLatest } from "../store/latest.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, NotFoundError, UsageError, withDocsLock } from "./context.ts";
 import { gather, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./evidence.ts";

@@ -7,16 +7,9 @@
 import { catalog, type DocEntry, entryOf, readHead } from "../store/catalog.ts";
 import type { ParkedItem } from "../parked/parked.ts";
 import { readParked } from "../parked/file.ts";
-import {
-  docPath,
-  exists,
-  isSafeSlug,
-  readLatest,
-  recoverClaims,
-  type Store,
-  takeLatest,
-  writeLatest,
-} from "../store/store.ts";
+import { docPath, isSafeSlug, type Store } from "../store/store.ts";
+import { exists } from "../fs/path.ts";
+import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, withDocsLock } from "./context.ts";

@@ -19,7 +19,7 @@ import {
 import { cliCommand } from "../agents/command.ts";
 import { editParked } from "../parked/file.ts";
 import { refusal, slugify } from "../store/slug.ts";
-import { join } from "../store/store.ts";
+import { join } from "../fs/path.ts";
 import { dayStamp, isoStamp } from "../store/time.ts";
 
 /** Arguments and help of `park`. */

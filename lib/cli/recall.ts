@@ -9,16 +9,9 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { catalog } from "../store/catalog.ts";
 import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
 import { slugify } from "../store/slug.ts";
-import {
-  docPath,
-  exists,
-  isSafeSlug,
-  readDoc,
-  readLatest,
-  recoverClaims,
-  type Store,
-  takeLatest,
-} from "../store/store.ts";
+import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
+import { exists } from "../fs/path.ts";
+import { readLatest, recoverClaims, takeLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor, UsageError, withDocsLock } from "./context.ts";

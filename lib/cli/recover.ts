@@ -7,7 +7,7 @@
 
 import { collectEvidence, openParked } from "../handover/evidence.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
-import { findGitTop } from "../store/store.ts";
+import { findGitTop } from "../store/root.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, NotFoundError, storeFor, UsageError } from "./context.ts";

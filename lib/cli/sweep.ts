@@ -11,7 +11,7 @@ import { type Context, EXIT, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
 import { ioFailure } from "./parked_io.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
-import { join, pathOutside } from "../store/store.ts";
+import { join, pathOutside } from "../fs/path.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";
 import { isoStamp } from "../store/time.ts";
 

@@ -19,7 +19,7 @@
 
 import { FailureError } from "../errors.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { parentDir } from "../store/store.ts";
+import { parentDir } from "./path.ts";
 
 /** How long a waiter waits for the lock before giving up (ms). */
 export const LOCK_WAIT_MS = 30_000;

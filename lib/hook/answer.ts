@@ -20,15 +20,9 @@ import {
   restore,
   type RestoreOptions,
 } from "./restore.ts";
-import {
-  armPath,
-  findRoot,
-  join,
-  removeQuietly,
-  type Store,
-  storeAt,
-  storeOutside,
-} from "../store/store.ts";
+import { armPath, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findRoot } from "../store/root.ts";
+import { join, removeQuietly } from "../fs/path.ts";
 
 /** What the hook prints (nothing when `stdout` is undefined) and why, for diagnostics. */
 export interface HookAnswer {

@@ -9,17 +9,9 @@ import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { cliCommand } from "../agents/command.ts";
 import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
 import { buildDigest, capLines } from "../handover/document.ts";
-import {
-  docPath,
-  findRoot,
-  isSafeSlug,
-  readDoc,
-  readLatest,
-  type Store,
-  storeAt,
-  storeOutside,
-  takeLatest,
-} from "../store/store.ts";
+import { docPath, isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findRoot } from "../store/root.ts";
+import { readLatest, takeLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import {
   bannerLine,

@@ -16,7 +16,8 @@ import {
   removeParked,
   renderParkedBytes,
 } from "./parked.ts";
-import { ensureStore, exists, type Store } from "../store/store.ts";
+import { ensureStore, type Store } from "../store/store.ts";
+import { exists } from "../fs/path.ts";
 
 /** Sync on purpose: a CLI run does one read and one write in a row, and the async machinery
  * costs more than the IO itself. */

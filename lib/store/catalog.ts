@@ -9,7 +9,8 @@
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
 import { splitFrontMatter } from "./front_matter.ts";
-import { docPath, isSafeSlug, join, type Store } from "./store.ts";
+import { docPath, isSafeSlug, type Store } from "./store.ts";
+import { join } from "../fs/path.ts";
 import { ageMs, EXPIRY_MS, STALE_MS } from "./time.ts";
 
 /** One stored handover, as its front matter describes it. */

@@ -8,7 +8,8 @@ import {
   upsertParked,
 } from "../../lib/parked/parked.ts";
 import { DROP_ATTEMPTS, dropMatching, editParked, type Matcher } from "../../lib/parked/file.ts";
-import { join, storeAt } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { storeAt } from "../../lib/store/store.ts";
 import { cli, put, scratchRepo } from "../support/cli.ts";
 import { runCli } from "../support/scratch.ts";
 

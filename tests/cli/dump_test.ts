@@ -1,7 +1,9 @@
 import { DOCS_LOCK } from "../../lib/hook/fast.ts";
 import assert from "node:assert/strict";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
-import { join, readLatest, storeAt } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { readLatest } from "../../lib/store/latest.ts";
+import { storeAt } from "../../lib/store/store.ts";
 import { clearPayload, NOW, runCli } from "../support/scratch.ts";
 import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
 import { answer } from "../../lib/hook/answer.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { CLI_FLAGS, hookCommand, PLUGIN_ROOT_VAR } from "../../lib/agents/command.ts";
 import { findHooks } from "../../lib/agents/settings.ts";
 import { CLAUDE } from "../../lib/agents/targets.ts";
-import { join } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
 import { clearPayload, makeProject, REPO, runCli, writeDoc } from "../support/scratch.ts";
 import { runRegistered as runHookCommand } from "../support/registered.ts";
 

@@ -11,7 +11,8 @@ import {
 import { writeFileAtomic } from "../../lib/fs/atomic.ts";
 import { expire, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
 import { parseParked } from "../../lib/parked/parked.ts";
-import { join, readLatest } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { readLatest } from "../../lib/store/latest.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { clearPayload, CLI, makeProject, NOW, runCli, writeDoc } from "../support/scratch.ts";
 import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseParked } from "../../lib/parked/parked.ts";
-import { join, storeAt } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { storeAt } from "../../lib/store/store.ts";
 import { cli, put, scratchRepo } from "../support/cli.ts";
 import { runCli } from "../support/scratch.ts";
 

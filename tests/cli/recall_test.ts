@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { CLAIM_PREFIX, join, readLatest } from "../../lib/store/store.ts";
+import { CLAIM_PREFIX, readLatest } from "../../lib/store/latest.ts";
+import { join } from "../../lib/fs/path.ts";
 import { BODY, makeProject, NOW, runCli, writeDoc } from "../support/scratch.ts";
 import { cli } from "../support/cli.ts";
 

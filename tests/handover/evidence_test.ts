@@ -8,7 +8,7 @@ import {
   withTranscript,
 } from "../../lib/handover/evidence.ts";
 import type { GitFacts } from "../../lib/handover/git.ts";
-import { join } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
 import type { TranscriptFacts } from "../../lib/transcript/facts.ts";
 import { NOW, runCli } from "../support/scratch.ts";
 import { cli, git, put, scratchRepo } from "../support/cli.ts";

@@ -3,7 +3,7 @@ import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { findSection, parseSections } from "../../lib/handover/document.ts";
 import { quote, recoverMarkdown } from "../../lib/handover/recover.ts";
 import { readTranscript } from "../../lib/transcript/claude.ts";
-import { join } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
 import { cli, git, put, scratchRepo } from "../support/cli.ts";
 import { placeTranscript, transcriptOf } from "../support/transcript.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseStashes } from "../../lib/handover/git.ts";
 import { parseParked } from "../../lib/parked/parked.ts";
-import { join } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
 import {
   type Candidate,
   fromGit,

@@ -20,7 +20,8 @@ import {
 import { answer } from "../../lib/hook/answer.ts";
 import { cliCommand } from "../../lib/agents/command.ts";
 import { markConsumed, splitFrontMatter } from "../../lib/store/front_matter.ts";
-import { join, storeAt } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { storeAt } from "../../lib/store/store.ts";
 import {
   currentTime,
   formatAge as timeFormatAge,

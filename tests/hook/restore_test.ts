@@ -12,7 +12,9 @@ import {
 } from "../../lib/hook/restore.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { fastAnswer } from "../../lib/hook/fast.ts";
-import { docPath, join, readLatest } from "../../lib/store/store.ts";
+import { docPath } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { readLatest } from "../../lib/store/latest.ts";
 import { BODY, makeProject, mkfifo, NOW, type Project, writeDoc } from "../support/scratch.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);

@@ -1,19 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  absolute,
-  docPath,
-  findGitTop,
-  findRoot,
-  isSafeSlug,
-  join,
-  parentDir,
-  readDoc,
-  readLatest,
-  readUtf8,
-  storeAt,
-  takeLatest,
-  writeLatest,
-} from "../../lib/store/store.ts";
+import { absolute, join, parentDir, readUtf8 } from "../../lib/fs/path.ts";
+import { docPath, isSafeSlug, readDoc, storeAt } from "../../lib/store/store.ts";
+import { findGitTop, findRoot } from "../../lib/store/root.ts";
+import { readLatest, takeLatest, writeLatest } from "../../lib/store/latest.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
 import { makeProject, mkfifo, writeDoc } from "../support/scratch.ts";
 

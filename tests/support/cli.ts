@@ -5,7 +5,7 @@
  */
 
 import { main } from "../../lib/cli/main.ts";
-import { join } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { NOW } from "./scratch.ts";
 

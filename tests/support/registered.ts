@@ -8,7 +8,7 @@
 
 import { AGENTS, type Scope } from "../../lib/agents/targets.ts";
 import { findHooks } from "../../lib/agents/settings.ts";
-import { join } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { NOW, type Ran, REPO, runProcess, runScript } from "./scratch.ts";
 

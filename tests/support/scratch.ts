@@ -5,7 +5,8 @@
  */
 
 import { renderFrontMatter } from "../../lib/store/front_matter.ts";
-import { join, type Store, storeAt } from "../../lib/store/store.ts";
+import { join } from "../../lib/fs/path.ts";
+import { type Store, storeAt } from "../../lib/store/store.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 
 /** The repository root (where session.ts lives). */
