@@ -13,7 +13,7 @@ import { claimAndConsume, DEFAULT_OPTIONS, readHead } from "../lib/hook/fast.ts"
 import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts";
 import { consumePending, findPending } from "../lib/hook/restore.ts";
 import { isoStamp } from "../lib/store/time.ts";
-import { parseParked } from "../lib/parked/parked.ts";
+import { parseParked } from "../lib/parked/scanner.ts";
 import {
   clearPayload,
   contextOf,

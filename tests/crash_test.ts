@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { TEMP_PREFIX } from "../lib/fs/atomic.ts";
 import { markConsumed, splitFrontMatter } from "../lib/store/front_matter.ts";
-import { parseParked } from "../lib/parked/parked.ts";
+import { parseParked } from "../lib/parked/scanner.ts";
 import { isSafeSlug, type Store, storeAt } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";

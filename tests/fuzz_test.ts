@@ -16,7 +16,8 @@ import {
 import { parseLog, parseNumstatZ, parseStashes } from "../lib/handover/git.ts";
 import { buildDigest, capLines, parseSections } from "../lib/handover/document.ts";
 import { gate, parseHookArgs, parsePayload } from "../lib/hook/fast.ts";
-import { parseBullet, parseParked, renderParked } from "../lib/parked/parked.ts";
+import { parseBullet } from "../lib/parked/grammar.ts";
+import { parseParked, renderParked } from "../lib/parked/scanner.ts";
 import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/hook/restore.ts";
 import { CLAUDE } from "../lib/agents/targets.ts";
 import { addHook, findHooks, removeHooks, SettingsError } from "../lib/agents/settings.ts";

@@ -6,10 +6,18 @@
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
-import { ioFailure, itemLine } from "./parked_io.ts";
+import { type Context, storeFor } from "./context.ts";
+import {
+  AmbiguousError,
+  EXIT,
+  failedLeaving,
+  FailureError,
+  NotFoundError,
+  UsageError,
+} from "../errors.ts";
+import { itemLine } from "../parked/grammar.ts";
 import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../parked/match.ts";
-import { dropMatching, type DropOutcome } from "../parked/file.ts";
+import { dropMatching } from "../parked/drop.ts";
 import { isoStamp } from "../store/time.ts";
 
 /** Arguments and help of `drop`. */
@@ -51,46 +59,42 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   const store = storeFor(ctx, a.dir);
-  let outcome: DropOutcome;
-  try {
-    outcome = await dropMatching(store, query, isoStamp(ctx.now));
-  } catch (err) {
-    return ioFailure(ctx, err);
-  }
+  // A refused write or a busy lock changed nothing (the edit is locked and atomic): say so.
+  const outcome = await dropMatching(store, query, isoStamp(ctx.now))
+    .catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
   switch (outcome.kind) {
     case "dropped":
       ctx.out(`Dropped: ${outcome.item.slug} (${outcome.open} open)`);
       return EXIT.ok;
     case "empty":
-      ctx.err(`No parked items, so nothing matches "${query}".`);
-      return EXIT.notFound;
+      throw new NotFoundError(`No parked items, so nothing matches "${query}"`);
     case "none":
-      ctx.err(`No parked item matches "${query}". Parked items:`);
+      // The list is the answer (stdout); the error, on stderr after it, says what it is.
       for (const item of outcome.items) ctx.out(`  ${itemLine(item)}`);
-      return EXIT.notFound;
+      throw new NotFoundError(
+        `No parked item matches "${query}"; the parked items are listed above`,
+      );
     case "slow":
-      ctx.err(
+      throw new FailureError(
         `Matching "${query}" took over ${MATCH_BUDGET_MS / 1000} s; nothing was dropped. ` +
-          `Give fewer or shorter words, or the exact slug.`,
+          `Give fewer or shorter words, or the exact slug`,
       );
-      return EXIT.notFound;
     case "changed":
-      ctx.err(
+      throw new FailureError(
         `The matching item kept changing while "${query}" was matched (another session is ` +
-          `editing PARKED.md); nothing was dropped. Try again.`,
+          `editing PARKED.md); nothing was dropped. Try again`,
       );
-      return EXIT.notFound;
     case "ambiguous": {
+      // The closest are listed first (stdout), then the error says why nothing was dropped.
       const { closest, tied } = outcome.match;
-      ctx.err(
-        `${tied} parked items match "${query}" equally closely; nothing was dropped. ` +
-          `Give more words or the exact slug. Closest:`,
-      );
       closest.forEach((r, i) => {
         const how = r.exact ? "exact slug" : `${r.distance} edit${r.distance === 1 ? "" : "s"}`;
         ctx.out(`  ${i + 1}. ${itemLine(r.item)} [${how}]`);
       });
-      return EXIT.ambiguous;
+      throw new AmbiguousError(
+        `${tied} parked items match "${query}" equally closely; nothing was dropped. ` +
+          `Give more words or the exact slug (the closest ${closest.length} are listed above)`,
+      );
     }
   }
 }

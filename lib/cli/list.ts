@@ -5,7 +5,7 @@
  */
 
 import { catalog, type DocEntry, entryOf, readHead } from "../store/catalog.ts";
-import type { ParkedItem } from "../parked/parked.ts";
+import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";

@@ -5,17 +5,11 @@
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
-import { ioFailure } from "./parked_io.ts";
-import {
-  appendParked,
-  findParked,
-  type ParkedDoc,
-  type ParkedFields,
-  slugFamily,
-  slugFromSummary,
-  upsertParked,
-} from "../parked/parked.ts";
+import { type Context, storeFor } from "./context.ts";
+import { EXIT, failedLeaving, UsageError } from "../errors.ts";
+import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
+import { findParked, slugFamily } from "../parked/lookup.ts";
+import { appendParked, upsertParked } from "../parked/edit.ts";
 import { cliCommand } from "../agents/command.ts";
 import { editParked } from "../parked/file.ts";
 import { refusal, slugify } from "../store/slug.ts";
@@ -82,7 +76,8 @@ export function parkTarget(doc: ParkedDoc, summary: string, explicit?: string): 
 /**
  * `park` with nothing to park, as in the seed: sweeps the project and offers what it found (but
  * what is parked already) as candidates, each with the command that parks it. Exit 1: nothing
- * was parked. The sweep's table is not written: this is a suggestion, not a sweep run.
+ * was parked. Returned, not thrown: it is the mode's answer to no summary (a list of offers),
+ * not a failure. The sweep's table is not written: this is a suggestion, not a sweep run.
  */
 async function offerCandidates(ctx: Context, dir: string | undefined): Promise<number> {
   const store = storeFor(ctx, dir);
@@ -135,23 +130,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const refused = explicit === undefined ? undefined : refusal(explicit);
   if (refused) throw new UsageError(`--slug: ${refused}`);
   const store = storeFor(ctx, a.dir);
-  let outcome;
-  try {
-    outcome = await editParked(store, (doc) => {
-      const target = parkTarget(doc, summary, explicit);
-      const fields: ParkedFields = {
-        slug: target.slug,
-        summary,
-        raised: dayStamp(ctx.now),
-        why: a.flags.why as string | undefined,
-        next: a.flags.next as string | undefined,
-      };
-      const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
-      return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
-    });
-  } catch (err) {
-    return ioFailure(ctx, err);
-  }
+  // A refused write or a busy lock changed nothing (the edit is locked and atomic): say so.
+  const outcome = await editParked(store, (doc) => {
+    const target = parkTarget(doc, summary, explicit);
+    const fields: ParkedFields = {
+      slug: target.slug,
+      summary,
+      raised: dayStamp(ctx.now),
+      why: a.flags.why as string | undefined,
+      next: a.flags.next as string | undefined,
+    };
+    const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
+    return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
+  }).catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
   ctx.out(`Parked: ${outcome.slug} (${outcome.open} open)`);
   if (outcome.updated) ctx.out(`Updated the existing bullet "${outcome.slug}" in ${store.parked}.`);
   return EXIT.ok;

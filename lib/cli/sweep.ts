@@ -9,7 +9,7 @@
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
-import { ioFailure } from "./parked_io.ts";
+import { failedLeaving } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { join, pathOutside } from "../fs/path.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";
@@ -67,7 +67,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     await Deno.mkdir(join(root, ".temp/session"), { recursive: true });
     await writeFileAtomic(file, table);
   } catch (err) {
-    return ioFailure(ctx, err, `${UNLANDED_REL} was not written`);
+    failedLeaving(err, `${UNLANDED_REL} was not written`);
   }
   if (a.flags.json) ctx.out(JSON.stringify(sweep, null, 2));
   else ctx.out(`${table}\nWritten to ${file}`);

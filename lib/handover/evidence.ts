@@ -7,7 +7,7 @@
  */
 
 import { type Commit, type GitFacts, gitFacts, trackedFiles } from "./git.ts";
-import type { ParkedItem } from "../parked/parked.ts";
+import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import { chooseSlug } from "../store/slug.ts";
 import { docPath, type Store } from "../store/store.ts";

@@ -9,7 +9,7 @@
 
 import { isOwnState } from "./evidence.ts";
 import { type FileStat, gitFacts, type Stash, stashes, type Unpushed, unpushed } from "./git.ts";
-import type { ParkedItem } from "../parked/parked.ts";
+import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";

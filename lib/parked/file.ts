@@ -1,23 +1,15 @@
 /**
- * PARKED.md and dropped.jsonl on disk: reading for display, and locked, atomic edits. The
- * parsing itself is lib/parked/parked.ts; this file is only the IO edge around it.
+ * PARKED.md on disk: reading it, and the locked, atomic edit that every change goes through
+ * (with the dropped.jsonl lines a drop logs). The IO edge of lib/parked/; the parsing is
+ * ./scanner.ts, the edits ./edit.ts.
  * @module
  */
 
 import { writeFileAtomicSync } from "../fs/atomic.ts";
 import { withLock } from "../fs/lock.ts";
-import { matchExact, matchParked, type MatchResult } from "./match.ts";
-import {
-  emptyParked,
-  itemsWithSlug,
-  type ParkedDoc,
-  type ParkedItem,
-  parseParkedBytes,
-  removeParked,
-  renderParkedBytes,
-} from "./parked.ts";
+import type { ParkedDoc } from "./grammar.ts";
+import { emptyParked, parseParkedBytes, renderParkedBytes } from "./scanner.ts";
 import { ensureStore, type Store } from "../store/store.ts";
-import { exists } from "../fs/path.ts";
 
 /** Sync on purpose: a CLI run does one read and one write in a row, and the async machinery
  * costs more than the IO itself. */
@@ -73,95 +65,4 @@ export async function editParked<T>(
     if (out.doc) writeFileAtomicSync(store.parked, renderParkedBytes(out.doc));
     return out.result;
   });
-}
-
-/** One line of dropped.jsonl. */
-export interface DroppedEntry {
-  /** When, ISO 8601 UTC. */
-  ts: string;
-  /** The dropped item's slug. */
-  item: string;
-  action: "dropped";
-  /** The bullet's full text, exactly as it was in PARKED.md (lines joined with `\n`). */
-  text: string;
-}
-
-/** The dropped.jsonl line for an item dropped at `ts`. */
-export function droppedLine(item: ParkedItem, ts: string): string {
-  const entry: DroppedEntry = { ts, item: item.slug, action: "dropped", text: item.text };
-  return JSON.stringify(entry);
-}
-
-/** What {@link dropMatching} did. */
-export type DropOutcome =
-  | { kind: "dropped"; item: ParkedItem; open: number }
-  | { kind: "empty" }
-  | { kind: "none"; items: ParkedItem[] }
-  | { kind: "ambiguous"; match: Extract<MatchResult, { kind: "ambiguous" }> }
-  /** The fuzzy search ran out of time: nothing dropped. */
-  | { kind: "slow" }
-  /** The chosen bullet changed under every attempt: nothing dropped. */
-  | { kind: "changed" };
-
-/** How often a drop matches again when its chosen bullet changed before it could remove it. */
-export const DROP_ATTEMPTS = 3;
-
-/** The fuzzy matcher a drop uses (a parameter, so a test can act while it runs). */
-export type Matcher = (items: ParkedItem[], query: string) => Promise<MatchResult>;
-
-/**
- * Drops the one item `query` names, logging it at `ts`. An exact slug is found and removed in one
- * locked edit (found in place, bounded, no Fuse). A fuzzy match runs on a snapshot **outside**
- * the lock — it can take seconds on a large file, and a `park` waiting behind it must not time
- * out and lose its item — then, under the lock, the chosen bullet is looked up again by its slug
- * and exact text in the file as it is now and removed only if still there, unchanged (nearest
- * its old line if repeated). If it changed, the match runs again on the new file, at most
- * {@link DROP_ATTEMPTS} times.
- */
-export async function dropMatching(
-  store: Store,
-  query: string,
-  ts: string,
-  match: Matcher = matchParked,
-): Promise<DropOutcome> {
-  // No PARKED.md: nothing to drop, and no store is created just to say so.
-  if (!exists(store.parked)) return { kind: "empty" };
-  const remove = (doc: ParkedDoc, item: ParkedItem): Edit<DropOutcome> => {
-    const { doc: next, removed } = removeParked(doc, item);
-    const gone = removed ?? item;
-    return {
-      doc: next,
-      log: [droppedLine(gone, ts)],
-      result: { kind: "dropped", item: gone, open: next.count },
-    };
-  };
-  let snapshot = emptyParked();
-  const exact = await editParked<DropOutcome | undefined>(store, (doc) => {
-    if (doc.count === 0) return { result: { kind: "empty" } };
-    const m = matchExact(doc, query);
-    if (m === undefined) {
-      snapshot = doc;
-      return { result: undefined };
-    }
-    if (m.kind === "one") return remove(doc, m.best.item);
-    return { result: m.kind === "ambiguous" ? { kind: "ambiguous", match: m } : { kind: "empty" } };
-  });
-  if (exact) return exact;
-  for (let attempt = 0; attempt < DROP_ATTEMPTS; attempt++) {
-    const m = await match(snapshot.items, query);
-    if (m.kind === "none") return { kind: "none", items: snapshot.items };
-    if (m.kind === "ambiguous") return { kind: "ambiguous", match: m };
-    if (m.kind === "slow") return m;
-    const chosen = m.best.item;
-    const done = await editParked<DropOutcome | undefined>(store, (doc) => {
-      const same = itemsWithSlug(doc, chosen.slug).filter((i) => i.text === chosen.text)
-        .sort((a, b) => Math.abs(a.line - chosen.line) - Math.abs(b.line - chosen.line));
-      if (same.length) return remove(doc, same[0]);
-      snapshot = doc;
-      return { result: undefined };
-    });
-    if (done) return done;
-    if (snapshot.count === 0) return { kind: "empty" };
-  }
-  return { kind: "changed" };
 }

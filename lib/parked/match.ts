@@ -20,7 +20,8 @@
  * @module
  */
 
-import { itemsWithSlug, type ParkedDoc, type ParkedItem } from "./parked.ts";
+import type { ParkedDoc, ParkedItem } from "./grammar.ts";
+import { itemsWithSlug } from "./lookup.ts";
 import { slugify } from "../store/slug.ts";
 
 /**

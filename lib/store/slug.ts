@@ -12,7 +12,7 @@ import { slugStamp } from "./time.ts";
 /**
  * Lowercase; every run of characters that are not letters or digits becomes one `-`; leading and
  * trailing `-` trimmed. Letters and digits of any script are kept (a Japanese name stays one).
- * Handover names and parked items share this one rule (lib/parked/parked.ts imports it from here).
+ * Handover names and parked items share this one rule (lib/parked/grammar.ts imports it from here).
  */
 export function slugify(name: string): string {
   return name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(

@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { acquireLock } from "../../lib/fs/lock.ts";
 import { matchParked } from "../../lib/parked/match.ts";
-import {
-  appendParked,
-  parseParked,
-  slugFromSummary,
-  upsertParked,
-} from "../../lib/parked/parked.ts";
-import { DROP_ATTEMPTS, dropMatching, editParked, type Matcher } from "../../lib/parked/file.ts";
+import { appendParked, upsertParked } from "../../lib/parked/edit.ts";
+import { slugFromSummary } from "../../lib/parked/grammar.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
+import { editParked } from "../../lib/parked/file.ts";
+import { DROP_ATTEMPTS, dropMatching, type Matcher } from "../../lib/parked/drop.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { cli, put, scratchRepo } from "../support/cli.ts";

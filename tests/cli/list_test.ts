@@ -10,7 +10,7 @@ import {
 } from "../../lib/store/catalog.ts";
 import { writeFileAtomic } from "../../lib/fs/atomic.ts";
 import { expire, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
-import { parseParked } from "../../lib/parked/parked.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { isoStamp } from "../../lib/store/time.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseParked } from "../../lib/parked/parked.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { cli, put, scratchRepo } from "../support/cli.ts";

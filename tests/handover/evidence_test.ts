@@ -268,7 +268,7 @@ Deno.test("evidence mode", async (t) => {
 Deno.test("evidence: parked items", async (t) => {
   await t.step("each open bullet becomes one line without its marker", async () => {
     const { openItems } = await import("../../lib/handover/evidence.ts");
-    const { parseParked } = await import("../../lib/parked/parked.ts");
+    const { parseParked } = await import("../../lib/parked/scanner.ts");
     const parkedItems = (text: string) => openItems(parseParked(text).items);
     const text =
       "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseStashes } from "../../lib/handover/git.ts";
-import { parseParked } from "../../lib/parked/parked.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import {
   type Candidate,

@@ -7,7 +7,8 @@ import {
   queryWords,
   type Ranked,
 } from "../../lib/parked/match.ts";
-import { type ParkedItem, parseParked } from "../../lib/parked/parked.ts";
+import type { ParkedItem } from "../../lib/parked/grammar.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
 
 const ITEMS = parseParked([
   "- **fix-flaky-parser** — Fix the flaky parser test.",
