@@ -1,0 +1,124 @@
+/**
+ * `dump [name] [--force]`: writes the handover from the agent's sections on stdin and the
+ * evidence (lib/handover/write.ts), then LATEST; prints the path, the counts, the size, the next
+ * step and `/clear`.
+ * @module
+ */
+
+import { EXIT, UsageError } from "../errors.ts";
+import {
+  CAP,
+  countItems,
+  findSection,
+  largestSections,
+  measure,
+  overage,
+} from "../handover/document.ts";
+import { collectEvidence } from "../handover/evidence/collect.ts";
+import { type Dumped, writeHandover } from "../handover/write.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { refusal } from "../store/slug.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import type { Context } from "./context.ts";
+import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
+
+/** Arguments and help of `dump`. */
+export const SPEC: ModeSpec = {
+  mode: "dump",
+  usage:
+    "dump [name] [--force] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR] < sections.md",
+  summary:
+    "Writes a handover from the agent's sections (markdown on stdin) and points LATEST at it.",
+  flags: {
+    force: {
+      type: "boolean",
+      help: "overwrite an existing handover of that name (else -2, -3, …)",
+    },
+    since: SINCE_FLAG,
+    transcript: TRANSCRIPT_FLAG,
+    session: SESSION_FLAG,
+  },
+  maxPositionals: 1,
+  notes: [
+    "Sections: ## Goal, ## Decisions, ## Lessons / corrections, ## Standing instructions,",
+    "## Files touched, ## Outstanding, ## Artifacts, ## Next step. The files table is filled",
+    "from git where you give none; open parked items are copied into ## Outstanding.",
+    "Example: session.ts dump auth-refactor < handover.md",
+  ],
+};
+
+/** The agent's markdown from stdin: refused when empty or binary; a pasted front matter dropped. */
+export function agentMarkdown(stdin: string): string {
+  const text = stdin.replace(/^\uFEFF/, "");
+  if (text.includes("\0")) {
+    throw new UsageError(
+      "stdin looks binary; pipe the handover's markdown sections. Nothing was written",
+    );
+  }
+  const body = splitFrontMatter(text)?.body ?? text;
+  if (body.trim() === "") {
+    throw new UsageError(
+      "nothing on stdin. Pipe the handover's sections, e.g. " +
+        `"printf '## Goal\\n\\n…\\n' | session.ts dump". Nothing was written`,
+    );
+  }
+  return body;
+}
+
+/** Runs `dump`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const name = a.positionals[0];
+  const why = name === undefined ? undefined : refusal(name);
+  if (why) throw new UsageError(`${why}. Nothing was written`);
+  const markdown = agentMarkdown(await ctx.readStdin());
+  const ev = await collectEvidence(evidenceOptions(ctx, {
+    since: a.flags.since as string | undefined,
+    dir: a.dir,
+    transcript: a.flags.transcript as string | undefined,
+    session: a.flags.session as string | undefined,
+  }));
+  const dumped = await writeHandover(markdown, ev, {
+    now: ctx.now,
+    name,
+    force: a.flags.force === true,
+  });
+  report(dumped, ctx);
+  return EXIT.ok;
+}
+
+/** Prints what was written; `/clear` is always the very last line. */
+export function report(d: Dumped, ctx: Context): void {
+  const size = measure(d.text);
+  const decisions = countItems(findSection(d.sections, "Decisions"));
+  const outstanding = countItems(findSection(d.sections, "Outstanding"));
+  const lines = [
+    `Wrote ${d.path}`,
+    `LATEST → ${d.slug}`,
+    `Counts: ${d.files} file${d.files === 1 ? "" : "s"}, ${decisions} decision${
+      decisions === 1 ? "" : "s"
+    }, ${outstanding} outstanding`,
+    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~1,500 tokens)`,
+  ];
+  const over = overage(size);
+  if (over) {
+    const largest = largestSections(d.sections).map((s) =>
+      `${s.title} (${s.lines} lines, ~${s.tokens} tokens)`
+    );
+    lines.push(`Over the cap: ${over}. Written anyway; largest sections: ${largest.join(", ")}.`);
+  }
+  const missing = ["Goal", "Next step"].filter((t) => !findSection(d.sections, t));
+  if (missing.length) {
+    lines.push(
+      `Missing: ${missing.map((t) => `## ${t}`).join(", ")} (the next session will want it)`,
+    );
+  }
+  const next = findSection(d.sections, "Next step");
+  if (next) lines.push(`Next step: ${next.split("\n").find((l) => l.trim())!.trim()}`);
+  lines.push(
+    "Now clear the context: the SessionStart hook restores this handover once, within 30 minutes.",
+    "/clear",
+  );
+  ctx.out(lines.join("\n"));
+}
