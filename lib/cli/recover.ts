@@ -13,13 +13,7 @@ import { writeHandover } from "../handover/write.ts";
 import { refusal } from "../store/slug.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
-import {
-  SESSION_FLAG,
-  SINCE_FLAG,
-  sinceFlag,
-  TRANSCRIPT_FLAG,
-  transcriptInputs,
-} from "./flags.ts";
+import { SESSION_FLAG, SINCE_FLAG, sinceFlag, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `recover`. */
 export const SPEC: ModeSpec = {

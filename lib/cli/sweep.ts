@@ -6,7 +6,7 @@
  * @module
  */
 
-import { EXIT, FailureError, failedLeaving } from "../errors.ts";
+import { EXIT, failedLeaving, FailureError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { join, pathOutside } from "../fs/path.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";

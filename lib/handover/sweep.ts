@@ -8,7 +8,14 @@
  */
 
 import { isOwnState } from "./evidence/model.ts";
-import { type FileStat, gitFacts, type Stash, stashes, type Unpushed, unpushed } from "./evidence/git.ts";
+import {
+  type FileStat,
+  gitFacts,
+  type Stash,
+  stashes,
+  type Unpushed,
+  unpushed,
+} from "./evidence/git.ts";
 import type { ParkedItem } from "../parked/parked.ts";
 import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";

@@ -119,7 +119,9 @@ export async function writeHandover(
       const path = docPath(paths, choice.slug);
       if (opts.force) await writeFileAtomic(path, text);
       else if (!(await createFileAtomic(path, text))) {
-        if (attempt >= 100) throw new FailureError(`could not claim a free name after "${choice.slug}"`);
+        if (attempt >= 100) {
+          throw new FailureError(`could not claim a free name after "${choice.slug}"`);
+        }
         lost.add(choice.slug);
         continue;
       }

@@ -1,154 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  type Evidence,
-  filesFromGit,
-  parseSince,
-  recentArtifacts,
-  renderEvidence,
-  withTranscript,
-} from "../../lib/handover/evidence.ts";
-import type { GitFacts } from "../../lib/handover/git.ts";
+import { parseSince } from "../../lib/handover/evidence/since.ts";
 import { join } from "../../lib/fs/path.ts";
-import type { TranscriptFacts } from "../../lib/transcript/facts.ts";
 import { NOW, runCli } from "../support/scratch.ts";
 import { cli, git, put, scratchRepo } from "../support/cli.ts";
-
-const FACTS: GitFacts = {
-  top: "/r",
-  branch: "main",
-  hasHead: true,
-  changes: [
-    { path: "lib/a.ts", added: 3, deleted: 1, binary: false },
-    { path: "img.png", added: 0, deleted: 0, binary: true },
-  ],
-  untracked: ["lib/new.ts", ".claude/state/session/x.md"],
-  commits: [
-    {
-      hash: "bbb2222",
-      date: "2026-11-30T11:00:00Z",
-      subject: "two",
-      files: [{ path: "lib/b.ts", added: 1, deleted: 0, binary: false }],
-    },
-    {
-      hash: "aaa1111",
-      date: "2026-11-30T10:00:00Z",
-      subject: "one",
-      files: [
-        { path: "lib/b.ts", added: 4, deleted: 2, binary: false },
-        { path: "lib/a.ts", added: 1, deleted: 0, binary: false },
-      ],
-    },
-  ],
-};
-
-Deno.test("evidence: pure parts", async (t) => {
-  await t.step("files from git: uncommitted wip, untracked uncommitted-new, committed done", () => {
-    assert.deepEqual(filesFromGit(FACTS), [
-      { path: "lib/a.ts", change: "+3/-1", state: "wip", ref: "aaa1111", source: "git" },
-      { path: "img.png", change: "binary", state: "wip", ref: "uncommitted", source: "git" },
-      {
-        path: "lib/new.ts",
-        change: "uncommitted-new",
-        state: "wip",
-        ref: "uncommitted",
-        source: "git",
-      },
-      { path: "lib/b.ts", change: "+5/-2", state: "done", ref: "bbb2222", source: "git" },
-    ]);
-  });
-  await t.step("--since: durations, bare hours, ISO dates; junk is undefined", () => {
-    assert.equal(parseSince("8h", NOW)?.toISOString(), "2026-11-30T04:00:00.000Z");
-    assert.equal(parseSince("90m", NOW)?.toISOString(), "2026-11-30T10:30:00.000Z");
-    assert.equal(parseSince("2d", NOW)?.toISOString(), "2026-11-28T12:00:00.000Z");
-    assert.equal(parseSince("3", NOW)?.toISOString(), "2026-11-30T09:00:00.000Z");
-    assert.equal(
-      parseSince("2026-11-30T01:00:00Z", NOW)?.toISOString(),
-      "2026-11-30T01:00:00.000Z",
-    );
-    assert.equal(parseSince("yesterday", NOW), undefined);
-    assert.equal(parseSince("2026-13-45", NOW), undefined);
-  });
-  await t.step(
-    "transcript facts merge: new files as edited/wip, unfinished tasks outstanding",
-    () => {
-      const ev = {
-        files: filesFromGit(FACTS),
-        outstanding: [{ slug: "p", text: "**p** — parked.", source: "parked" }],
-      } as Evidence;
-      const facts: TranscriptFacts = {
-        path: "/t.jsonl",
-        files: [
-          { path: "lib/a.ts", outside: false, tools: ["Edit"], line: 4 },
-          { path: "docs/x.md", outside: false, tools: ["Write"], line: 9 },
-        ],
-        tasks: [
-          { id: "1", subject: "Write the parser", status: "completed", line: 2 },
-          { id: "2", subject: "Add CRLF tests for the reader", status: "in_progress", line: 3 },
-        ],
-        questions: [],
-        deferrals: [],
-      };
-      const merged = withTranscript(ev, facts);
-      assert.equal(merged.files.length, ev.files.length + 1);
-      assert.deepEqual(merged.files.at(-1), {
-        path: "docs/x.md",
-        change: "edited",
-        state: "wip",
-        ref: "transcript:L9",
-        source: "transcript",
-      });
-      assert.equal(merged.outstanding.length, 2);
-      assert.equal(merged.outstanding[1].slug, "add-crlf-tests-for-the");
-      assert.match(merged.outstanding[1].text, /^\*\*add-crlf-tests-for-the\*\* — Add CRLF tests/);
-      assert.equal(merged.transcript, "/t.jsonl");
-    },
-  );
-  await t.step("artifact dirs count files changed within a day of now, by mtime", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      await put(p.root, ".temp/a/b.md", "x");
-      await put(p.root, ".reports/old.md", "x");
-      await put(p.root, "other/x.md", "x");
-      const day = 86_400_000;
-      const at = (ms: number) => ms / 1000;
-      await Deno.utime(
-        `${p.root}/.temp/a/b.md`,
-        at(NOW.getTime() - 3_600_000),
-        at(NOW.getTime() - 3_600_000),
-      );
-      await Deno.utime(
-        `${p.root}/.reports/old.md`,
-        at(NOW.getTime() - 2 * day),
-        at(NOW.getTime() - 2 * day),
-      );
-      await Deno.utime(`${p.root}/other/x.md`, at(NOW.getTime()), at(NOW.getTime()));
-      const found = await recentArtifacts(p.root, NOW);
-      assert.deepEqual(found, [{ dir: ".temp", files: 1, newest: "2026-11-30T11:00:00Z" }]);
-      assert.deepEqual(await recentArtifacts(p.root, new Date(NOW.getTime() + 2 * day)), []);
-    } finally {
-      await p.cleanup();
-    }
-  });
-  await t.step("the text report names every part", () => {
-    const text = renderEvidence({
-      root: "/r",
-      store: "/r/.claude/state/session",
-      git: false,
-      branch: "none",
-      created: "2026-11-30T12:00:00Z",
-      suggestedSlug: "detached-2026-11-30T12-00-00Z",
-      since: "2026-11-30T04:00:00Z",
-      files: [],
-      untracked: [],
-      commits: [],
-      artifacts: [],
-      outstanding: [],
-    });
-    assert.match(text, /Branch: +none \(not a git repository\)/);
-    assert.match(text, /Suggested slug: +detached-2026-11-30T12-00-00Z/);
-    assert.match(text, /Files: none changed \(outside git\)/);
-  });
-});
 
 Deno.test("evidence mode", async (t) => {
   await t.step("--json in a repo: the documented shape, pinned clock", async () => {
@@ -266,23 +120,6 @@ Deno.test("evidence mode", async (t) => {
 });
 
 Deno.test("evidence: parked items", async (t) => {
-  await t.step("each open bullet becomes one line without its marker", async () => {
-    const { openItems } = await import("../../lib/handover/evidence.ts");
-    const { parseParked } = await import("../../lib/parked/parked.ts");
-    const parkedItems = (text: string) => openItems(parseParked(text).items);
-    const text =
-      "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +
-      "* **two** — Second\r\n  continued. Next: y.\r\n";
-    assert.deepEqual(parkedItems(text), [
-      {
-        slug: "flaky-ci",
-        text: "**flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.",
-        source: "parked",
-      },
-      { slug: "two", text: "**two** — Second continued. Next: y.", source: "parked" },
-    ]);
-    assert.deepEqual(parkedItems("\0\x01 binary"), []);
-  });
   await t.step("evidence lists the open parked items", async () => {
     const p = await scratchRepo({ git: false });
     try {
@@ -301,22 +138,6 @@ Deno.test("evidence: parked items", async (t) => {
       );
     } finally {
       await p.cleanup();
-    }
-  });
-});
-
-Deno.test("evidence: the tool's own state is never session work", async (t) => {
-  await t.step("store and sweep output paths, also below a subdirectory", async () => {
-    const { isOwnState } = await import("../../lib/handover/evidence.ts");
-    for (
-      const p of [".claude/state/session/a.md", "pkg/.claude/state/x", ".temp/session/unlanded.md"]
-    ) {
-      assert.ok(isOwnState(p), p);
-    }
-    for (
-      const p of [".claude/settings.json", "src/state/x.ts", ".temp/other.md", "my.claude/state/x"]
-    ) {
-      assert.ok(!isOwnState(p), p);
     }
   });
 });

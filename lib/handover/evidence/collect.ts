@@ -36,7 +36,9 @@ export async function collectEvidence(opts: CollectOptions): Promise<Evidence> {
   // The transcript first: its start narrows the default session window.
   const loaded = opts.loaded ??
     (opts.transcript ? await transcriptFor(store.root, opts.transcript) : undefined);
-  const since = opts.sinceIsDefault ? sessionStart(opts.since, loaded?.facts?.startedAt) : opts.since;
+  const since = opts.sinceIsDefault
+    ? sessionStart(opts.since, loaded?.facts?.startedAt)
+    : opts.since;
   const [git, artifacts, parked] = await Promise.all([
     gitFacts(store.root, since),
     recentArtifacts(store.root, now),
