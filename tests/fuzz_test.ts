@@ -13,7 +13,7 @@ import {
   renderFrontMatter,
   splitFrontMatter,
 } from "../lib/store/front_matter.ts";
-import { parseLog, parseNumstatZ, parseStashes } from "../lib/handover/git.ts";
+import { parseLog, parseNumstatZ, parseStashes } from "../lib/handover/evidence/git.ts";
 import { buildDigest, capLines, parseSections } from "../lib/handover/document.ts";
 import { gate, parseHookArgs, parsePayload } from "../lib/hook/fast.ts";
 import { parseBullet } from "../lib/parked/grammar.ts";

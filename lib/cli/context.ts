@@ -4,13 +4,14 @@
  * @module
  */
 
-import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../fs/lock.ts";
 import { findRoot } from "../store/root.ts";
 import { isDir } from "../fs/path.ts";
 import { type Store, storeAt, storeOutside } from "../store/store.ts";
 
 // The typed errors live in lib/errors.ts; re-exported for the modes that import them from here.
 export { EXIT, NotFoundError, UsageError } from "../errors.ts";
+// The docs lock lives in lib/store/docs_lock.ts (lib/handover/write.ts holds it too).
+export { withDocsLock } from "../store/docs_lock.ts";
 import { NotFoundError, UsageError } from "../errors.ts";
 
 /** The world a mode runs in. */
@@ -74,24 +75,5 @@ export function writeLine(stream: { writeSync(p: Uint8Array): number }, text: st
     for (let at = 0; at < bytes.length;) at += stream.writeSync(bytes.subarray(at));
   } catch (err) {
     if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
-  }
-}
-
-/**
- * Runs `fn` holding the store's docs lock (lib/fs/lock.ts `docsLockTarget`), which every writer of a
- * document or LATEST holds. Where it cannot be had because the store is missing or cannot be
- * written (read-only), no write can happen either and `fn` runs without it; a timeout is an error.
- */
-export async function withDocsLock<T>(store: Store, fn: () => Promise<T> | T): Promise<T> {
-  let lock: Lock | undefined;
-  try {
-    if (isDir(store.dir)) lock = await acquireLock(docsLockTarget(store.dir));
-  } catch (err) {
-    if (err instanceof LockTimeoutError) throw err;
-  }
-  try {
-    return await fn();
-  } finally {
-    lock?.release();
   }
 }

@@ -5,21 +5,15 @@
  * @module
  */
 
-import { collectEvidence, openParked } from "../handover/evidence.ts";
+import { EXIT, NotFoundError, UsageError } from "../errors.ts";
+import { collectEvidence } from "../handover/evidence/collect.ts";
+import { transcriptFor } from "../handover/evidence/transcript.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
-import { findGitTop } from "../store/root.ts";
-import { loadTranscript } from "../transcript/load.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, NotFoundError, storeFor, UsageError } from "./context.ts";
-import { dump } from "./dump.ts";
-import {
-  SESSION_FLAG,
-  SINCE_FLAG,
-  sinceFlag,
-  TRANSCRIPT_FLAG,
-  transcriptInputs,
-} from "./evidence.ts";
+import { writeHandover } from "../handover/write.ts";
 import { refusal } from "../store/slug.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { type Context, storeFor } from "./context.ts";
+import { SESSION_FLAG, SINCE_FLAG, sinceFlag, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `recover`. */
 export const SPEC: ModeSpec = {
@@ -56,14 +50,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const window = sinceFlag(flags.since, ctx.now);
   const store = storeFor(ctx, a.dir);
   const where = transcriptInputs(ctx, {});
-  const loaded = await loadTranscript({
+  const loaded = await transcriptFor(store.root, {
     ...where,
     transcript: flags.transcript,
     // The running session is not the one to recover: only an explicit --session names one.
     sessionId: flags.session,
     exclude: flags.session ? undefined : where.sessionId,
-    root: store.root,
-    relRoot: findGitTop(store.root) ?? store.root,
   });
   if (!loaded.facts) {
     throw new NotFoundError(
@@ -81,16 +73,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // The recovered session's commits: since its first record, unless --since says otherwise.
   const started = Date.parse(loaded.facts.startedAt ?? "");
   const since = flags.since === undefined && !Number.isNaN(started) ? new Date(started) : window;
-  const ev = await collectEvidence({
-    store,
-    cwd: ctx.cwd,
-    now: ctx.now,
-    since,
-    parked: await openParked(store),
-    loaded,
-  });
+  const ev = await collectEvidence({ store, now: ctx.now, since, loaded });
   const draft = recoverMarkdown(loaded.facts);
-  const d = await dump(draft, ev, ctx, { name, force: a.flags.force === true, recovered: true });
+  const d = await writeHandover(draft, ev, {
+    now: ctx.now,
+    name,
+    force: a.flags.force === true,
+    recovered: true,
+  });
   ctx.out(d.text.trimEnd());
   ctx.out(
     [

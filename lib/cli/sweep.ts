@@ -6,16 +6,14 @@
  * @module
  */
 
-import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor } from "./context.ts";
-import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./evidence.ts";
-import { failedLeaving } from "../errors.ts";
+import { EXIT, failedLeaving, FailureError } from "../errors.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { join, pathOutside } from "../fs/path.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";
 import { isoStamp } from "../store/time.ts";
-
-export { UNLANDED_REL };
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { type Context, storeFor } from "./context.ts";
+import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `sweep`. */
 export const SPEC: ModeSpec = {
@@ -24,7 +22,7 @@ export const SPEC: ModeSpec = {
   summary: "Lists unlanded work: parked items, the session's unfinished tasks, unanswered " +
     "questions and deferrals, and what git holds uncommitted, untracked, stashed or unpushed.",
   flags: {
-    json: { type: "boolean", help: "print the sweep as one JSON object (shape: README)" },
+    json: { type: "boolean", help: "print the sweep as one JSON object (shape: docs/CLI.md)" },
     transcript: TRANSCRIPT_FLAG,
     session: SESSION_FLAG,
   },
@@ -57,11 +55,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const outside = pathOutside(root, join(root, ".temp/session"));
   if (outside !== undefined) {
     ctx.out(table);
-    ctx.err(
-      `session sweep: ${join(root, ".temp")} leads outside the project (to ${outside}); ` +
+    throw new FailureError(
+      `${join(root, ".temp")} leads outside the project (to ${outside}); ` +
         `${UNLANDED_REL} was not written. Replace the symlink with a directory`,
     );
-    return EXIT.notFound;
   }
   try {
     await Deno.mkdir(join(root, ".temp/session"), { recursive: true });
@@ -71,5 +68,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   if (a.flags.json) ctx.out(JSON.stringify(sweep, null, 2));
   else ctx.out(`${table}\nWritten to ${file}`);
+  // Nothing unlanded is the mode's normal "no" (documented exit 1), not a failure.
   return sweep.candidates.length ? EXIT.ok : EXIT.notFound;
 }

@@ -1,6 +1,8 @@
 /**
- * The handover document's body: its `##` sections, in the spec's order, and the digest the hook
- * injects when a body is too large for the agent's context preview.
+ * The handover document, one concept: its `##` sections (parsed, matched by title, put in the
+ * spec's order), the document rendered with its front matter, its size against the cap that
+ * `dump` reports, and the digest the hook injects when a body is too large for the agent's
+ * context preview. Writing one to the store is lib/handover/write.ts.
  * @module
  */
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { EvidenceFile } from "./evidence.ts";
+import type { EvidenceFile } from "./evidence/model.ts";
 
 /** One row of the files table. */
 export interface Row {

@@ -2,8 +2,8 @@
  * `recover`: a handover drafted from the transcript of a session that ended without a dump
  * (closed terminal, crash). The draft is ordinary handover markdown — the first and last user
  * requests, deferrals and unanswered questions as outstanding items, the last assistant text —
- * which `dump` then completes with the files table and unfinished tasks from the evidence, so the
- * document is written exactly like any other.
+ * which write.ts then completes with the files table and unfinished tasks from the evidence, so
+ * the document is written exactly like any other (`dump`'s way).
  * @module
  */
 

@@ -7,8 +7,15 @@
  * @module
  */
 
-import { isOwnState } from "./evidence.ts";
-import { type FileStat, gitFacts, type Stash, stashes, type Unpushed, unpushed } from "./git.ts";
+import { isOwnState } from "./evidence/model.ts";
+import {
+  type FileStat,
+  gitFacts,
+  type Stash,
+  stashes,
+  type Unpushed,
+  unpushed,
+} from "./evidence/git.ts";
 import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";
@@ -160,7 +167,7 @@ function cell(text: string, max = 160): string {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
-/** The sweep's result: what `--json` prints (shape documented in the README). */
+/** The sweep's result: what `--json` prints (shape documented in docs/CLI.md). */
 export interface Sweep {
   /** The project root swept. */
   root: string;

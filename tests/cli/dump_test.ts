@@ -305,7 +305,7 @@ Deno.test("dump", async (t) => {
 });
 
 Deno.test("dump: copied open items", async (t) => {
-  const { copiedItems, MAX_COPIED } = await import("../../lib/cli/dump.ts");
+  const { copiedItems, MAX_COPIED } = await import("../../lib/handover/write.ts");
   const item = (slug: string, source: "parked" | "task") => ({
     slug,
     text: `**${slug}** — x.`,

@@ -8,7 +8,7 @@ import {
   type Row,
   rowsFromEvidence,
 } from "../../lib/handover/files_table.ts";
-import type { EvidenceFile } from "../../lib/handover/evidence.ts";
+import type { EvidenceFile } from "../../lib/handover/evidence/model.ts";
 
 const EV: EvidenceFile[] = [
   { path: "lib/a.ts", change: "+3/-1", state: "wip", ref: "uncommitted", source: "git" },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseStashes } from "../../lib/handover/git.ts";
+import { parseStashes } from "../../lib/handover/evidence/git.ts";
 import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import {

@@ -1,6 +1,7 @@
 /**
- * What git knows about the working tree, via `Deno.Command` (no library): the branch, per-file
- * line counts against HEAD, untracked files, and the commits since a moment with their files.
+ * The git collector: what git knows about the working tree, via `Deno.Command` (no library): the
+ * branch, per-file line counts against HEAD, untracked files, the commits since a moment with
+ * their files, and (for `sweep`) stashes and unpushed commits.
  * Outside a repository, or without git installed, every answer is empty and nothing throws.
  * @module
  */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { type Evidence, sessionStart } from "../../lib/handover/evidence.ts";
-import { cli, git, put, scratchRepo } from "../support/cli.ts";
-import { placeTranscript, transcriptOf } from "../support/transcript.ts";
+import type { Evidence } from "../../../lib/handover/evidence/model.ts";
+import { sessionStart } from "../../../lib/handover/evidence/since.ts";
+import { cli, git, put, scratchRepo } from "../../support/cli.ts";
+import { placeTranscript, transcriptOf } from "../../support/transcript.ts";
 
 const ok = "ok";
 

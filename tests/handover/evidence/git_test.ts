@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { gitFacts, parseLog, parseNumstatZ } from "../../lib/handover/git.ts";
-import { NOW } from "../support/scratch.ts";
-import { filesFromGit } from "../../lib/handover/evidence.ts";
-import { git, put, scratchRepo } from "../support/cli.ts";
+import { gitFacts, parseLog, parseNumstatZ } from "../../../lib/handover/evidence/git.ts";
+import { NOW } from "../../support/scratch.ts";
+import { filesFromGit } from "../../../lib/handover/evidence/merge.ts";
+import { git, put, scratchRepo } from "../../support/cli.ts";
 
 const SINCE = new Date(NOW.getTime() - 8 * 3_600_000);
 

@@ -1,0 +1,29 @@
+/**
+ * Evidence, as a pipeline: collectors gather facts about a project (git, the transcript, parked
+ * items, artifacts), a pure merge turns them into one {@link Evidence}, and a renderer shows it.
+ * `dump` and `recover` write handovers from it; `evidence` prints it (`--json`: the model as is,
+ * documented in docs/CLI.md).
+ *
+ * - model.ts: the Evidence model (files, artifacts, open items) and what is the project's own state
+ * - since.ts: the session's window: `--since` parsed, its default, the transcript's start
+ * - git.ts: the git collector (branch, numstat, untracked, commits, stashes, unpushed)
+ * - transcript.ts: the transcript collector, and how its files stand now
+ * - parked.ts: the parked-items collector (open PARKED.md bullets as open items)
+ * - artifacts.ts: the artifacts collector (artifact directories changed within a day)
+ * - merge.ts: the pure merge (files from git, buildEvidence, withTranscript)
+ * - collect.ts: the one IO entry: everything for a root, gathered once, merged
+ * - render.ts: the human-readable report
+ *
+ * Import the concept file, not this one: a barrel would load the whole folder.
+ * @module
+ */
+
+export * from "./model.ts";
+export * from "./since.ts";
+export * from "./git.ts";
+export * from "./transcript.ts";
+export * from "./parked.ts";
+export * from "./artifacts.ts";
+export * from "./merge.ts";
+export * from "./collect.ts";
+export * from "./render.ts";

@@ -1,0 +1,21 @@
+/**
+ * Handovers: the document a session leaves for the next one, what it is built from, and the two
+ * ways a session that did not dump still leaves something behind.
+ *
+ * - document.ts: the handover model: its `##` sections, their order, the size cap, the hook's digest
+ * - files_table.ts: the `| File | Change | State | Ref |` table: built, merged with the agent's, capped
+ * - evidence/: the evidence pipeline (collectors, pure merge, rendering) — see evidence/mod.ts
+ * - write.ts: writing a handover (sections + evidence, a free slug, the docs lock, LATEST)
+ * - recover.ts: a handover drafted from the transcript of a session that ended without a dump
+ * - sweep.ts: the numbered "Unlanded" table of work not yet landed, from every source
+ *
+ * Import the concept file, not this one: a barrel would load the whole folder.
+ * @module
+ */
+
+export * from "./document.ts";
+export * from "./files_table.ts";
+export * from "./evidence/mod.ts";
+export * from "./write.ts";
+export * from "./recover.ts";
+export * from "./sweep.ts";
