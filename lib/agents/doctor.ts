@@ -1,39 +1,23 @@
 /**
- * `doctor [--dir DIR]`: checks Deno, the hook registration (and that its script still exists), the
- * store and the gitignore; says what to fix. Exit 0 when nothing needs fixing, else 1.
+ * What `doctor` finds: Deno's version, each registration of the hook (present once, pointing at a
+ * script that exists, reading its own lib/, granted this store), the plugin that may stand in for
+ * one, the store and its LATEST, the gitignore, and for Codex and Gemini whether they will run the
+ * hook (lib/agents/trust.ts). Read-only; lib/cli/doctor.ts prints the findings. One file because
+ * every check reads the same registered command back ({@link shellWords}).
  * @module
  */
 
-import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "../agents/targets.ts";
-import { grantPath } from "../agents/command.ts";
-import { codexFindings, geminiFindings } from "../agents/doctor.ts";
-import { readIfExists, stateIgnored } from "../agents/registration.ts";
-import { findHooks, SettingsError } from "../agents/settings.ts";
+import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "./targets.ts";
+import { grantPath } from "./command.ts";
+import type { Finding } from "./finding.ts";
+import { codexFindings, geminiFindings } from "./trust.ts";
+import { readIfExists, stateIgnored } from "./registration.ts";
+import { findHooks, SettingsError } from "./settings.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
-import { type Context, EXIT, storeFor } from "./context.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { AGENT_FLAG, agentOf } from "./install.ts";
 
-/** Arguments and help of `doctor`. */
-export const SPEC: ModeSpec = {
-  mode: "doctor",
-  usage: "doctor [--agent NAME] [--dir DIR]",
-  summary: "Checks Deno, the SessionStart hook (and that its script exists), the store and the " +
-    "gitignore; prints what to fix.",
-  flags: AGENT_FLAG,
-  notes: [
-    "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
-    "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
-    "Exits 1 when something needs fixing.",
-  ],
-};
-
-/** One finding: ok, a problem with its fix, or plain information. */
-export interface Finding {
-  status: "ok" | "fix" | "info";
-  text: string;
-}
+/** Environment lookup (HOME, the agents' config-dir overrides). */
+type Env = (name: string) => string | undefined;
 
 /** Splits a shell command into words the way a POSIX shell unquotes them (variables kept). */
 export function shellWords(command: string): string[] {
@@ -86,19 +70,18 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
 /**
  * The enabled plugin named `session` (`session@<marketplace>` true in `enabledPlugins` of any
  * settings file), which brings its own hook. A `--plugin-dir` session leaves no trace to find.
  */
 export async function enabledPlugin(
-  ctx: Context,
+  env: Env,
   root: string,
   agent: AgentSpec,
 ): Promise<string | undefined> {
   for (const target of agent.targets) {
     for (const scope of agent.scopes) {
-      const text = await readIfExists(target.settingsPath(scope, { root, env: ctx.env }))
+      const text = await readIfExists(target.settingsPath(scope, { root, env }))
         .catch(() => undefined);
       let value: unknown;
       try {
@@ -172,8 +155,9 @@ export function grantFindings(command: string, store: Store, where: string): Fin
   return out;
 }
 
+/** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
 async function registrationFindings(
-  ctx: Context,
+  env: Env,
   store: Store,
   agent: AgentSpec,
 ): Promise<{ findings: Finding[]; paths: string[] }> {
@@ -185,8 +169,8 @@ async function registrationFindings(
     const event = target.hookPath.at(-1)!;
     let registered = 0;
     for (const scope of agent.scopes) {
-      const path = target.settingsPath(scope, { root, env: ctx.env });
-      const problem = scope === "user" ? userSettingsProblem(agent.name, path, ctx.env) : undefined;
+      const path = target.settingsPath(scope, { root, env });
+      const problem = scope === "user" ? userSettingsProblem(agent.name, path, env) : undefined;
       if (problem) {
         if (target === agent.targets[0]) {
           out.push({ status: "info", text: `user settings not checked: ${problem}` });
@@ -236,7 +220,7 @@ async function registrationFindings(
       }
     }
     const plugin = agent.name === "claude" && registered === 0
-      ? await enabledPlugin(ctx, root, agent)
+      ? await enabledPlugin(env, root, agent)
       : undefined;
     if (plugin) {
       out.push({ status: "ok", text: `hook from the plugin ${plugin} (its hooks/hooks.json)` });
@@ -282,22 +266,18 @@ async function storeFinding(store: Store): Promise<Finding> {
   };
 }
 
-/** Runs `doctor`. */
-export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
-  if (!a) return EXIT.ok;
-  const agent = agentOf(a.flags);
-  const store = storeFor(ctx, a.dir);
-  const registration = await registrationFindings(ctx, store, agent);
-  const findings: Finding[] = [
+/** Everything `doctor` reports for `agent` in the project of `store`, in the order it prints. */
+export async function doctorFindings(store: Store, agent: AgentSpec, env: Env): Promise<Finding[]> {
+  const registration = await registrationFindings(env, store, agent);
+  return [
     denoFinding(Deno.version.deno),
     ...registration.findings,
     ...(agent.name === "codex"
-      ? await codexFindings(store.root, ctx.env, registration.paths)
+      ? await codexFindings(store.root, env, registration.paths)
       : agent.name === "gemini"
       ? await geminiFindings(
         store.root,
-        ctx.env,
+        env,
         registration.paths.some((p) => p.startsWith(`${store.root}/`)),
       )
       : []),
@@ -308,10 +288,4 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         "or add .claude/state/ to .gitignore",
     },
   ];
-  const mark = { ok: "✓", fix: "✗", info: "·" };
-  ctx.out(`session doctor: ${store.root}`);
-  for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
-  const fixes = findings.filter((f) => f.status === "fix").length;
-  ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
-  return fixes === 0 ? EXIT.ok : EXIT.notFound;
 }

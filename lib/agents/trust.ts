@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Finding } from "../cli/doctor.ts";
+import type { Finding } from "./finding.ts";
 import { codexHome, geminiHome } from "./targets.ts";
 import { readIfExists } from "./registration.ts";
 import { join, parentDir } from "../fs/path.ts";

@@ -1,0 +1,44 @@
+/**
+ * `doctor [--agent NAME] [--dir DIR]`: prints what lib/agents/doctor.ts finds — Deno, the hook
+ * registration (and that its script still exists), the store and the gitignore — and what to fix.
+ * Exit 0 when nothing needs fixing, else 1: the report is the answer, not an error.
+ * @module
+ */
+
+import { doctorFindings } from "../agents/doctor.ts";
+import { EXIT } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
+
+/** Arguments and help of `doctor`. */
+export const SPEC: ModeSpec = {
+  mode: "doctor",
+  usage: "doctor [--agent NAME] [--dir DIR]",
+  summary: "Checks Deno, the SessionStart hook (and that its script exists), the store and the " +
+    "gitignore; prints what to fix.",
+  flags: AGENT_FLAG,
+  notes: [
+    "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
+    "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
+    "Exits 1 when something needs fixing.",
+  ],
+};
+
+/** The exit code of a report with something to fix (the spec's "doctor found problems"). */
+const NEEDS_FIXING = 1;
+
+/** Runs `doctor`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const agent = agentOf(a.flags);
+  const store = storeFor(ctx, a.dir);
+  const findings = await doctorFindings(store, agent, ctx.env);
+  const mark = { ok: "✓", fix: "✗", info: "·" };
+  ctx.out(`session doctor: ${store.root}`);
+  for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
+  const fixes = findings.filter((f) => f.status === "fix").length;
+  ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
+  return fixes === 0 ? EXIT.ok : NEEDS_FIXING;
+}
