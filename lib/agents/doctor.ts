@@ -15,6 +15,7 @@ import { readIfExists, stateIgnored } from "./registration.ts";
 import { findHooks, SettingsError } from "./settings.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
+import { exists } from "../fs/path.ts";
 
 /** Environment lookup (HOME, the agents' config-dir overrides). */
 type Env = (name: string) => string | undefined;
@@ -59,15 +60,6 @@ export function denoFinding(version: string): Finding {
   return major >= 2
     ? { status: "ok", text: `Deno ${version}` }
     : { status: "fix", text: `Deno ${version} is too old — fix: install Deno 2 (npm i -g deno)` };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -194,7 +186,7 @@ async function registrationFindings(
         const where = `${agent.name === "claude" ? "" : `${event} `}hook in ${path} (${scope}${
           event === "SessionStart" ? `, matcher "${hook.matcher}"` : ""
         })`;
-        if (script && !script.includes("$") && !(await exists(script))) {
+        if (script && !script.includes("$") && !exists(script)) {
           out.push({
             status: "fix",
             text: `${where} runs ${script}, which does not exist — fix: ${fix}` +
@@ -245,7 +237,7 @@ async function registrationFindings(
 }
 
 async function storeFinding(store: Store): Promise<Finding> {
-  if (!(await exists(store.dir))) {
+  if (!exists(store.dir)) {
     return { status: "info", text: `no store yet at ${store.dir} (the first dump creates it)` };
   }
   let docs = 0;
@@ -253,7 +245,7 @@ async function storeFinding(store: Store): Promise<Finding> {
     if (e.isFile && e.name.endsWith(".md") && e.name !== "PARKED.md") docs++;
   }
   const latest = readLatest(store);
-  if (latest !== undefined && (!isSafeSlug(latest) || !(await exists(docPath(store, latest))))) {
+  if (latest !== undefined && (!isSafeSlug(latest) || !exists(docPath(store, latest)))) {
     return {
       status: "fix",
       text: `store ${store.dir}: LATEST names "${latest}", which is not a handover there — fix: ` +
