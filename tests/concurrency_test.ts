@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { createFileAtomic, writeFileAtomicSync } from "../lib/fs/atomic.ts";
 import { run as recall } from "../lib/cli/recall.ts";
-import { claimAndConsume, DEFAULT_OPTIONS, readHead } from "../lib/hook/fast.ts";
+import { claimAndConsume, DEFAULT_OPTIONS, parseHead } from "../lib/hook/fast.ts";
 import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts";
 import { consumePending, findPending } from "../lib/hook/restore.ts";
 import { isoStamp } from "../lib/store/time.ts";
@@ -209,7 +209,7 @@ const HOOK_NOW = NOW;
 /** The gates' read of a plain document: its text and where `false` of `consumed` sits. */
 function gatesRead(p: { store: { dir: string } }, slug: string) {
   const text = Deno.readTextFileSync(join(p.store.dir, `${slug}.md`));
-  return { text, consumedAt: readHead(text)!.consumedAt };
+  return { text, consumedAt: parseHead(text)!.consumedAt };
 }
 
 Deno.test("no writer of a document writes an older version over a newer one", async (t) => {

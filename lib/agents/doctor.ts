@@ -1,102 +1,283 @@
 /**
- * What `doctor --agent codex|gemini` checks beyond the registration: whether the agent will run
- * the hook at all (Codex's feature flag and hook trust, Gemini's folder trust). Read-only: these
- * files belong to the agents, and trust is the user's to give in the agent itself.
+ * What `doctor` finds: Deno's version, each registration of the hook (present once, pointing at a
+ * script that exists, reading its own lib/, granted this store), the plugin that may stand in for
+ * one, the store and its LATEST, the gitignore, and for Codex and Gemini whether they will run the
+ * hook (lib/agents/trust.ts). Read-only; lib/cli/doctor.ts prints the findings. One file because
+ * every check reads the same registered command back ({@link shellWords}).
  * @module
  */
 
-import type { Finding } from "../cli/doctor.ts";
-import { codexHome, geminiHome } from "./targets.ts";
-import { readIfExists } from "./registration.ts";
-import { join, parentDir } from "../fs/path.ts";
+import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "./targets.ts";
+import { grantPath } from "./command.ts";
+import type { Finding } from "./finding.ts";
+import { codexFindings, geminiFindings } from "./trust.ts";
+import { readIfExists, stateIgnored } from "./registration.ts";
+import { findHooks, SettingsError } from "./settings.ts";
+import { docPath, isSafeSlug, type Store } from "../store/store.ts";
+import { readLatest } from "../store/latest.ts";
+import { exists } from "../fs/path.ts";
 
-/** The lines of TOML table `[name]` (up to the next table header), without comments. */
-export function tomlTable(text: string, name: string): string[] {
-  const out: string[] = [];
-  let inside = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/\s+#.*$/, "").trim();
-    const header = /^\[([^\[\]]+)\]$/.exec(line);
-    if (header) inside = header[1].trim() === name;
-    else if (inside && line) out.push(line);
+/** Environment lookup (HOME, the agents' config-dir overrides). */
+type Env = (name: string) => string | undefined;
+
+/** Splits a shell command into words the way a POSIX shell unquotes them (variables kept). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      word = (word ?? "") + command.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? command.length : end;
+    } else if (c === '"') {
+      word = word ?? "";
+      for (i++; i < command.length && command[i] !== '"'; i++) {
+        if (command[i] === "\\" && /["\\`$]/.test(command[i + 1] ?? "")) i++;
+        word += command[i];
+      }
+    } else if (c === "\\") {
+      word = (word ?? "") + (command[++i] ?? "");
+    } else {
+      word = (word ?? "") + c;
+    }
   }
-  return out;
+  if (word !== undefined) words.push(word);
+  return words;
 }
 
-/** True when `[features]` turns hooks off (`hooks = false`, or the old `codex_hooks = false`). */
-export function codexHooksDisabled(configToml: string): boolean {
-  return tomlTable(configToml, "features").some((l) => /^(codex_)?hooks\s*=\s*false$/.test(l));
+/** The script path inside a hook command (the word naming session_restore.ts), unquoted. */
+export function scriptOf(command: string): string | undefined {
+  return shellWords(command).find((w) => w.includes(RESTORE_SCRIPT));
 }
 
-/** True when Codex recorded trust for a SessionStart hook of the hooks file at `hooksPath`. */
-export function codexTrustRecorded(configToml: string, hooksPath: string): boolean {
-  return configToml.includes(`[hooks.state."${hooksPath}:session_start:`);
+/** Deno's version check: the hook and CLI need Deno 2. */
+export function denoFinding(version: string): Finding {
+  const major = Number(version.split(".")[0]);
+  return major >= 2
+    ? { status: "ok", text: `Deno ${version}` }
+    : { status: "fix", text: `Deno ${version} is too old — fix: install Deno 2 (npm i -g deno)` };
 }
 
-/** True when Codex trusts the project at `root` (`[projects."<root>"] trust_level = "trusted"`). */
-export function codexProjectTrusted(configToml: string, root: string): boolean {
-  return tomlTable(configToml, `projects."${root}"`).some((l) =>
-    /^trust_level\s*=\s*"trusted"$/.test(l)
+/**
+ * The enabled plugin named `session` (`session@<marketplace>` true in `enabledPlugins` of any
+ * settings file), which brings its own hook. A `--plugin-dir` session leaves no trace to find.
+ */
+export async function enabledPlugin(
+  env: Env,
+  root: string,
+  agent: AgentSpec,
+): Promise<string | undefined> {
+  for (const target of agent.targets) {
+    for (const scope of agent.scopes) {
+      const text = await readIfExists(target.settingsPath(scope, { root, env }))
+        .catch(() => undefined);
+      let value: unknown;
+      try {
+        value = JSON.parse(text ?? "null");
+      } catch {
+        continue; // reported by the registration check
+      }
+      const plugins = (value as { enabledPlugins?: unknown } | null)?.enabledPlugins;
+      if (typeof plugins !== "object" || plugins === null) continue;
+      const name = Object.entries(plugins).find(([k, v]) => k.startsWith("session@") && v === true);
+      if (name) return name[0];
+    }
+  }
+  return undefined;
+}
+
+/** Whether a registered hook command limits reads to paths that leave out the hook's lib/. */
+export function lacksCodeRead(command: string): boolean {
+  const word = shellWords(command).find((w) => w.startsWith("--allow-read="));
+  if (word === undefined) return false;
+  return !word.slice("--allow-read=".length).split(",").some((path) =>
+    /[\\/]lib[\\/]?$/.test(path)
   );
 }
 
-/** Codex: the feature flag, the project's trust, the hook's trust. */
-export async function codexFindings(
-  root: string,
-  env: (name: string) => string | undefined,
-  hooksPaths: string[],
-): Promise<Finding[]> {
-  const userConfig = join(codexHome(env), "config.toml");
-  const config = (await readIfExists(userConfig).catch(() => undefined)) ?? "";
-  const project = (await readIfExists(join(root, ".codex", "config.toml")).catch(() => "")) ?? "";
-  const out: Finding[] = [];
-  if (codexHooksDisabled(config) || codexHooksDisabled(project)) {
-    out.push({
-      status: "fix",
-      text: "Codex hooks are turned off ([features] hooks = false) — fix: remove that line",
-    });
+/** The paths a hook command's `--allow-<name>=` list grants; undefined for an unlimited grant. */
+export function grantedPaths(command: string, name: "read" | "write"): string[] | undefined {
+  const words = shellWords(command);
+  if (words.includes(`--allow-${name}`) || words.includes("-A")) return undefined;
+  const word = words.find((w) => w.startsWith(`--allow-${name}=`));
+  return word === undefined ? [] : word.slice(`--allow-${name}=`.length).split(",");
+}
+
+function covers(grants: string[], path: string): boolean {
+  return grants.some((g) => path === g || path.startsWith(g.endsWith("/") ? g : `${g}/`));
+}
+
+/**
+ * What a registered hook may read and write, where that is not the plain grant: unlimited (a
+ * hook for every project), widened past a path with a comma, or not covering this store.
+ */
+export function grantFindings(command: string, store: Store, where: string): Finding[] {
+  const read = grantedPaths(command, "read");
+  const write = grantedPaths(command, "write");
+  if (read === undefined || write === undefined) {
+    return [{
+      status: "info",
+      text: `${where} may read and write any path: it serves every project, and the store the ` +
+        `root rule finds may sit above the launch directory, which no grant fixed ahead can name ` +
+        `(it still refuses a store that leads outside its project)`,
+    }];
   }
-  if (hooksPaths.some((p) => p.startsWith(`${root}/`)) && !codexProjectTrusted(config, root)) {
+  const out: Finding[] = [];
+  const script = scriptOf(command);
+  for (const path of [store.root, ...(script ? [script.replace(/[\\/][^\\/]*$/, "/lib")] : [])]) {
+    if (!path.includes(",")) continue;
     out.push({
       status: "info",
-      text: `Codex loads ${root}/.codex/ only in a trusted project: trust it when Codex asks`,
+      text: `${path} holds a comma, which Deno's permission lists cannot hold (it splits them at ` +
+        `commas, with no escape): ${where} is granted ${grantPath(path)} instead`,
     });
   }
-  for (const p of hooksPaths) {
-    out.push(
-      codexTrustRecorded(config, p)
-        ? { status: "ok", text: `Codex has a trust record for the hook in ${p}` }
-        : {
-          status: "info",
-          text: `Codex runs the hook in ${p} only once you trust it: start codex and choose ` +
-            '"Trust all and continue" (or review it in /hooks)',
-        },
-    );
+  if (!covers(read, store.dir) || !covers(write, store.dir)) {
+    out.push({
+      status: "fix",
+      text: `${where} may not read and write the store ${store.dir} (granted: read ` +
+        `${read.join(",") || "nothing"}, write ${write.join(",") || "nothing"}) — fix: ` +
+        `session.ts install --dir ${store.root} with the same scope`,
+    });
   }
   return out;
 }
 
-/** Gemini: project hooks run only in a trusted folder. */
-export async function geminiFindings(
-  root: string,
-  env: (name: string) => string | undefined,
-  projectInstalled: boolean,
-): Promise<Finding[]> {
-  if (!projectInstalled) return [];
-  const path = join(geminiHome(env), "trustedFolders.json");
-  let trusted: Record<string, unknown> = {};
-  try {
-    trusted = JSON.parse((await readIfExists(path)) ?? "{}");
-  } catch { /* unreadable: treated as no record */ }
-  // TRUST_FOLDER trusts that folder and below; TRUST_PARENT trusts the folder's parent and below.
-  const ok = Object.entries(trusted).some(([dir, level]) => {
-    const top = level === "TRUST_PARENT" ? parentDir(dir) : level === "TRUST_FOLDER" ? dir : "";
-    return top !== undefined && top !== "" && (root === top || root.startsWith(`${top}/`));
-  });
+/** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
+async function registrationFindings(
+  env: Env,
+  store: Store,
+  agent: AgentSpec,
+): Promise<{ findings: Finding[]; paths: string[] }> {
+  const root = store.root;
+  const out: Finding[] = [];
+  const paths: string[] = [];
+  const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
+  for (const target of agent.targets) {
+    const event = target.hookPath.at(-1)!;
+    let registered = 0;
+    for (const scope of agent.scopes) {
+      const path = target.settingsPath(scope, { root, env });
+      const problem = scope === "user" ? userSettingsProblem(agent.name, path, env) : undefined;
+      if (problem) {
+        if (target === agent.targets[0]) {
+          out.push({ status: "info", text: `user settings not checked: ${problem}` });
+        }
+        continue;
+      }
+      const text = await readIfExists(path).catch(() => undefined);
+      if (text === undefined) continue;
+      let hooks;
+      try {
+        hooks = findHooks(text, target);
+      } catch (err) {
+        if (!(err instanceof SettingsError)) throw err;
+        out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
+        continue;
+      }
+      for (const hook of hooks) {
+        registered++;
+        if (!paths.includes(path)) paths.push(path);
+        const script = scriptOf(hook.command);
+        const where = `${agent.name === "claude" ? "" : `${event} `}hook in ${path} (${scope}${
+          event === "SessionStart" ? `, matcher "${hook.matcher}"` : ""
+        })`;
+        if (script && !script.includes("$") && !exists(script)) {
+          out.push({
+            status: "fix",
+            text: `${where} runs ${script}, which does not exist — fix: ${fix}` +
+              `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
+          });
+        } else if (lacksCodeRead(hook.command)) {
+          out.push({
+            status: "fix",
+            text: `${where} cannot read the hook's own lib/ (an install before it loaded its ` +
+              `general path that way: big handovers and unusual stores would not restore) — ` +
+              `fix: ${fix}${scope === "project" ? "" : ` --${scope}`}`,
+          });
+        } else if (event === "SessionStart" && hook.matcher !== "clear") {
+          out.push({ status: "info", text: `${where}: restores on more than /clear` });
+        } else if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {
+          out.push({
+            status: "fix",
+            text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
+          });
+        } else {
+          out.push({ status: "ok", text: where }, ...grantFindings(hook.command, store, where));
+        }
+      }
+    }
+    const plugin = agent.name === "claude" && registered === 0
+      ? await enabledPlugin(env, root, agent)
+      : undefined;
+    if (plugin) {
+      out.push({ status: "ok", text: `hook from the plugin ${plugin} (its hooks/hooks.json)` });
+    } else if (registered === 0) {
+      out.push({
+        status: "fix",
+        text: `no ${agent.name === "claude" ? "" : `${agent.label} `}${event} hook runs ` +
+          `session_restore.ts — fix: ${fix} (or --user)` +
+          (agent.name === "claude"
+            ? ", or load the checkout as a plugin (claude --plugin-dir <checkout>)"
+            : ""),
+      });
+    } else if (registered > 1) {
+      out.push({
+        status: "info",
+        text: `${event} registered ${registered} times: each runs it ${registered} times ` +
+          "(it still injects once); uninstall the extra ones",
+      });
+    }
+  }
+  return { findings: out, paths };
+}
+
+async function storeFinding(store: Store): Promise<Finding> {
+  if (!exists(store.dir)) {
+    return { status: "info", text: `no store yet at ${store.dir} (the first dump creates it)` };
+  }
+  let docs = 0;
+  for await (const e of Deno.readDir(store.dir)) {
+    if (e.isFile && e.name.endsWith(".md") && e.name !== "PARKED.md") docs++;
+  }
+  const latest = readLatest(store);
+  if (latest !== undefined && (!isSafeSlug(latest) || !exists(docPath(store, latest)))) {
+    return {
+      status: "fix",
+      text: `store ${store.dir}: LATEST names "${latest}", which is not a handover there — fix: ` +
+        `dump again, or remove ${store.latest}`,
+    };
+  }
+  return {
+    status: "ok",
+    text: `store ${store.dir}: ${docs} handover(s), LATEST ${latest ?? "(none)"}`,
+  };
+}
+
+/** Everything `doctor` reports for `agent` in the project of `store`, in the order it prints. */
+export async function doctorFindings(store: Store, agent: AgentSpec, env: Env): Promise<Finding[]> {
+  const registration = await registrationFindings(env, store, agent);
   return [
-    ok ? { status: "ok", text: `Gemini trusts ${root}` } : {
-      status: "info",
-      text: `Gemini runs project hooks only in a trusted folder: trust ${root} when Gemini asks`,
+    denoFinding(Deno.version.deno),
+    ...registration.findings,
+    ...(agent.name === "codex"
+      ? await codexFindings(store.root, env, registration.paths)
+      : agent.name === "gemini"
+      ? await geminiFindings(
+        store.root,
+        env,
+        registration.paths.some((p) => p.startsWith(`${store.root}/`)),
+      )
+      : []),
+    await storeFinding(store),
+    (await stateIgnored(store.root)) ? { status: "ok", text: ".claude/state/ is git-ignored" } : {
+      status: "fix",
+      text: ".claude/state/ is not git-ignored — fix: session.ts install, " +
+        "or add .claude/state/ to .gitignore",
     },
   ];
 }

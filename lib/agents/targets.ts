@@ -5,6 +5,7 @@
  */
 
 import { isDir, join, parentDir } from "../fs/path.ts";
+import { UsageError } from "../errors.ts";
 
 /** Where a registration goes: the project's shared settings, its local settings, or the user's. */
 export type Scope = "project" | "local" | "user";
@@ -89,6 +90,22 @@ export function userSettingsProblem(
       `and rerun`;
   }
   return undefined;
+}
+
+/**
+ * The settings file of `target` for `scope`, where `install` and `uninstall` edit it; a user
+ * scope without a usable home ({@link userSettingsProblem}) is a usage error.
+ */
+export function settingsFile(
+  agent: string,
+  target: HookTarget,
+  scope: Scope,
+  inputs: PathInputs,
+): string {
+  const path = target.settingsPath(scope, inputs);
+  const problem = scope === "user" ? userSettingsProblem(agent, path, inputs.env) : undefined;
+  if (problem) throw new UsageError(problem);
+  return path;
 }
 
 /** Claude Code: SessionStart with matcher `clear` in `.claude/settings*.json`. */

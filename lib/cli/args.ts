@@ -11,7 +11,8 @@
  * @module
  */
 
-import { type Context, UsageError } from "./context.ts";
+import { UsageError } from "../errors.ts";
+import type { Context } from "./context.ts";
 
 /** One flag of a mode. */
 export interface FlagDef {

@@ -8,10 +8,6 @@ import { findRoot } from "../store/root.ts";
 import { isDir } from "../fs/path.ts";
 import { type Store, storeAt, storeOutside } from "../store/store.ts";
 
-// The typed errors live in lib/errors.ts; re-exported for the modes that import them from here.
-export { EXIT, NotFoundError, UsageError } from "../errors.ts";
-// The docs lock lives in lib/store/docs_lock.ts (lib/handover/write.ts holds it too).
-export { withDocsLock } from "../store/docs_lock.ts";
 import { NotFoundError, UsageError } from "../errors.ts";
 
 /** The world a mode runs in. */

@@ -1,19 +1,15 @@
 /**
- * `doctor [--dir DIR]`: checks Deno, the hook registration (and that its script still exists), the
- * store and the gitignore; says what to fix. Exit 0 when nothing needs fixing, else 1.
+ * `doctor [--agent NAME] [--dir DIR]`: prints what lib/agents/doctor.ts finds — Deno, the hook
+ * registration (and that its script still exists), the store and the gitignore — and what to fix.
+ * Exit 0 when nothing needs fixing, else 1: the report is the answer, not an error.
  * @module
  */
 
-import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "../agents/targets.ts";
-import { grantPath } from "../agents/command.ts";
-import { codexFindings, geminiFindings } from "../agents/doctor.ts";
-import { readIfExists, stateIgnored } from "../agents/registration.ts";
-import { findHooks, SettingsError } from "../agents/settings.ts";
-import { docPath, isSafeSlug, type Store } from "../store/store.ts";
-import { readLatest } from "../store/latest.ts";
-import { type Context, EXIT, storeFor } from "./context.ts";
+import { doctorFindings } from "../agents/doctor.ts";
+import { EXIT } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { AGENT_FLAG, agentOf } from "./install.ts";
+import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
 
 /** Arguments and help of `doctor`. */
 export const SPEC: ModeSpec = {
@@ -29,258 +25,8 @@ export const SPEC: ModeSpec = {
   ],
 };
 
-/** One finding: ok, a problem with its fix, or plain information. */
-export interface Finding {
-  status: "ok" | "fix" | "info";
-  text: string;
-}
-
-/** Splits a shell command into words the way a POSIX shell unquotes them (variables kept). */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === "'") {
-      const end = command.indexOf("'", i + 1);
-      word = (word ?? "") + command.slice(i + 1, end < 0 ? undefined : end);
-      i = end < 0 ? command.length : end;
-    } else if (c === '"') {
-      word = word ?? "";
-      for (i++; i < command.length && command[i] !== '"'; i++) {
-        if (command[i] === "\\" && /["\\`$]/.test(command[i + 1] ?? "")) i++;
-        word += command[i];
-      }
-    } else if (c === "\\") {
-      word = (word ?? "") + (command[++i] ?? "");
-    } else {
-      word = (word ?? "") + c;
-    }
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-}
-
-/** The script path inside a hook command (the word naming session_restore.ts), unquoted. */
-export function scriptOf(command: string): string | undefined {
-  return shellWords(command).find((w) => w.includes(RESTORE_SCRIPT));
-}
-
-/** Deno's version check: the hook and CLI need Deno 2. */
-export function denoFinding(version: string): Finding {
-  const major = Number(version.split(".")[0]);
-  return major >= 2
-    ? { status: "ok", text: `Deno ${version}` }
-    : { status: "fix", text: `Deno ${version} is too old — fix: install Deno 2 (npm i -g deno)` };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
-/**
- * The enabled plugin named `session` (`session@<marketplace>` true in `enabledPlugins` of any
- * settings file), which brings its own hook. A `--plugin-dir` session leaves no trace to find.
- */
-export async function enabledPlugin(
-  ctx: Context,
-  root: string,
-  agent: AgentSpec,
-): Promise<string | undefined> {
-  for (const target of agent.targets) {
-    for (const scope of agent.scopes) {
-      const text = await readIfExists(target.settingsPath(scope, { root, env: ctx.env }))
-        .catch(() => undefined);
-      let value: unknown;
-      try {
-        value = JSON.parse(text ?? "null");
-      } catch {
-        continue; // reported by the registration check
-      }
-      const plugins = (value as { enabledPlugins?: unknown } | null)?.enabledPlugins;
-      if (typeof plugins !== "object" || plugins === null) continue;
-      const name = Object.entries(plugins).find(([k, v]) => k.startsWith("session@") && v === true);
-      if (name) return name[0];
-    }
-  }
-  return undefined;
-}
-
-/** Whether a registered hook command limits reads to paths that leave out the hook's lib/. */
-export function lacksCodeRead(command: string): boolean {
-  const word = shellWords(command).find((w) => w.startsWith("--allow-read="));
-  if (word === undefined) return false;
-  return !word.slice("--allow-read=".length).split(",").some((path) =>
-    /[\\/]lib[\\/]?$/.test(path)
-  );
-}
-
-/** The paths a hook command's `--allow-<name>=` list grants; undefined for an unlimited grant. */
-export function grantedPaths(command: string, name: "read" | "write"): string[] | undefined {
-  const words = shellWords(command);
-  if (words.includes(`--allow-${name}`) || words.includes("-A")) return undefined;
-  const word = words.find((w) => w.startsWith(`--allow-${name}=`));
-  return word === undefined ? [] : word.slice(`--allow-${name}=`.length).split(",");
-}
-
-function covers(grants: string[], path: string): boolean {
-  return grants.some((g) => path === g || path.startsWith(g.endsWith("/") ? g : `${g}/`));
-}
-
-/**
- * What a registered hook may read and write, where that is not the plain grant: unlimited (a
- * hook for every project), widened past a path with a comma, or not covering this store.
- */
-export function grantFindings(command: string, store: Store, where: string): Finding[] {
-  const read = grantedPaths(command, "read");
-  const write = grantedPaths(command, "write");
-  if (read === undefined || write === undefined) {
-    return [{
-      status: "info",
-      text: `${where} may read and write any path: it serves every project, and the store the ` +
-        `root rule finds may sit above the launch directory, which no grant fixed ahead can name ` +
-        `(it still refuses a store that leads outside its project)`,
-    }];
-  }
-  const out: Finding[] = [];
-  const script = scriptOf(command);
-  for (const path of [store.root, ...(script ? [script.replace(/[\\/][^\\/]*$/, "/lib")] : [])]) {
-    if (!path.includes(",")) continue;
-    out.push({
-      status: "info",
-      text: `${path} holds a comma, which Deno's permission lists cannot hold (it splits them at ` +
-        `commas, with no escape): ${where} is granted ${grantPath(path)} instead`,
-    });
-  }
-  if (!covers(read, store.dir) || !covers(write, store.dir)) {
-    out.push({
-      status: "fix",
-      text: `${where} may not read and write the store ${store.dir} (granted: read ` +
-        `${read.join(",") || "nothing"}, write ${write.join(",") || "nothing"}) — fix: ` +
-        `session.ts install --dir ${store.root} with the same scope`,
-    });
-  }
-  return out;
-}
-
-async function registrationFindings(
-  ctx: Context,
-  store: Store,
-  agent: AgentSpec,
-): Promise<{ findings: Finding[]; paths: string[] }> {
-  const root = store.root;
-  const out: Finding[] = [];
-  const paths: string[] = [];
-  const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
-  for (const target of agent.targets) {
-    const event = target.hookPath.at(-1)!;
-    let registered = 0;
-    for (const scope of agent.scopes) {
-      const path = target.settingsPath(scope, { root, env: ctx.env });
-      const problem = scope === "user" ? userSettingsProblem(agent.name, path, ctx.env) : undefined;
-      if (problem) {
-        if (target === agent.targets[0]) {
-          out.push({ status: "info", text: `user settings not checked: ${problem}` });
-        }
-        continue;
-      }
-      const text = await readIfExists(path).catch(() => undefined);
-      if (text === undefined) continue;
-      let hooks;
-      try {
-        hooks = findHooks(text, target);
-      } catch (err) {
-        if (!(err instanceof SettingsError)) throw err;
-        out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
-        continue;
-      }
-      for (const hook of hooks) {
-        registered++;
-        if (!paths.includes(path)) paths.push(path);
-        const script = scriptOf(hook.command);
-        const where = `${agent.name === "claude" ? "" : `${event} `}hook in ${path} (${scope}${
-          event === "SessionStart" ? `, matcher "${hook.matcher}"` : ""
-        })`;
-        if (script && !script.includes("$") && !(await exists(script))) {
-          out.push({
-            status: "fix",
-            text: `${where} runs ${script}, which does not exist — fix: ${fix}` +
-              `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
-          });
-        } else if (lacksCodeRead(hook.command)) {
-          out.push({
-            status: "fix",
-            text: `${where} cannot read the hook's own lib/ (an install before it loaded its ` +
-              `general path that way: big handovers and unusual stores would not restore) — ` +
-              `fix: ${fix}${scope === "project" ? "" : ` --${scope}`}`,
-          });
-        } else if (event === "SessionStart" && hook.matcher !== "clear") {
-          out.push({ status: "info", text: `${where}: restores on more than /clear` });
-        } else if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {
-          out.push({
-            status: "fix",
-            text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
-          });
-        } else {
-          out.push({ status: "ok", text: where }, ...grantFindings(hook.command, store, where));
-        }
-      }
-    }
-    const plugin = agent.name === "claude" && registered === 0
-      ? await enabledPlugin(ctx, root, agent)
-      : undefined;
-    if (plugin) {
-      out.push({ status: "ok", text: `hook from the plugin ${plugin} (its hooks/hooks.json)` });
-    } else if (registered === 0) {
-      out.push({
-        status: "fix",
-        text: `no ${agent.name === "claude" ? "" : `${agent.label} `}${event} hook runs ` +
-          `session_restore.ts — fix: ${fix} (or --user)` +
-          (agent.name === "claude"
-            ? ", or load the checkout as a plugin (claude --plugin-dir <checkout>)"
-            : ""),
-      });
-    } else if (registered > 1) {
-      out.push({
-        status: "info",
-        text: `${event} registered ${registered} times: each runs it ${registered} times ` +
-          "(it still injects once); uninstall the extra ones",
-      });
-    }
-  }
-  return { findings: out, paths };
-}
-
-async function storeFinding(store: Store): Promise<Finding> {
-  if (!(await exists(store.dir))) {
-    return { status: "info", text: `no store yet at ${store.dir} (the first dump creates it)` };
-  }
-  let docs = 0;
-  for await (const e of Deno.readDir(store.dir)) {
-    if (e.isFile && e.name.endsWith(".md") && e.name !== "PARKED.md") docs++;
-  }
-  const latest = readLatest(store);
-  if (latest !== undefined && (!isSafeSlug(latest) || !(await exists(docPath(store, latest))))) {
-    return {
-      status: "fix",
-      text: `store ${store.dir}: LATEST names "${latest}", which is not a handover there — fix: ` +
-        `dump again, or remove ${store.latest}`,
-    };
-  }
-  return {
-    status: "ok",
-    text: `store ${store.dir}: ${docs} handover(s), LATEST ${latest ?? "(none)"}`,
-  };
-}
+/** The exit code of a report with something to fix (the spec's "doctor found problems"). */
+const NEEDS_FIXING = 1;
 
 /** Runs `doctor`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -288,30 +34,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!a) return EXIT.ok;
   const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);
-  const registration = await registrationFindings(ctx, store, agent);
-  const findings: Finding[] = [
-    denoFinding(Deno.version.deno),
-    ...registration.findings,
-    ...(agent.name === "codex"
-      ? await codexFindings(store.root, ctx.env, registration.paths)
-      : agent.name === "gemini"
-      ? await geminiFindings(
-        store.root,
-        ctx.env,
-        registration.paths.some((p) => p.startsWith(`${store.root}/`)),
-      )
-      : []),
-    await storeFinding(store),
-    (await stateIgnored(store.root)) ? { status: "ok", text: ".claude/state/ is git-ignored" } : {
-      status: "fix",
-      text: ".claude/state/ is not git-ignored — fix: session.ts install, " +
-        "or add .claude/state/ to .gitignore",
-    },
-  ];
+  const findings = await doctorFindings(store, agent, ctx.env);
   const mark = { ok: "✓", fix: "✗", info: "·" };
   ctx.out(`session doctor: ${store.root}`);
   for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
   const fixes = findings.filter((f) => f.status === "fix").length;
   ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
-  return fixes === 0 ? EXIT.ok : EXIT.notFound;
+  return fixes === 0 ? EXIT.ok : NEEDS_FIXING;
 }

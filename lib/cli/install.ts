@@ -4,45 +4,13 @@
  * @module
  */
 
-import {
-  AGENTS,
-  type AgentSpec,
-  type HookTarget,
-  type Scope,
-  userSettingsProblem,
-} from "../agents/targets.ts";
+import { type AgentSpec, settingsFile } from "../agents/targets.ts";
 import { commandFor, ignoreState, register } from "../agents/registration.ts";
 import { SettingsError } from "../agents/settings.ts";
+import { EXIT, FailureError } from "../errors.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor, UsageError } from "./context.ts";
-
-/** The flags install, uninstall and doctor share: which agent. */
-export const AGENT_FLAG: ModeSpec["flags"] = {
-  agent: {
-    type: "string",
-    value: "NAME",
-    help: "claude (default), codex (.codex/hooks.json) or gemini (.gemini/settings.json)",
-  },
-};
-
-/** The flags install and uninstall share: which agent, which settings file. */
-export const SCOPE_FLAGS: ModeSpec["flags"] = {
-  ...AGENT_FLAG,
-  user: { type: "boolean", help: "the agent's user settings, e.g. ~/.claude/settings.json" },
-  local: { type: "boolean", help: ".claude/settings.local.json (Claude Code only; not committed)" },
-};
-
-/** The agent `--agent` names (default Claude Code); an unknown name is a usage error. */
-export function agentOf(flags: Record<string, unknown>): AgentSpec {
-  const name = typeof flags.agent === "string" ? flags.agent : "claude";
-  const agent = AGENTS[name];
-  if (!agent) {
-    throw new UsageError(
-      `unknown agent "${name}": --agent takes ${Object.keys(AGENTS).join(", ")}.`,
-    );
-  }
-  return agent;
-}
+import { type Context, storeFor } from "./context.ts";
+import { agentOf, SCOPE_FLAGS, scopeOf } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */
 export const SPEC: ModeSpec = {
@@ -60,36 +28,6 @@ export const SPEC: ModeSpec = {
     "(clear) and BeforeAgent.",
   ],
 };
-
-/** The scope the flags name; both at once, or one the agent lacks, is a usage error. */
-export function scopeOf(flags: Record<string, unknown>, agent: AgentSpec = AGENTS.claude): Scope {
-  if (flags.user && flags.local) {
-    throw new UsageError("--user and --local exclude each other: pick one.");
-  }
-  const scope = flags.user ? "user" : flags.local ? "local" : "project";
-  if (!agent.scopes.includes(scope)) {
-    throw new UsageError(
-      `--${scope} does not apply to ${agent.label}: it has ${
-        agent.scopes.map((s) => s === "project" ? "the project (default)" : `--${s}`).join(" and ")
-      }.`,
-    );
-  }
-  return scope;
-}
-
-/** The settings file of `target` for `scope`; a user scope without a usable home is a usage error. */
-export function settingsFile(
-  ctx: Context,
-  agent: AgentSpec,
-  target: HookTarget,
-  scope: Scope,
-  root: string,
-): string {
-  const path = target.settingsPath(scope, { root, env: ctx.env });
-  const problem = scope === "user" ? userSettingsProblem(agent.name, path, ctx.env) : undefined;
-  if (problem) throw new UsageError(problem);
-  return path;
-}
 
 /** What the agent still needs from the user once the hook is in place. */
 function afterInstall(agent: AgentSpec): string[] {
@@ -116,7 +54,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const scope = scopeOf(a.flags, agent);
   const root = storeFor(ctx, a.dir).root;
   const command = commandFor(scope, root, agent.name);
-  const paths = agent.targets.map((target) => settingsFile(ctx, agent, target, scope, root));
+  const paths = agent.targets.map((target) =>
+    settingsFile(agent.name, target, scope, { root, env: ctx.env })
+  );
   for (const [i, target] of agent.targets.entries()) {
     const path = paths[i];
     const event = `${target.hookPath.at(-1)}${
@@ -127,10 +67,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       change = await register(path, target, command);
     } catch (err) {
       if (!(err instanceof SettingsError)) throw err;
-      ctx.err(
-        `session install: ${path}: ${err.message}. Fix the file and rerun; nothing was changed.`,
+      throw new FailureError(
+        `${path}: ${err.message}. Fix the file and rerun; nothing was changed.`,
+        { cause: err },
       );
-      return EXIT.notFound;
     }
     ctx.out(
       change === "unchanged"

@@ -12,7 +12,9 @@ import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor, withDocsLock } from "./context.ts";
+import { EXIT, FailureError } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
 
 /** Arguments and help of `list`. */
 export const SPEC: ModeSpec = {
@@ -226,10 +228,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const l = await listing(storeFor(ctx, a.dir), ctx.now);
   ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l));
   if (l.notRemoved.length === 0) return EXIT.ok;
-  // The listing is shown, but a removal failed: a failure (exit 1), said on stderr too.
-  ctx.err(
-    `session list: could not remove ${l.notRemoved.length} expired handover(s); ` +
+  // The listing is shown, but a removal failed: a failure, said on stderr after it.
+  throw new FailureError(
+    `could not remove ${l.notRemoved.length} expired handover(s); ` +
       "make the store writable and run list again",
   );
-  return EXIT.notFound; // 1: failure or nothing done, the house code for both
 }

@@ -1,7 +1,20 @@
 /**
  * The CLI's dispatch table: each mode lives in its own module, loaded only when it runs (by a
  * computed specifier, see {@link load}), so a quick mode (`list`, `park`, `drop`) pays for
- * nothing it does not use.
+ * nothing it does not use. This is also the one place typed errors (lib/errors.ts) become a
+ * message and an exit code.
+ *
+ * lib/cli/ is the CLI layer, and this doc is its map (it has no mod.ts: nothing imports the
+ * folder as a whole). Besides this dispatcher:
+ * - `<mode>.ts`: one leaf per entry of {@link MODES}, exporting `SPEC` (its flags and help) and
+ *   `run`; a mode imports lib/ and the shared CLI files below, never another mode
+ * - args.ts: flag parsing and `--help` from a mode's `SPEC`
+ * - context.ts: the world a mode runs in (cwd, env, clock, stdin, output), the store for `--dir`,
+ *   the docs lock
+ * - scope_flags.ts: `--agent`, `--user`, `--local`, shared by install, uninstall and doctor
+ * - any other non-mode file (e.g. parked_io.ts) names in its module doc the modes that share it
+ *
+ * lib never imports lib/cli.
  * @module
  */
 

@@ -14,7 +14,9 @@ import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor, UsageError, withDocsLock } from "./context.ts";
+import { EXIT, NotFoundError, UsageError } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
 
 /** Arguments and help of `recall`. */
 export const SPEC: ModeSpec = {
@@ -84,9 +86,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     : resolveSlug(store, name);
   const text = slug === undefined ? undefined : readDoc(store, slug);
   if (slug === undefined || text === undefined) {
-    ctx.err(missMessage(store, name, slug));
-    ctx.err(whatExists(store, ctx.now));
-    return EXIT.notFound;
+    throw new NotFoundError(`${missMessage(store, name, slug)}\n${whatExists(store, ctx.now)}`);
   }
   const split = splitFrontMatter(text);
   const body = (split?.body ?? text).replace(/\r\n?/g, "\n").trim();

@@ -1,13 +1,16 @@
 /**
- * `uninstall [--user | --local] [--dir DIR]`: removes exactly the hook `install` added.
+ * `uninstall [--user | --local] [--dir DIR]`: removes exactly the hook `install` added. No hook
+ * to remove is a {@link NotFoundError} (exit 1).
  * @module
  */
 
 import { unregister } from "../agents/registration.ts";
 import { SettingsError } from "../agents/settings.ts";
-import { type Context, EXIT, storeFor } from "./context.ts";
+import { settingsFile } from "../agents/targets.ts";
+import { EXIT, FailureError, NotFoundError } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { agentOf, SCOPE_FLAGS, scopeOf, settingsFile } from "./install.ts";
+import { agentOf, SCOPE_FLAGS, scopeOf } from "./scope_flags.ts";
 
 /** Arguments and help of `uninstall`. */
 export const SPEC: ModeSpec = {
@@ -27,27 +30,27 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const agent = agentOf(a.flags);
   const scope = scopeOf(a.flags, agent);
   const root = storeFor(ctx, a.dir).root;
+  const inputs = { root, env: ctx.env };
   const removed: string[] = [];
-  for (const target of agent.targets) settingsFile(ctx, agent, target, scope, root);
+  for (const target of agent.targets) settingsFile(agent.name, target, scope, inputs);
   // Reverse order: a file shared by two registrations (Gemini) is emptied by the last one.
   for (const target of [...agent.targets].reverse()) {
-    const path = target.settingsPath(scope, { root, env: ctx.env });
+    const path = target.settingsPath(scope, inputs);
     try {
       if (await unregister(path, target)) {
         removed.push(`${target.hookPath.at(-1)} hook removed from ${path}`);
       }
     } catch (err) {
       if (!(err instanceof SettingsError)) throw err;
-      ctx.err(
-        `session uninstall: ${path}: ${err.message}. Fix the file and rerun; nothing was changed.`,
+      throw new FailureError(
+        `${path}: ${err.message}. Fix the file and rerun; nothing was changed.`,
+        { cause: err },
       );
-      return EXIT.notFound;
     }
   }
   if (removed.length === 0) {
-    const path = agent.targets[0].settingsPath(scope, { root, env: ctx.env });
-    ctx.err(`session uninstall: no session hook in ${path}; nothing to remove.`);
-    return EXIT.notFound;
+    const path = agent.targets[0].settingsPath(scope, inputs);
+    throw new NotFoundError(`no session hook in ${path}; nothing to remove.`);
   }
   for (const line of removed.reverse()) ctx.out(`Uninstalled: ${line}`);
   return EXIT.ok;

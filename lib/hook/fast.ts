@@ -244,7 +244,7 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   if (text === undefined) return { general: "the document cannot be read" };
   // U+FFFD may stand for bytes that are not UTF-8 (decoding here is lossy): the general path tells.
   if (text.includes("\uFFFD") || text.includes("\0")) return { general: "not plain UTF-8 text" };
-  const head = readHead(text);
+  const head = parseHead(text);
   if (head === undefined) return { general: "front matter of another shape" };
   const { fields, end, consumedAt } = head;
   if (fields.consumed !== "false") return { reason: `document "${slug}" is already consumed` };
@@ -321,7 +321,7 @@ function listDir(dir: string): Map<string, string> | undefined {
  * `---`, LF or CRLF, no BOM. Returns its fields, where the body starts, and where the `false` of
  * `consumed: false` is; undefined for any other shape (lib/store/front_matter.ts reads those).
  */
-export function readHead(
+export function parseHead(
   text: string,
 ): { fields: Record<string, string>; end: number; consumedAt: number } | undefined {
   if (!text.startsWith("---\n") && !text.startsWith("---\r\n")) return undefined;
@@ -373,7 +373,7 @@ export function plainContext(
 ): string | undefined {
   const recall = recallCommand(slug);
   if (recall === undefined) return undefined;
-  const banner = bannerLine(slug, formatAge(ageMs), branch, recall);
+  const banner = bannerLine(slug, bannerAge(ageMs), branch, recall);
   const body = (rawBody.includes("\r") ? rawBody.replace(/\r\n?/g, "\n") : rawBody).trim();
   if (body.length > budget.digestOver || body.length > budget.limit - banner.length - 2) {
     return undefined;
@@ -412,8 +412,11 @@ function plainChars(s: string, extra: string): boolean {
   return s.length > 0;
 }
 
-/** lib/store/time.ts `formatAge` for the ages the window lets through (a future skew reads "just now"). */
-export function formatAge(ms: number): string {
+/**
+ * The banner's age: lib/store/time.ts `formatAge` for the ages the window lets through (a future
+ * skew reads "just now").
+ */
+export function bannerAge(ms: number): string {
   const min = Math.floor(Math.max(0, ms) / 60_000);
   if (min < 1) return "just now";
   if (min < 60) return `${min} min`;
@@ -511,7 +514,7 @@ export function inWindow(age: number, windowMs: number): boolean {
   return age <= windowMs && age >= -FUTURE_SKEW_MS;
 }
 
-/** The context's first line: slug, age (as formatAge says it), branch, and the recall command. */
+/** The context's first line: slug, age (as bannerAge says it), branch, and the recall command. */
 export function bannerLine(
   slug: string,
   age: string,

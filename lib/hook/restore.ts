@@ -4,7 +4,7 @@
  * @module
  */
 
-import { writeFileAtomicSync } from "../fs/atomic.ts";
+import { utf8Length, writeFileAtomicSync } from "../fs/atomic.ts";
 import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { cliCommand } from "../agents/command.ts";
 import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
@@ -65,13 +65,6 @@ export function buildContext(
     context = `${banner}\n\n${capLines(buildDigest(body, recall, room), room)}`;
   }
   return context;
-}
-
-const encoder = new TextEncoder();
-
-/** Length of `text` in UTF-8 bytes. */
-export function utf8Length(text: string): number {
-  return encoder.encode(text).length;
 }
 
 /** A handover that passed every gate and may be injected now; nothing is claimed yet. */

@@ -22,7 +22,7 @@ export interface Split {
 const FENCE = /^---[ \t]*$/;
 const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*?)[ \t]*$/;
 /**
- * The keys of our schema, the only ones a front matter may have (lib/hook/fast.ts `readHead`
+ * The keys of our schema, the only ones a front matter may have (lib/hook/fast.ts `parseHead`
  * repeats the list; tests/hook/fast_test.ts holds the two together).
  */
 export const KEYS: readonly string[] = ["slug", "created", "consumed", "branch", "recovered"];

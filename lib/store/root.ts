@@ -1,6 +1,6 @@
 /**
  * The spec's `<root>` rule: which project a command or the hook is about, so the CLI and the
- * hook always find the same store (docs/STORE.md).
+ * hook always find the same store (docs/STORE.md); and the git top-level that rule stops at.
  * @module
  */
 

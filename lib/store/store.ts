@@ -1,7 +1,8 @@
 /**
- * The store's layout: its files under a project root, which slugs may name a document, and
- * reading a document confined to the store. Where the store lives is lib/store/root.ts; the
- * LATEST pointer is lib/store/latest.ts. Sync: the hook's general path uses it.
+ * The store's layout: its files under a project root, which slugs may name a document, whether
+ * the store leads outside its project, reading a document confined to the store, and creating the
+ * store. Which project root the store belongs to is lib/store/root.ts; the LATEST pointer is
+ * lib/store/latest.ts. Sync: the hook's general path uses it.
  * @module
  */
 

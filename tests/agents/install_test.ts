@@ -11,7 +11,7 @@ import {
   codexProjectTrusted,
   codexTrustRecorded,
   tomlTable,
-} from "../../lib/agents/doctor.ts";
+} from "../../lib/agents/trust.ts";
 import { cli, scratchRepo } from "../support/cli.ts";
 import { REPO } from "../support/scratch.ts";
 

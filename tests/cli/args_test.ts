@@ -8,7 +8,7 @@ import {
   parseOrHelp,
   quickParse,
 } from "../../lib/cli/args.ts";
-import { UsageError } from "../../lib/cli/context.ts";
+import { UsageError } from "../../lib/errors.ts";
 import { prng } from "../support/prng.ts";
 
 const SPEC: ModeSpec = {

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { takeArm } from "../../lib/hook/answer.ts";
-import { BUDGETS, buildContext, utf8Length } from "../../lib/hook/restore.ts";
+import { BUDGETS, buildContext } from "../../lib/hook/restore.ts";
+import { utf8Length } from "../../lib/fs/atomic.ts";
 import { armPath, docPath } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { makeProject, NOW, type Project, type Ran, runHook, writeDoc } from "../support/scratch.ts";

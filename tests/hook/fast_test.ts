@@ -5,15 +5,15 @@
  */
 import assert from "node:assert/strict";
 import {
+  bannerAge,
   DEFAULT_OPTIONS,
   dumpStampMs,
   fastAnswer,
-  formatAge,
   hookNow,
+  parseHead,
   parseHookArgs,
   type Payload,
   readEnv,
-  readHead,
   recallCommand,
   type RestoreOptions,
 } from "../../lib/hook/fast.ts";
@@ -22,23 +22,17 @@ import { cliCommand } from "../../lib/agents/command.ts";
 import { markConsumed, splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
-import {
-  currentTime,
-  formatAge as timeFormatAge,
-  isoStamp,
-  parseStamp,
-  safeEnv,
-} from "../../lib/store/time.ts";
+import { currentTime, formatAge, isoStamp, parseStamp, safeEnv } from "../../lib/store/time.ts";
 import { prng } from "../support/prng.ts";
 import { clearPayload, makeProject, mkfifo, NOW, runHook, writeDoc } from "../support/scratch.ts";
 
 Deno.test("fast-path rules agree with the modules that own them", async (t) => {
-  await t.step("formatAge as lib/store/time.ts, with a future skew read as just now", () => {
+  await t.step("bannerAge as lib/store/time.ts formatAge; a future skew reads just now", () => {
     const next = prng(7);
     const samples = [0, 59_999, 60_000, 3_599_999, 3_600_000, 172_799_999, 172_800_000];
     for (let i = 0; i < 2_000; i++) samples.push(Math.floor(next() * 90 * 86_400_000));
-    for (const ms of samples) assert.equal(formatAge(ms), timeFormatAge(ms), String(ms));
-    assert.equal(formatAge(-30_000), "just now");
+    for (const ms of samples) assert.equal(bannerAge(ms), formatAge(ms), String(ms));
+    assert.equal(bannerAge(-30_000), "just now");
   });
   await t.step(
     "the recall command as lib/agents/command.ts cliCommand, or none when it needs quotes",
@@ -89,7 +83,7 @@ Deno.test("fast-path rules agree with the modules that own them", async (t) => {
     const bad = hookNow("nonsense").getTime();
     assert.ok(bad >= before && bad <= Date.now(), "an invalid SESSION_NOW reads the clock");
   });
-  await t.step("readHead reads what lib/store/front_matter.ts reads, or declines", () => {
+  await t.step("parseHead reads what lib/store/front_matter.ts reads, or declines", () => {
     const next = prng(11);
     const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
     const lines = [
@@ -117,7 +111,7 @@ Deno.test("fast-path rules agree with the modules that own them", async (t) => {
       const head = Array.from({ length: Math.floor(next() * 6) }, () => pick(lines));
       const open = next() < 0.9 ? "---" : pick(["--- ", "\ufeff---", "---x"]);
       const text = [open, ...head, "---", "", "## Goal", "", "body"].join(eol);
-      const fast = readHead(text);
+      const fast = parseHead(text);
       if (fast === undefined) continue;
       read++;
       const split = splitFrontMatter(text);
@@ -130,7 +124,7 @@ Deno.test("fast-path rules agree with the modules that own them", async (t) => {
         assert.equal(flipped, markConsumed(text), JSON.stringify(text));
       }
     }
-    assert.ok(read > 300, `readHead read only ${read} of 3,000 generated heads`);
+    assert.ok(read > 300, `parseHead read only ${read} of 3,000 generated heads`);
   });
 });
 

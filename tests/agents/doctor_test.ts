@@ -5,7 +5,7 @@ import {
   lacksCodeRead,
   scriptOf,
   shellWords,
-} from "../../lib/cli/doctor.ts";
+} from "../../lib/agents/doctor.ts";
 import { grantPath, hookCommand, PLUGIN_ROOT_VAR, shellQuote } from "../../lib/agents/command.ts";
 import { storeAt } from "../../lib/store/store.ts";
 

@@ -1,0 +1,26 @@
+/**
+ * The agents session serves (Claude Code, Codex CLI, Gemini CLI): where each registers the
+ * restore hook, the command registered, editing their settings files, and what `doctor` finds.
+ * The modes `install`, `uninstall` and `doctor` (lib/cli/) are thin over these.
+ *
+ * - targets.ts: each agent's settings files per scope and the shape of its hook entry (data)
+ * - command.ts: the exact CLI and hook commands, with their least-privilege Deno flags
+ * - settings.ts: pure edits of a JSONC settings file, comments and formatting kept: find, add, remove our hook
+ * - gitignore.ts: whether `.gitignore` keeps `.claude/state/` out of git, and the line to add
+ * - registration.ts: the IO around those edits: read, edit, write atomically; the gitignore
+ * - finding.ts: one line of doctor's report
+ * - doctor.ts: doctor's findings: Deno, each registration read back, grants, the store, gitignore
+ * - trust.ts: whether Codex and Gemini will run the hook (feature flag, hook and folder trust)
+ *
+ * Import the concept file, not this one: a barrel would load the whole folder.
+ * @module
+ */
+
+export * from "./targets.ts";
+export * from "./command.ts";
+export * from "./settings.ts";
+export * from "./gitignore.ts";
+export * from "./registration.ts";
+export * from "./finding.ts";
+export * from "./doctor.ts";
+export * from "./trust.ts";

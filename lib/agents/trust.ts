@@ -1,0 +1,102 @@
+/**
+ * What `doctor --agent codex|gemini` checks beyond the registration: whether the agent will run
+ * the hook at all (Codex's feature flag and hook trust, Gemini's folder trust). Read-only: these
+ * files belong to the agents, and trust is the user's to give in the agent itself.
+ * @module
+ */
+
+import type { Finding } from "./finding.ts";
+import { codexHome, geminiHome } from "./targets.ts";
+import { readIfExists } from "./registration.ts";
+import { join, parentDir } from "../fs/path.ts";
+
+/** The lines of TOML table `[name]` (up to the next table header), without comments. */
+export function tomlTable(text: string, name: string): string[] {
+  const out: string[] = [];
+  let inside = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\s+#.*$/, "").trim();
+    const header = /^\[([^\[\]]+)\]$/.exec(line);
+    if (header) inside = header[1].trim() === name;
+    else if (inside && line) out.push(line);
+  }
+  return out;
+}
+
+/** True when `[features]` turns hooks off (`hooks = false`, or the old `codex_hooks = false`). */
+export function codexHooksDisabled(configToml: string): boolean {
+  return tomlTable(configToml, "features").some((l) => /^(codex_)?hooks\s*=\s*false$/.test(l));
+}
+
+/** True when Codex recorded trust for a SessionStart hook of the hooks file at `hooksPath`. */
+export function codexTrustRecorded(configToml: string, hooksPath: string): boolean {
+  return configToml.includes(`[hooks.state."${hooksPath}:session_start:`);
+}
+
+/** True when Codex trusts the project at `root` (`[projects."<root>"] trust_level = "trusted"`). */
+export function codexProjectTrusted(configToml: string, root: string): boolean {
+  return tomlTable(configToml, `projects."${root}"`).some((l) =>
+    /^trust_level\s*=\s*"trusted"$/.test(l)
+  );
+}
+
+/** Codex: the feature flag, the project's trust, the hook's trust. */
+export async function codexFindings(
+  root: string,
+  env: (name: string) => string | undefined,
+  hooksPaths: string[],
+): Promise<Finding[]> {
+  const userConfig = join(codexHome(env), "config.toml");
+  const config = (await readIfExists(userConfig).catch(() => undefined)) ?? "";
+  const project = (await readIfExists(join(root, ".codex", "config.toml")).catch(() => "")) ?? "";
+  const out: Finding[] = [];
+  if (codexHooksDisabled(config) || codexHooksDisabled(project)) {
+    out.push({
+      status: "fix",
+      text: "Codex hooks are turned off ([features] hooks = false) — fix: remove that line",
+    });
+  }
+  if (hooksPaths.some((p) => p.startsWith(`${root}/`)) && !codexProjectTrusted(config, root)) {
+    out.push({
+      status: "info",
+      text: `Codex loads ${root}/.codex/ only in a trusted project: trust it when Codex asks`,
+    });
+  }
+  for (const p of hooksPaths) {
+    out.push(
+      codexTrustRecorded(config, p)
+        ? { status: "ok", text: `Codex has a trust record for the hook in ${p}` }
+        : {
+          status: "info",
+          text: `Codex runs the hook in ${p} only once you trust it: start codex and choose ` +
+            '"Trust all and continue" (or review it in /hooks)',
+        },
+    );
+  }
+  return out;
+}
+
+/** Gemini: project hooks run only in a trusted folder. */
+export async function geminiFindings(
+  root: string,
+  env: (name: string) => string | undefined,
+  projectInstalled: boolean,
+): Promise<Finding[]> {
+  if (!projectInstalled) return [];
+  const path = join(geminiHome(env), "trustedFolders.json");
+  let trusted: Record<string, unknown> = {};
+  try {
+    trusted = JSON.parse((await readIfExists(path)) ?? "{}");
+  } catch { /* unreadable: treated as no record */ }
+  // TRUST_FOLDER trusts that folder and below; TRUST_PARENT trusts the folder's parent and below.
+  const ok = Object.entries(trusted).some(([dir, level]) => {
+    const top = level === "TRUST_PARENT" ? parentDir(dir) : level === "TRUST_FOLDER" ? dir : "";
+    return top !== undefined && top !== "" && (root === top || root.startsWith(`${top}/`));
+  });
+  return [
+    ok ? { status: "ok", text: `Gemini trusts ${root}` } : {
+      status: "info",
+      text: `Gemini runs project hooks only in a trusted folder: trust ${root} when Gemini asks`,
+    },
+  ];
+}

@@ -1,0 +1,19 @@
+/**
+ * The file system as every area uses it: paths, atomic writes and the cross-process lock. No
+ * knowledge of the store or its documents; sync where the hook needs it. A refused operation is
+ * recognised by lib/errors.ts `isFsRefusal`.
+ *
+ * - path.ts: joining and walking paths, existence checks, strict UTF-8 reads, quiet removal, and
+ *   whether a path leads out of a root through a symlink
+ * - atomic.ts: writes through a temp file and a rename (old file or new, never half); UTF-8 byte
+ *   lengths; the fault injection the crash tests use
+ * - lock.ts: the cross-process lock around read-modify-write edits (an OS lock, or an exclusive
+ *   lock file where the file system refuses one); the store's docs lock
+ *
+ * Import the concept file, not this one: a barrel would load the whole folder.
+ * @module
+ */
+
+export * from "./path.ts";
+export * from "./atomic.ts";
+export * from "./lock.ts";
