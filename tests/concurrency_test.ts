@@ -14,17 +14,8 @@ import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts"
 import { consumePending, findPending } from "../lib/hook/restore.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import { parseParked } from "../lib/parked/scanner.ts";
-import {
-  clearPayload,
-  contextOf,
-  makeProject,
-  NOW,
-  REPO,
-  runCli,
-  runHook,
-  writeDoc,
-} from "./support/scratch.ts";
-import { git } from "./support/cli.ts";
+import { git, NOW, REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
+import { clearPayload, contextOf, runCliProcess, runHookProcess } from "./support/run.ts";
 import { docPath } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
@@ -41,102 +32,89 @@ function parked(root: string): ReturnType<typeof parseParked> {
 
 Deno.test("concurrency", async (t) => {
   await t.step("createFileAtomic: of 20 writers racing for one name exactly one wins", async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const path = join(dir, "doc.md");
-      const won = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => createFileAtomic(path, `writer ${i}\n`)),
-      );
-      assert.equal(won.filter(Boolean).length, 1);
-      assert.equal(await Deno.readTextFile(path), `writer ${won.indexOf(true)}\n`);
-      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["doc.md"], "no temp left");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dirScratch = await scratchDir();
+    const dir = dirScratch.path;
+    const path = join(dir, "doc.md");
+    const won = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createFileAtomic(path, `writer ${i}\n`)),
+    );
+    assert.equal(won.filter(Boolean).length, 1);
+    assert.equal(await Deno.readTextFile(path), `writer ${won.indexOf(true)}\n`);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["doc.md"], "no temp left");
   });
 
   await t.step("50 parallel park processes keep 50 items", async () => {
-    const p = await makeProject();
-    try {
-      const runs = await Promise.all(
-        Array.from(
-          { length: 50 },
-          (_, i) =>
-            runCli(["park", `parallel item number ${i}`, "--why", `race ${i}`], { cwd: p.root }),
-        ),
-      );
-      for (const r of runs) assert.equal(r.code, 0, r.stderr);
-      const doc = parked(p.root);
-      assert.equal(doc.items.length, 50);
-      assert.equal(new Set(doc.items.map((i) => i.slug)).size, 50, "50 distinct slugs");
-      for (let i = 0; i < 50; i++) {
-        assert.ok(doc.items.some((it) => it.summary === `parallel item number ${i}`), `item ${i}`);
-      }
-    } finally {
-      await p.cleanup();
+    await using p = await scratchProject();
+    const runs = await Promise.all(
+      Array.from(
+        { length: 50 },
+        (_, i) =>
+          runCliProcess(["park", `parallel item number ${i}`, "--why", `race ${i}`], {
+            cwd: p.root,
+          }),
+      ),
+    );
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const doc = parked(p.root);
+    assert.equal(doc.items.length, 50);
+    assert.equal(new Set(doc.items.map((i) => i.slug)).size, 50, "50 distinct slugs");
+    for (let i = 0; i < 50; i++) {
+      assert.ok(doc.items.some((it) => it.summary === `parallel item number ${i}`), `item ${i}`);
     }
   });
 
   await t.step("drop racing park loses neither (drops logged, parks kept)", async () => {
-    const p = await makeProject();
-    try {
-      const seed = Array.from({ length: 10 }, (_, i) => `- **old-${i}** — Old item ${i}.`);
-      await Deno.writeTextFile(p.store.parked, `# Parked items\n\n${seed.join("\n")}\n`);
-      const drops = Array.from(
-        { length: 5 },
-        (_, i) => runCli(["drop", `old-${i}`], { cwd: p.root }),
-      );
-      const parks = Array.from(
-        { length: 5 },
-        (_, i) => runCli(["park", `fresh thing ${i}`], { cwd: p.root }),
-      );
-      const runs = await Promise.all([...drops, ...parks]);
-      for (const r of runs) assert.equal(r.code, 0, r.stdout + r.stderr);
-      const slugs = parked(p.root).items.map((i) => i.slug).sort();
-      const expected = [
-        ...Array.from({ length: 5 }, (_, i) => `old-${i + 5}`),
-        ...Array.from({ length: 5 }, (_, i) => `fresh-thing-${i}`),
-      ].sort();
-      assert.deepEqual(slugs, expected);
-      const log = (await Deno.readTextFile(p.store.dropped)).split("\n").filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as { item: string; action: string; text: string });
-      for (const e of log) assert.equal(e.action, "dropped");
-      assert.deepEqual(log.map((e) => e.item).sort(), [
-        "old-0",
-        "old-1",
-        "old-2",
-        "old-3",
-        "old-4",
-      ]);
-      for (const e of log) assert.match(String(e.text), new RegExp(`Old item ${e.item.slice(4)}`));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const seed = Array.from({ length: 10 }, (_, i) => `- **old-${i}** — Old item ${i}.`);
+    await Deno.writeTextFile(p.store.parked, `# Parked items\n\n${seed.join("\n")}\n`);
+    const drops = Array.from(
+      { length: 5 },
+      (_, i) => runCliProcess(["drop", `old-${i}`], { cwd: p.root }),
+    );
+    const parks = Array.from(
+      { length: 5 },
+      (_, i) => runCliProcess(["park", `fresh thing ${i}`], { cwd: p.root }),
+    );
+    const runs = await Promise.all([...drops, ...parks]);
+    for (const r of runs) assert.equal(r.code, 0, r.stdout + r.stderr);
+    const slugs = parked(p.root).items.map((i) => i.slug).sort();
+    const expected = [
+      ...Array.from({ length: 5 }, (_, i) => `old-${i + 5}`),
+      ...Array.from({ length: 5 }, (_, i) => `fresh-thing-${i}`),
+    ].sort();
+    assert.deepEqual(slugs, expected);
+    const log = (await Deno.readTextFile(p.store.dropped)).split("\n").filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { item: string; action: string; text: string });
+    for (const e of log) assert.equal(e.action, "dropped");
+    assert.deepEqual(log.map((e) => e.item).sort(), [
+      "old-0",
+      "old-1",
+      "old-2",
+      "old-3",
+      "old-4",
+    ]);
+    for (const e of log) assert.match(String(e.text), new RegExp(`Old item ${e.item.slice(4)}`));
   });
 
   await t.step("two dumps at once: two documents, LATEST names one of them", async () => {
     for (let trial = 0; trial < 3 * STRESS; trial++) {
-      const p = await makeProject({ git: false });
-      try {
-        await git(p.root, ["init", "-q", "-b", "main"]);
-        const body = (n: number) => `## Goal\n\nDump number ${n}.\n\n## Next step\n\nGo on.\n`;
-        const [a, b] = await Promise.all([
-          runCli(["dump", "same-name"], { cwd: p.root, stdin: body(1) }),
-          runCli(["dump", "same-name"], { cwd: p.root, stdin: body(2) }),
-        ]);
-        assert.equal(a.code, 0, a.stderr);
-        assert.equal(b.code, 0, b.stderr);
-        const docs = [...Deno.readDirSync(p.store.dir)].map((e) => e.name)
-          .filter((n) => n.endsWith(".md") && n !== "PARKED.md").sort();
-        assert.deepEqual(docs, ["same-name-2.md", "same-name.md"], `trial ${trial}`);
-        const texts = docs.map((d) => Deno.readTextFileSync(join(p.store.dir, d)));
-        assert.ok(texts.some((x) => x.includes("Dump number 1.")), "the first dump survived");
-        assert.ok(texts.some((x) => x.includes("Dump number 2.")), "the second dump survived");
-        const latest = readLatest(p.store);
-        assert.ok(latest === "same-name" || latest === "same-name-2", `LATEST: ${latest}`);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject({ git: false });
+      await git(p.root, ["init", "-q", "-b", "main"]);
+      const body = (n: number) => `## Goal\n\nDump number ${n}.\n\n## Next step\n\nGo on.\n`;
+      const [a, b] = await Promise.all([
+        runCliProcess(["dump", "same-name"], { cwd: p.root, stdin: body(1) }),
+        runCliProcess(["dump", "same-name"], { cwd: p.root, stdin: body(2) }),
+      ]);
+      assert.equal(a.code, 0, a.stderr);
+      assert.equal(b.code, 0, b.stderr);
+      const docs = [...Deno.readDirSync(p.store.dir)].map((e) => e.name)
+        .filter((n) => n.endsWith(".md") && n !== "PARKED.md").sort();
+      assert.deepEqual(docs, ["same-name-2.md", "same-name.md"], `trial ${trial}`);
+      const texts = docs.map((d) => Deno.readTextFileSync(join(p.store.dir, d)));
+      assert.ok(texts.some((x) => x.includes("Dump number 1.")), "the first dump survived");
+      assert.ok(texts.some((x) => x.includes("Dump number 2.")), "the second dump survived");
+      const latest = readLatest(p.store);
+      assert.ok(latest === "same-name" || latest === "same-name-2", `LATEST: ${latest}`);
     }
   });
 
@@ -145,60 +123,52 @@ Deno.test("concurrency", async (t) => {
     // hooks and 30 trials, half of them on the general path, leave it no room.
     const trials = 30 * STRESS;
     for (let trial = 0; trial < trials; trial++) {
-      const p = await makeProject();
-      try {
-        const text = await writeDoc(p.store, `race-${trial}`);
-        // A quoted `consumed` is the general path's to decide.
-        const doc = join(p.store.dir, `race-${trial}.md`);
-        if (trial % 2) Deno.writeTextFileSync(doc, text.replace(": false", ': "false"'));
-        const payload = clearPayload(p.root);
-        const runs = await Promise.all([1, 2, 3, 4].map(() => runHook(payload)));
-        for (const r of runs) assert.equal(r.code, 0);
-        const injected = runs.filter((r) => contextOf(r) !== undefined);
-        assert.equal(injected.length, 1, `trial ${trial}: ${injected.length} injections`);
-        assert.equal(readLatest(p.store), undefined, "LATEST cleared");
-        assert.match(Deno.readTextFileSync(doc), /^consumed: "?true"?$/m);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject();
+      const text = await writeDoc(p.store, `race-${trial}`);
+      // A quoted `consumed` is the general path's to decide.
+      const doc = join(p.store.dir, `race-${trial}.md`);
+      if (trial % 2) Deno.writeTextFileSync(doc, text.replace(": false", ': "false"'));
+      const payload = clearPayload(p.root);
+      const runs = await Promise.all([1, 2, 3, 4].map(() => runHookProcess(payload)));
+      for (const r of runs) assert.equal(r.code, 0);
+      const injected = runs.filter((r) => contextOf(r) !== undefined);
+      assert.equal(injected.length, 1, `trial ${trial}: ${injected.length} injections`);
+      assert.equal(readLatest(p.store), undefined, "LATEST cleared");
+      assert.match(Deno.readTextFileSync(doc), /^consumed: "?true"?$/m);
     }
   });
 
   for (const kind of ["flock", "file"] as const) {
     await t.step(`a ${kind} lock is released when its holder is killed`, async () => {
-      const p = await makeProject();
-      try {
-        // A holder that takes the lock, says so, and then hangs until killed.
-        const code = `import { acquireLock } from ${JSON.stringify(`${REPO}/lib/fs/lock.ts`)};
+      await using p = await scratchProject();
+      // A holder that takes the lock, says so, and then hangs until killed.
+      const code = `import { acquireLock } from ${JSON.stringify(`${REPO}/lib/fs/lock.ts`)};
           await acquireLock(${JSON.stringify(p.store.parked)}, { kind: "${kind}" });
           console.log("held");
           await new Promise(() => setInterval(() => {}, 1000));`;
-        const holder = new Deno.Command(Deno.execPath(), {
-          args: ["eval", code],
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn();
-        const reader = holder.stdout.getReader();
-        const first = await reader.read();
-        assert.match(new TextDecoder().decode(first.value), /held/);
-        reader.releaseLock();
-        holder.kill("SIGKILL");
-        await holder.status;
-        await holder.stdout.cancel();
-        await holder.stderr.cancel();
-        // A dead holder's flock is gone at once; a dead holder's lock file is recognised (same
-        // boot, no such pid) and taken over — both well before the 30 s wait runs out.
-        const started = performance.now();
-        const { acquireLock } = await import("../lib/fs/lock.ts");
-        const lock = await acquireLock(p.store.parked, { kind, waitMs: 5_000 });
-        lock.release();
-        assert.ok(performance.now() - started < 5_000);
-        const r = await runCli(["park", "after the crash"], { cwd: p.root });
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(parked(p.root).items.length, 1);
-      } finally {
-        await p.cleanup();
-      }
+      const holder = new Deno.Command(Deno.execPath(), {
+        args: ["eval", code],
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const reader = holder.stdout.getReader();
+      const first = await reader.read();
+      assert.match(new TextDecoder().decode(first.value), /held/);
+      reader.releaseLock();
+      holder.kill("SIGKILL");
+      await holder.status;
+      await holder.stdout.cancel();
+      await holder.stderr.cancel();
+      // A dead holder's flock is gone at once; a dead holder's lock file is recognised (same
+      // boot, no such pid) and taken over — both well before the 30 s wait runs out.
+      const started = performance.now();
+      const { acquireLock } = await import("../lib/fs/lock.ts");
+      const lock = await acquireLock(p.store.parked, { kind, waitMs: 5_000 });
+      lock.release();
+      assert.ok(performance.now() - started < 5_000);
+      const r = await runCliProcess(["park", "after the crash"], { cwd: p.root });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(parked(p.root).items.length, 1);
     });
   }
 });
@@ -214,213 +184,176 @@ function gatesRead(p: { store: { dir: string } }, slug: string) {
 
 Deno.test("no writer of a document writes an older version over a newer one", async (t) => {
   await t.step("hook fast path: a dump --force between its read and its write wins", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
-      const seen = gatesRead(p, "same");
-      // The forced interleaving: `dump same --force` lands after the hook's gates read the store.
-      const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
-      assert.equal(
-        claimAndConsume(p.store.dir, "same", seen.text, seen.consumedAt),
-        "the store changed meanwhile",
-      );
-      assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
-      assert.equal(readLatest(p.store), "same", "its pointer kept");
-      // And the hook run afresh injects the new one, once.
-      const r = await runHook(clearPayload(p.root));
-      assert.match(contextOf(r) ?? "", /The new dump\./);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
+    const seen = gatesRead(p, "same");
+    // The forced interleaving: `dump same --force` lands after the hook's gates read the store.
+    const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
+    assert.equal(
+      claimAndConsume(p.store.dir, "same", seen.text, seen.consumedAt),
+      "the store changed meanwhile",
+    );
+    assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
+    assert.equal(readLatest(p.store), "same", "its pointer kept");
+    // And the hook run afresh injects the new one, once.
+    const r = await runHookProcess(clearPayload(p.root));
+    assert.match(contextOf(r) ?? "", /The new dump\./);
   });
   await t.step("hook fast path: a dump of another name keeps its pointer", async () => {
-    const p = await makeProject();
-    try {
-      const old = await writeDoc(p.store, "first");
-      const seen = gatesRead(p, "first");
-      await writeDoc(p.store, "second");
-      assert.equal(
-        claimAndConsume(p.store.dir, "first", seen.text, seen.consumedAt),
-        "the store changed meanwhile",
-      );
-      assert.equal(readLatest(p.store), "second");
-      assert.equal(Deno.readTextFileSync(docPath(p.store, "first")), old);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const old = await writeDoc(p.store, "first");
+    const seen = gatesRead(p, "first");
+    await writeDoc(p.store, "second");
+    assert.equal(
+      claimAndConsume(p.store.dir, "first", seen.text, seen.consumedAt),
+      "the store changed meanwhile",
+    );
+    assert.equal(readLatest(p.store), "second");
+    assert.equal(Deno.readTextFileSync(docPath(p.store, "first")), old);
   });
   await t.step("hook fast path: two hooks that read the same store inject once", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "once");
-      const a = gatesRead(p, "once");
-      const b = gatesRead(p, "once");
-      assert.equal(claimAndConsume(p.store.dir, "once", a.text, a.consumedAt), undefined);
-      assert.equal(
-        claimAndConsume(p.store.dir, "once", b.text, b.consumedAt),
-        "the store changed meanwhile",
-      );
-      assert.match(Deno.readTextFileSync(docPath(p.store, "once")), /^consumed: true$/m);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "once");
+    const a = gatesRead(p, "once");
+    const b = gatesRead(p, "once");
+    assert.equal(claimAndConsume(p.store.dir, "once", a.text, a.consumedAt), undefined);
+    assert.equal(
+      claimAndConsume(p.store.dir, "once", b.text, b.consumedAt),
+      "the store changed meanwhile",
+    );
+    assert.match(Deno.readTextFileSync(docPath(p.store, "once")), /^consumed: true$/m);
   });
   await t.step(
     "hook fast path: the lock held elsewhere hands over to the general path",
     async () => {
-      const p = await makeProject();
+      await using p = await scratchProject();
+      const text = await writeDoc(p.store, "busy");
+      const held = acquireLockSync(docsLockTarget(p.store.dir), { kind: "flock" });
       try {
-        const text = await writeDoc(p.store, "busy");
-        const held = acquireLockSync(docsLockTarget(p.store.dir), { kind: "flock" });
-        try {
-          const seen = gatesRead(p, "busy");
-          assert.equal(
-            claimAndConsume(p.store.dir, "busy", seen.text, seen.consumedAt),
-            "another process holds the store's lock",
-          );
-          assert.equal(Deno.readTextFileSync(docPath(p.store, "busy")), text);
-        } finally {
-          held.release();
-        }
+        const seen = gatesRead(p, "busy");
+        assert.equal(
+          claimAndConsume(p.store.dir, "busy", seen.text, seen.consumedAt),
+          "another process holds the store's lock",
+        );
+        assert.equal(Deno.readTextFileSync(docPath(p.store, "busy")), text);
       } finally {
-        await p.cleanup();
+        held.release();
       }
     },
   );
   await t.step(
     "a hook that cannot have the lock within 2 s stays silent, store untouched",
     async () => {
-      const p = await makeProject();
+      await using p = await scratchProject();
+      const text = await writeDoc(p.store, "held");
+      const held = await acquireLock(docsLockTarget(p.store.dir));
       try {
-        const text = await writeDoc(p.store, "held");
-        const held = await acquireLock(docsLockTarget(p.store.dir));
-        try {
-          const r = await runHook(clearPayload(p.root), { env: { SESSION_DEBUG: "1" } });
-          assert.equal(r.stdout, "");
-          assert.match(
-            r.stderr,
-            /the general path decides \(another process holds the store's lock\)/,
-          );
-          assert.match(
-            r.stderr,
-            /session_restore: the store's lock: another session process has held/,
-          );
-          assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text);
-          assert.equal(readLatest(p.store), "held");
-        } finally {
-          held.release();
-        }
-        assert.match(contextOf(await runHook(clearPayload(p.root))) ?? "", /"held" restored/);
+        const r = await runHookProcess(clearPayload(p.root), { env: { SESSION_DEBUG: "1" } });
+        assert.equal(r.stdout, "");
+        assert.match(
+          r.stderr,
+          /the general path decides \(another process holds the store's lock\)/,
+        );
+        assert.match(
+          r.stderr,
+          /session_restore: the store's lock: another session process has held/,
+        );
+        assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text);
+        assert.equal(readLatest(p.store), "held");
       } finally {
-        await p.cleanup();
+        held.release();
       }
+      assert.match(contextOf(await runHookProcess(clearPayload(p.root))) ?? "", /"held" restored/);
     },
   );
   await t.step(
     "acquireLockSync: excludes a holder of either kind, gives up after waitMs",
     async () => {
-      const p = await makeProject();
-      try {
-        for (const kind of ["flock", "file"] as const) {
-          const target = docsLockTarget(p.store.dir);
-          const held = await acquireLock(target, { kind });
-          assert.throws(
-            () => acquireLockSync(target, { kind, waitMs: 50 }),
-            (e: Error) => e.name === "LockTimeoutError",
-            kind,
-          );
-          held.release();
-          acquireLockSync(target, { kind, waitMs: 50 }).release();
-        }
-      } finally {
-        await p.cleanup();
+      await using p = await scratchProject();
+      for (const kind of ["flock", "file"] as const) {
+        const target = docsLockTarget(p.store.dir);
+        const held = await acquireLock(target, { kind });
+        assert.throws(
+          () => acquireLockSync(target, { kind, waitMs: 50 }),
+          (e: Error) => e.name === "LockTimeoutError",
+          kind,
+        );
+        held.release();
+        acquireLockSync(target, { kind, waitMs: 50 }).release();
       }
     },
   );
   await t.step("general path: a dump --force between its read and its write wins", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
-      const found = findPending(JSON.parse(clearPayload(p.root)), DEFAULT_OPTIONS, {}, HOOK_NOW);
-      assert.ok(!("reason" in found));
-      const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
-      const outcome = consumePending(found, HOOK_NOW, DEFAULT_OPTIONS.budget);
-      assert.deepEqual(outcome, { injected: false, reason: "the store changed meanwhile" });
-      assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer);
-      assert.equal(readLatest(p.store), "same");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
+    const found = findPending(JSON.parse(clearPayload(p.root)), DEFAULT_OPTIONS, {}, HOOK_NOW);
+    assert.ok(!("reason" in found));
+    const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
+    const outcome = consumePending(found, HOOK_NOW, DEFAULT_OPTIONS.budget);
+    assert.deepEqual(outcome, { injected: false, reason: "the store changed meanwhile" });
+    assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer);
+    assert.equal(readLatest(p.store), "same");
   });
   await t.step("recall: a dump --force after it printed, before it writes, wins", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
-      let newer = "";
-      const out: string[] = [];
-      const code = await recall(["same"], {
-        cwd: p.root,
-        env: () => undefined,
-        now: NOW,
-        readStdin: () => Promise.resolve(""),
-        // The forced interleaving: the dump lands while recall prints.
-        out: (text) => {
-          out.push(text);
-          newer = writeDocSync(p.store, "same", "## Goal\n\nThe new dump.\n");
-        },
-        err: () => {},
-      });
-      assert.equal(code, 0);
-      assert.match(out.join("\n"), /The old dump\./);
-      assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
-      assert.equal(readLatest(p.store), "same", "its pointer kept: it was not recalled");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
+    let newer = "";
+    const out: string[] = [];
+    const code = await recall(["same"], {
+      cwd: p.root,
+      env: () => undefined,
+      now: NOW,
+      readStdin: () => Promise.resolve(""),
+      // The forced interleaving: the dump lands while recall prints.
+      out: (text) => {
+        out.push(text);
+        newer = writeDocSync(p.store, "same", "## Goal\n\nThe new dump.\n");
+      },
+      err: () => {},
+    });
+    assert.equal(code, 0);
+    assert.match(out.join("\n"), /The old dump\./);
+    assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
+    assert.equal(readLatest(p.store), "same", "its pointer kept: it was not recalled");
   });
   await t.step("recall waits for the docs lock before it writes", async () => {
-    const p = await makeProject();
-    try {
-      const text = await writeDoc(p.store, "held");
-      const held = await acquireLock(docsLockTarget(p.store.dir));
-      const running = runCli(["recall", "held"], { cwd: p.root });
-      await new Promise((r) => setTimeout(r, 1500));
-      assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text, "no write under a lock");
-      held.release();
-      assert.equal((await running).code, 0);
-      assert.match(Deno.readTextFileSync(docPath(p.store, "held")), /^consumed: true$/m);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const text = await writeDoc(p.store, "held");
+    const held = await acquireLock(docsLockTarget(p.store.dir));
+    const running = runCliProcess(["recall", "held"], { cwd: p.root });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(Deno.readTextFileSync(docPath(p.store, "held")), text, "no write under a lock");
+    held.release();
+    assert.equal((await running).code, 0);
+    assert.match(Deno.readTextFileSync(docPath(p.store, "held")), /^consumed: true$/m);
   });
 
   // Processes: the hook and `dump --force` of the same name, started together. Every trial the
   // store must end with the new dump's text (consumed or not), never the old one written back.
   const trials = Deno.env.get("SESSION_STRESS") === "1" ? 1000 : 25;
   await t.step(`hook racing dump --force: the new dump survives (${trials} trials)`, async () => {
-    const p = await makeProject({ git: false });
-    try {
-      await git(p.root, ["init", "-q", "-b", "main"]);
-      let lost = 0;
-      for (let trial = 0; trial < trials; trial++) {
-        await writeDoc(p.store, "same", { body: `## Goal\n\nOld ${trial}.\n` });
-        const [hook, dump] = await Promise.all([
-          runHook(clearPayload(p.root)),
-          runCli(["dump", "same", "--force"], { cwd: p.root, stdin: `## Goal\n\nNew ${trial}.\n` }),
-        ]);
-        assert.equal(hook.code, 0, hook.stderr);
-        assert.equal(dump.code, 0, dump.stderr);
-        const doc = Deno.readTextFileSync(docPath(p.store, "same"));
-        if (!doc.includes(`New ${trial}.`)) lost++;
-        // The new dump is consumed exactly when the hook injected it; else it is still pending.
-        const gotNew = contextOf(hook)?.includes(`New ${trial}.`) === true;
-        assert.equal(/^consumed: true$/m.test(doc), gotNew, `trial ${trial}: consumed`);
-        assert.equal(readLatest(p.store), gotNew ? undefined : "same", `trial ${trial}: LATEST`);
-      }
-      assert.equal(lost, 0, `${lost} of ${trials} trials lost the new dump`);
-    } finally {
-      await p.cleanup();
+    await using p = await scratchProject({ git: false });
+    await git(p.root, ["init", "-q", "-b", "main"]);
+    let lost = 0;
+    for (let trial = 0; trial < trials; trial++) {
+      await writeDoc(p.store, "same", { body: `## Goal\n\nOld ${trial}.\n` });
+      const [hook, dump] = await Promise.all([
+        runHookProcess(clearPayload(p.root)),
+        runCliProcess(["dump", "same", "--force"], {
+          cwd: p.root,
+          stdin: `## Goal\n\nNew ${trial}.\n`,
+        }),
+      ]);
+      assert.equal(hook.code, 0, hook.stderr);
+      assert.equal(dump.code, 0, dump.stderr);
+      const doc = Deno.readTextFileSync(docPath(p.store, "same"));
+      if (!doc.includes(`New ${trial}.`)) lost++;
+      // The new dump is consumed exactly when the hook injected it; else it is still pending.
+      const gotNew = contextOf(hook)?.includes(`New ${trial}.`) === true;
+      assert.equal(/^consumed: true$/m.test(doc), gotNew, `trial ${trial}: consumed`);
+      assert.equal(readLatest(p.store), gotNew ? undefined : "same", `trial ${trial}: LATEST`);
     }
+    assert.equal(lost, 0, `${lost} of ${trials} trials lost the new dump`);
   });
 });
 

@@ -19,8 +19,8 @@ import { isSafeSlug, type Store, storeAt } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import { isoStamp } from "../lib/store/time.ts";
-import { cli, git } from "./support/cli.ts";
-import { clearPayload, CLI, HOOK, makeProject, NOW, writeDoc } from "./support/scratch.ts";
+import { CLI, git, HOOK, NOW, scratchProject, writeDoc } from "./support/scratch.ts";
+import { clearPayload, runCliInProcess } from "./support/run.ts";
 import { prng } from "./support/prng.ts";
 
 const TRIALS = Number(Deno.env.get("SESSION_CRASH_TRIALS") ?? 100);
@@ -180,7 +180,7 @@ async function checkStore(store: Store, docs: Map<string, string>, subject: Subj
     assert.ok(entries.some((e) => e.item === slug && e.text), `${at}: ${slug} is logged`);
   }
   // The CLI still works, and no temp file is listed as a handover.
-  const listed = await cli(["list", "--json"], { cwd: store.root });
+  const listed = await runCliInProcess(["list", "--json"], { cwd: store.root });
   assert.equal(listed.code, 0, `${at}: list after the crash: ${listed.err}`);
   for (const h of JSON.parse(listed.out).handovers as { slug: string }[]) {
     assert.ok(!h.slug.startsWith(TEMP_PREFIX) && !h.slug.startsWith("."), `${at}: ${h.slug}`);
@@ -188,57 +188,53 @@ async function checkStore(store: Store, docs: Map<string, string>, subject: Subj
 }
 
 Deno.test(`crash safety: SIGKILL at random moments (${TRIALS} trials per command)`, async (t) => {
-  const p = await makeProject({ git: false });
-  try {
-    await git(p.root, ["init", "-q", "-b", "main"]);
-    for (const subject of subjects(p.root)) {
-      await t.step(subject.name, async () => {
-        // A normal run's duration sets the range the kill moments are drawn from.
-        let docs = await seed(p.store);
-        let full = await runAndKill(subject, p.root, 60_000);
-        await checkStore(p.store, docs, subject, `${subject.name} (not killed)`);
-        assert.ok(subject.done(p.store), `${subject.name} completes when not killed`);
-        const random = prng(0x5e55 + subject.name.length);
-        let completed = 0;
-        for (let trial = 0; trial < TRIALS; trial++) {
-          // The machine's load drifts (tests run in parallel): every tenth round first times a
-          // normal run again, so the kill moments keep following how long a run takes now.
-          if (trial > 0 && trial % 10 === 0) {
-            docs = await seed(p.store);
-            full = await runAndKill(subject, p.root, 60_000);
-            await checkStore(p.store, docs, subject, `${subject.name} (re-timed)`);
-          }
+  await using p = await scratchProject({ git: false });
+  await git(p.root, ["init", "-q", "-b", "main"]);
+  for (const subject of subjects(p.root)) {
+    await t.step(subject.name, async () => {
+      // A normal run's duration sets the range the kill moments are drawn from.
+      let docs = await seed(p.store);
+      let full = await runAndKill(subject, p.root, 60_000);
+      await checkStore(p.store, docs, subject, `${subject.name} (not killed)`);
+      assert.ok(subject.done(p.store), `${subject.name} completes when not killed`);
+      const random = prng(0x5e55 + subject.name.length);
+      let completed = 0;
+      for (let trial = 0; trial < TRIALS; trial++) {
+        // The machine's load drifts (tests run in parallel): every tenth round first times a
+        // normal run again, so the kill moments keep following how long a run takes now.
+        if (trial > 0 && trial % 10 === 0) {
           docs = await seed(p.store);
-          // Half the kills anywhere in the run, half in its last part, where the writes are.
-          const delay = full * (trial % 2 ? random() * 1.1 : 0.6 + random() * 0.5);
+          full = await runAndKill(subject, p.root, 60_000);
+          await checkStore(p.store, docs, subject, `${subject.name} (re-timed)`);
+        }
+        docs = await seed(p.store);
+        // Half the kills anywhere in the run, half in its last part, where the writes are.
+        const delay = full * (trial % 2 ? random() * 1.1 : 0.6 + random() * 0.5);
+        await runAndKill(subject, p.root, delay);
+        await checkStore(
+          p.store,
+          docs,
+          subject,
+          `${subject.name} #${trial} (${delay.toFixed(0)} ms)`,
+        );
+        if (subject.done(p.store)) completed++;
+      }
+      if (TRIALS >= 20) {
+        // Load on a shared machine can push every drawn moment to one side of the commit
+        // point. Then aim at the side not yet seen (kills much later, or much earlier) until
+        // it is: the harness must show kills landing both before and after the commit.
+        for (let extra = 1; extra <= 10 && (completed === 0 || completed === TRIALS); extra++) {
+          const late = completed === 0;
+          docs = await seed(p.store);
+          const delay = late ? full * (1 + extra) : (full * random()) / (4 * extra);
           await runAndKill(subject, p.root, delay);
-          await checkStore(
-            p.store,
-            docs,
-            subject,
-            `${subject.name} #${trial} (${delay.toFixed(0)} ms)`,
-          );
-          if (subject.done(p.store)) completed++;
+          const at = `${subject.name} extra #${extra} (${delay.toFixed(0)} ms)`;
+          await checkStore(p.store, docs, subject, at);
+          if (subject.done(p.store) === late) completed += late ? 1 : -1;
         }
-        if (TRIALS >= 20) {
-          // Load on a shared machine can push every drawn moment to one side of the commit
-          // point. Then aim at the side not yet seen (kills much later, or much earlier) until
-          // it is: the harness must show kills landing both before and after the commit.
-          for (let extra = 1; extra <= 10 && (completed === 0 || completed === TRIALS); extra++) {
-            const late = completed === 0;
-            docs = await seed(p.store);
-            const delay = late ? full * (1 + extra) : (full * random()) / (4 * extra);
-            await runAndKill(subject, p.root, delay);
-            const at = `${subject.name} extra #${extra} (${delay.toFixed(0)} ms)`;
-            await checkStore(p.store, docs, subject, at);
-            if (subject.done(p.store) === late) completed += late ? 1 : -1;
-          }
-          assert.ok(completed > 0 && completed < TRIALS, `${completed}/${TRIALS} completed`);
-        }
-      });
-    }
-  } finally {
-    await p.cleanup();
+        assert.ok(completed > 0 && completed < TRIALS, `${completed}/${TRIALS} completed`);
+      }
+    });
   }
 });
 
@@ -311,62 +307,58 @@ function assertUntouched(store: Store, text: string, what: string) {
 }
 
 Deno.test("a write cut short at the write itself leaves the store as it was", async (t) => {
-  const p = await makeProject({ git: false });
-  try {
-    await git(p.root, ["init", "-q", "-b", "main"]);
-    for (const w of WRITERS) {
-      await t.step(`${w.name}: a failed write (SESSION_FAULT=short-write)`, async () => {
-        const text = await seedSame(p.store, w.quoted);
-        const out = await spawnWriter(w, p.root, "short-write").output();
-        const stderr = new TextDecoder().decode(out.stderr);
-        assert.equal(out.code, w.failCode, stderr);
-        assert.match(stderr, /No space left on device/);
-        if (w.script === HOOK) assert.equal(new TextDecoder().decode(out.stdout), "");
-        assertUntouched(p.store, text, w.name);
-        const temps = [...Deno.readDirSync(p.store.dir)].filter((e) =>
-          e.name.startsWith(TEMP_PREFIX)
+  await using p = await scratchProject({ git: false });
+  await git(p.root, ["init", "-q", "-b", "main"]);
+  for (const w of WRITERS) {
+    await t.step(`${w.name}: a failed write (SESSION_FAULT=short-write)`, async () => {
+      const text = await seedSame(p.store, w.quoted);
+      const out = await spawnWriter(w, p.root, "short-write").output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, w.failCode, stderr);
+      assert.match(stderr, /No space left on device/);
+      if (w.script === HOOK) assert.equal(new TextDecoder().decode(out.stdout), "");
+      assertUntouched(p.store, text, w.name);
+      const temps = [...Deno.readDirSync(p.store.dir)].filter((e) =>
+        e.name.startsWith(TEMP_PREFIX)
+      );
+      assert.deepEqual(temps, [], "the half-written temp file is removed");
+    });
+    await t.step(`${w.name}: killed mid-write (SESSION_FAULT=pause)`, async () => {
+      const text = await seedSame(p.store, w.quoted);
+      const child = spawnWriter(w, p.root, "pause");
+      const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+      let said = "";
+      while (!said.includes("session fault: paused mid-write")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        said += value;
+      }
+      assert.match(said, /paused mid-write/, "the writer reached its write");
+      child.kill("SIGKILL");
+      await child.status;
+      reader.releaseLock();
+      await child.stdout.cancel();
+      assertUntouched(p.store, text, w.name);
+      if (w.script === HOOK) {
+        // The next hook injects it, once, and flips it byte for byte.
+        const ran = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", HOOK],
+          env: { SESSION_NOW: isoStamp(NOW) },
+          stdin: "piped",
+          stdout: "piped",
+        }).spawn();
+        const wr = ran.stdin.getWriter();
+        await wr.write(new TextEncoder().encode(clearPayload(p.root)));
+        await wr.close();
+        const res = await ran.output();
+        assert.match(new TextDecoder().decode(res.stdout), /additionalContext/);
+        assert.equal(
+          Deno.readTextFileSync(join(p.store.dir, "same.md")),
+          markConsumed(text),
+          "consumed byte for byte",
         );
-        assert.deepEqual(temps, [], "the half-written temp file is removed");
-      });
-      await t.step(`${w.name}: killed mid-write (SESSION_FAULT=pause)`, async () => {
-        const text = await seedSame(p.store, w.quoted);
-        const child = spawnWriter(w, p.root, "pause");
-        const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-        let said = "";
-        while (!said.includes("session fault: paused mid-write")) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          said += value;
-        }
-        assert.match(said, /paused mid-write/, "the writer reached its write");
-        child.kill("SIGKILL");
-        await child.status;
-        reader.releaseLock();
-        await child.stdout.cancel();
-        assertUntouched(p.store, text, w.name);
-        if (w.script === HOOK) {
-          // The next hook injects it, once, and flips it byte for byte.
-          const ran = await new Deno.Command(Deno.execPath(), {
-            args: ["run", "-A", HOOK],
-            env: { SESSION_NOW: isoStamp(NOW) },
-            stdin: "piped",
-            stdout: "piped",
-          }).spawn();
-          const wr = ran.stdin.getWriter();
-          await wr.write(new TextEncoder().encode(clearPayload(p.root)));
-          await wr.close();
-          const res = await ran.output();
-          assert.match(new TextDecoder().decode(res.stdout), /additionalContext/);
-          assert.equal(
-            Deno.readTextFileSync(join(p.store.dir, "same.md")),
-            markConsumed(text),
-            "consumed byte for byte",
-          );
-        }
-      });
-    }
-  } finally {
-    await p.cleanup();
+      }
+    });
   }
 });
 

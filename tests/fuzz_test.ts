@@ -24,7 +24,8 @@ import { addHook, findHooks, removeHooks, SettingsError } from "../lib/agents/se
 import { isSafeSlug } from "../lib/store/store.ts";
 import { refusal, slugify } from "../lib/store/slug.ts";
 import { parseTranscript } from "../lib/transcript/claude.ts";
-import { clearPayload, makeProject, NOW, runHook, writeDoc } from "./support/scratch.ts";
+import { NOW, scratchProject, writeDoc } from "./support/scratch.ts";
+import { clearPayload, runHookProcess } from "./support/run.ts";
 import { prng } from "./support/prng.ts";
 
 const ROUNDS = Number(Deno.env.get("SESSION_FUZZ_ROUNDS") ?? 300);
@@ -382,41 +383,37 @@ Deno.test("fuzz: settings JSONC", async (t) => {
 });
 
 Deno.test("fuzz: the hook process never fails on hostile stdin", async (t) => {
-  const p = await makeProject();
-  try {
-    await writeDoc(p.store, "fresh");
-    const random = prng(14);
-    const stdins: (string | Uint8Array)[] = [
-      "",
-      "null",
-      "[]",
-      '{"cwd":' + "[".repeat(100_000),
-      "x".repeat(2 * 1024 * 1024),
-      new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28]),
-      clearPayload(p.root).replace("SessionStart", "SessionStart\uD800"),
-      ...Array.from({ length: 6 }, () => randomBytesText(random, 512)),
-    ];
-    const event = clearPayload(p.root).replace("SessionStart", "SessionStart\uD800");
-    for (const stdin of stdins) {
-      await t.step(
-        `stdin of ${stdin.length} ${typeof stdin === "string" ? "chars" : "bytes"}`,
-        async () => {
-          const r = await runHook(stdin, { env: { SESSION_DEBUG: "1" } });
-          assert.equal(r.code, 0);
-          assert.equal(r.stdout, "", "nothing injected");
-          assert.ok(!/\n\s+at /.test(r.stderr), "no stack trace");
-          // Silent for its reason, said on stderr: a crash is silent too, and must not pass.
-          const reason = stdin === event
-            ? "not a SessionStart event"
-            : "no usable payload on stdin; nothing injected";
-          assert.equal(r.stderr, `session_restore: ${reason}\n`);
-        },
-      );
-    }
-    // The document is still there to be injected by a real payload.
-    const r = await runHook(clearPayload(p.root));
-    assert.match(r.stdout, /additionalContext/);
-  } finally {
-    await p.cleanup();
+  await using p = await scratchProject();
+  await writeDoc(p.store, "fresh");
+  const random = prng(14);
+  const stdins: (string | Uint8Array)[] = [
+    "",
+    "null",
+    "[]",
+    '{"cwd":' + "[".repeat(100_000),
+    "x".repeat(2 * 1024 * 1024),
+    new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28]),
+    clearPayload(p.root).replace("SessionStart", "SessionStart\uD800"),
+    ...Array.from({ length: 6 }, () => randomBytesText(random, 512)),
+  ];
+  const event = clearPayload(p.root).replace("SessionStart", "SessionStart\uD800");
+  for (const stdin of stdins) {
+    await t.step(
+      `stdin of ${stdin.length} ${typeof stdin === "string" ? "chars" : "bytes"}`,
+      async () => {
+        const r = await runHookProcess(stdin, { env: { SESSION_DEBUG: "1" } });
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, "", "nothing injected");
+        assert.ok(!/\n\s+at /.test(r.stderr), "no stack trace");
+        // Silent for its reason, said on stderr: a crash is silent too, and must not pass.
+        const reason = stdin === event
+          ? "not a SessionStart event"
+          : "no usable payload on stdin; nothing injected";
+        assert.equal(r.stderr, `session_restore: ${reason}\n`);
+      },
+    );
   }
+  // The document is still there to be injected by a real payload.
+  const r = await runHookProcess(clearPayload(p.root));
+  assert.match(r.stdout, /additionalContext/);
 });

@@ -6,17 +6,8 @@ import { DOCS_LOCK } from "../lib/hook/fast.ts";
 import { docPath } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
-import {
-  clearPayload,
-  contextOf,
-  makeProject,
-  NOW,
-  type Project,
-  type Ran,
-  REPO,
-  runHook,
-  writeDoc,
-} from "./support/scratch.ts";
+import { NOW, REPO, type ScratchProject, scratchProject, writeDoc } from "./support/scratch.ts";
+import { clearPayload, contextOf, type Ran, runHookProcess } from "./support/run.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
@@ -38,8 +29,8 @@ function assertSilent(ran: Ran, what: string, reason: string | RegExp) {
 const NO_PAYLOAD = "no usable payload on stdin; nothing injected";
 
 /** The hook with SESSION_DEBUG=1, which says on stderr why it stayed silent. */
-function hook(payload: string | Uint8Array, o: Parameters<typeof runHook>[1] = {}) {
-  return runHook(payload, { ...o, env: { SESSION_DEBUG: "1", ...o?.env } });
+function hook(payload: string | Uint8Array, o: Parameters<typeof runHookProcess>[1] = {}) {
+  return runHookProcess(payload, { ...o, env: { SESSION_DEBUG: "1", ...o?.env } });
 }
 
 /** Asserts the hook injected: exit 0, exactly one JSON object on stdout; returns the context. */
@@ -52,13 +43,9 @@ function assertInjected(ran: Ran, what: string): string {
   return contextOf(ran)!;
 }
 
-async function withProject(fn: (p: Project) => Promise<void>, options = {}) {
-  const p = await makeProject(options);
-  try {
-    await fn(p);
-  } finally {
-    await p.cleanup();
-  }
+async function withProject(fn: (p: ScratchProject) => Promise<void>, options = {}) {
+  await using p = await scratchProject(options);
+  await fn(p);
 }
 
 Deno.test("hook process: injecting", async (t) => {
@@ -253,20 +240,16 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
   );
   await t.step("pointer naming a symlink out of the store", () =>
     withProject(async (p) => {
-      const other = await makeProject();
-      try {
-        const text = await writeDoc(other.store, "secret");
-        await Deno.symlink(docPath(other.store, "secret"), docPath(p.store, "link"));
-        await Deno.writeTextFile(p.store.latest, "link\n");
-        assertSilent(
-          await hook(clearPayload(p.root)),
-          "symlink out",
-          `document "link" is missing or unreadable`,
-        );
-        assert.equal(await Deno.readTextFile(docPath(other.store, "secret")), text);
-      } finally {
-        await other.cleanup();
-      }
+      await using other = await scratchProject();
+      const text = await writeDoc(other.store, "secret");
+      await Deno.symlink(docPath(other.store, "secret"), docPath(p.store, "link"));
+      await Deno.writeTextFile(p.store.latest, "link\n");
+      assertSilent(
+        await hook(clearPayload(p.root)),
+        "symlink out",
+        `document "link" is missing or unreadable`,
+      );
+      assert.equal(await Deno.readTextFile(docPath(other.store, "secret")), text);
     }));
   await t.step("binary, truncated or consumed documents", () =>
     withProject(async (p) => {
@@ -328,9 +311,9 @@ Deno.test("hook process: two hooks at once inject exactly once", async () => {
     for (let i = 0; i < trials; i++) {
       await writeDoc(p.store, `race-${i}`);
       const runs = await Promise.all([
-        runHook(clearPayload(p.root)),
-        runHook(clearPayload(p.root)),
-        runHook(clearPayload(p.root)),
+        runHookProcess(clearPayload(p.root)),
+        runHookProcess(clearPayload(p.root)),
+        runHookProcess(clearPayload(p.root)),
       ]);
       const injected = runs.filter((r) => r.stdout !== "");
       assert.equal(injected.length, 1, `trial ${i}: ${injected.length} injected`);

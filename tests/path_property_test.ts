@@ -10,7 +10,8 @@ import type { Scope } from "../lib/agents/targets.ts";
 import { join } from "../lib/fs/path.ts";
 import { prng } from "./support/prng.ts";
 import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
-import { clearPayload, REPO, writeDoc } from "./support/scratch.ts";
+import { REPO, scratchDir, writeDoc } from "./support/scratch.ts";
+import { clearPayload } from "./support/run.ts";
 import { storeAt } from "../lib/store/store.ts";
 
 /** Pieces a name is built from: each shell metacharacter, and whole injections. */
@@ -87,55 +88,52 @@ Deno.test("property: any project or checkout path restores and runs nothing", as
     await t.step(
       `project ${JSON.stringify(projectName)}, checkout ${JSON.stringify(checkoutName)}`,
       async () => {
-        const scratch = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-prop-" }));
-        try {
-          const root = join(scratch, projectName);
-          const checkout = join(scratch, checkoutName, "session");
-          const home = join(scratch, "home");
-          await Deno.mkdir(join(root, ".git"), { recursive: true });
-          await Deno.mkdir(home);
-          await copyCheckout(checkout);
-          const store = storeAt(root);
-          await Deno.mkdir(store.dir, { recursive: true });
-          const registrations: [string, Scope][] = [
-            ["claude", "project"],
-            ["claude", "local"],
-            ["claude", "user"],
-            ["codex", "project"],
-            ["codex", "user"],
-            ["gemini", "project"],
-            ["gemini", "user"],
-          ];
-          for (const [agent, scope] of registrations) {
-            const command = await installHook(root, {
-              agent: agent as "claude" | "codex" | "gemini",
-              scope,
-              home,
-              checkout,
-            });
-            const slug = `${agent}-${scope}`;
-            await writeDoc(store, slug, { body: `## Goal\n\nMARK-${slug}\n` });
-            const projectDir = agent === "codex" ? undefined : root;
-            let r = await runRegistered(command, clearPayload(root), { cwd: root, projectDir });
-            if (agent === "gemini") {
-              assert.match(r.stdout, /will be restored with your next message/, r.stderr);
-              r = await runRegistered(
-                command,
-                clearPayload(root, { hook_event_name: "BeforeAgent", source: undefined }),
-                { cwd: root, projectDir },
-              );
-            }
-            assert.deepEqual(planted(scratch), [], `${slug}: nothing ran`);
-            assert.equal(r.code, 0);
-            assert.match(
-              r.stdout,
-              new RegExp(`MARK-${slug}`),
-              `${slug}: ${reasonOf(r)} ${r.stderr}`,
+        await using tmp = await scratchDir("session-prop-");
+        const scratch = tmp.path;
+        const root = join(scratch, projectName);
+        const checkout = join(scratch, checkoutName, "session");
+        const home = join(scratch, "home");
+        await Deno.mkdir(join(root, ".git"), { recursive: true });
+        await Deno.mkdir(home);
+        await copyCheckout(checkout);
+        const store = storeAt(root);
+        await Deno.mkdir(store.dir, { recursive: true });
+        const registrations: [string, Scope][] = [
+          ["claude", "project"],
+          ["claude", "local"],
+          ["claude", "user"],
+          ["codex", "project"],
+          ["codex", "user"],
+          ["gemini", "project"],
+          ["gemini", "user"],
+        ];
+        for (const [agent, scope] of registrations) {
+          const command = await installHook(root, {
+            agent: agent as "claude" | "codex" | "gemini",
+            scope,
+            home,
+            checkout,
+          });
+          const slug = `${agent}-${scope}`;
+          await writeDoc(store, slug, { body: `## Goal\n\nMARK-${slug}\n` });
+          const projectDir = agent === "codex" ? undefined : root;
+          let r = await runRegistered(command, clearPayload(root), { cwd: root, projectDir });
+          if (agent === "gemini") {
+            assert.match(r.stdout, /will be restored with your next message/, r.stderr);
+            r = await runRegistered(
+              command,
+              clearPayload(root, { hook_event_name: "BeforeAgent", source: undefined }),
+              { cwd: root, projectDir },
             );
-            assert.match(await Deno.readTextFile(join(store.dir, `${slug}.md`)), /consumed: true/);
           }
-        } finally {
-          await Deno.remove(scratch, { recursive: true });
+          assert.deepEqual(planted(scratch), [], `${slug}: nothing ran`);
+          assert.equal(r.code, 0);
+          assert.match(
+            r.stdout,
+            new RegExp(`MARK-${slug}`),
+            `${slug}: ${reasonOf(r)} ${r.stderr}`,
+          );
+          assert.match(await Deno.readTextFile(join(store.dir, `${slug}.md`)), /consumed: true/);
         }
       },
     );

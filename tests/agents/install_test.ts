@@ -12,18 +12,14 @@ import {
   codexTrustRecorded,
   tomlTable,
 } from "../../lib/agents/trust.ts";
-import { cli, scratchRepo } from "../support/cli.ts";
-import { REPO } from "../support/scratch.ts";
+import { REPO, scratchDir, scratchProject } from "../support/scratch.ts";
+import { runCliInProcess } from "../support/run.ts";
 
 async function withRepo(fn: (root: string, home: string) => Promise<void>) {
-  const repo = await scratchRepo();
-  const home = await Deno.makeTempDir({ prefix: "agents-home-" });
-  try {
-    await fn(repo.root, home);
-  } finally {
-    await repo.cleanup();
-    await Deno.remove(home, { recursive: true });
-  }
+  await using repo = await scratchProject({ git: "repo", store: false });
+  await using homeDir = await scratchDir("agents-home-");
+  const home = homeDir.path;
+  await fn(repo.root, home);
 }
 
 const envOf = (home: string, extra: Record<string, string> = {}) => ({ HOME: home, ...extra });
@@ -33,7 +29,10 @@ Deno.test("install --agent codex", async (t) => {
     "writes .codex/hooks.json: SessionStart, matcher clear, seconds, --agent codex",
     () =>
       withRepo(async (root, home) => {
-        const run = await cli(["install", "--agent", "codex"], { cwd: root, env: envOf(home) });
+        const run = await runCliInProcess(["install", "--agent", "codex"], {
+          cwd: root,
+          env: envOf(home),
+        });
         assert.equal(run.code, 0, run.err);
         const hooks = JSON.parse(await Deno.readTextFile(`${root}/.codex/hooks.json`));
         const group = hooks.hooks.SessionStart[0];
@@ -60,13 +59,19 @@ Deno.test("install --agent codex", async (t) => {
 `;
         await Deno.writeTextFile(`${root}/.codex/hooks.json`, before);
         const env = envOf(home);
-        assert.equal((await cli(["install", "--agent", "codex"], { cwd: root, env })).code, 0);
+        assert.equal(
+          (await runCliInProcess(["install", "--agent", "codex"], { cwd: root, env })).code,
+          0,
+        );
         const once = await Deno.readTextFile(`${root}/.codex/hooks.json`);
         assert.ok(once.includes("// mine") && once.includes("echo bye"));
-        const again = await cli(["install", "--agent", "codex"], { cwd: root, env });
+        const again = await runCliInProcess(["install", "--agent", "codex"], { cwd: root, env });
         assert.match(again.out, /Already installed/);
         assert.equal(await Deno.readTextFile(`${root}/.codex/hooks.json`), once);
-        assert.equal((await cli(["uninstall", "--agent", "codex"], { cwd: root, env })).code, 0);
+        assert.equal(
+          (await runCliInProcess(["uninstall", "--agent", "codex"], { cwd: root, env })).code,
+          0,
+        );
         assert.equal(await Deno.readTextFile(`${root}/.codex/hooks.json`), before);
       }),
   );
@@ -74,7 +79,7 @@ Deno.test("install --agent codex", async (t) => {
     "--user: CODEX_HOME or ~/.codex, unscoped read/write",
     () =>
       withRepo(async (root, home) => {
-        const run = await cli(["install", "--agent", "codex", "--user"], {
+        const run = await runCliInProcess(["install", "--agent", "codex", "--user"], {
           cwd: root,
           env: envOf(home, { CODEX_HOME: `${home}/cx` }),
         });
@@ -95,7 +100,7 @@ Deno.test("install --agent codex", async (t) => {
     "--local is a usage error naming the scopes Codex has",
     () =>
       withRepo(async (root, home) => {
-        const run = await cli(["install", "--agent", "codex", "--local"], {
+        const run = await runCliInProcess(["install", "--agent", "codex", "--local"], {
           cwd: root,
           env: envOf(home),
         });
@@ -107,7 +112,10 @@ Deno.test("install --agent codex", async (t) => {
     "an unknown agent is a usage error listing the agents",
     () =>
       withRepo(async (root, home) => {
-        const run = await cli(["install", "--agent", "cursor"], { cwd: root, env: envOf(home) });
+        const run = await runCliInProcess(["install", "--agent", "cursor"], {
+          cwd: root,
+          env: envOf(home),
+        });
         assert.equal(run.code, 2);
         assert.match(run.err, /claude, codex, gemini/);
       }),
@@ -119,7 +127,10 @@ Deno.test("install --agent gemini", async (t) => {
     "SessionStart (matcher clear) and BeforeAgent, named, timeouts in ms",
     () =>
       withRepo(async (root, home) => {
-        const run = await cli(["install", "--agent", "gemini"], { cwd: root, env: envOf(home) });
+        const run = await runCliInProcess(["install", "--agent", "gemini"], {
+          cwd: root,
+          env: envOf(home),
+        });
         assert.equal(run.code, 0, run.err);
         const s = JSON.parse(await Deno.readTextFile(`${root}/.gemini/settings.json`));
         const start = s.hooks.SessionStart[0];
@@ -141,10 +152,16 @@ Deno.test("install --agent gemini", async (t) => {
         const before = `{\n  "ui": { "theme": "GitHub" } // keep\n}\n`;
         await Deno.writeTextFile(`${root}/.gemini/settings.json`, before);
         const env = envOf(home);
-        assert.equal((await cli(["install", "--agent", "gemini"], { cwd: root, env })).code, 0);
+        assert.equal(
+          (await runCliInProcess(["install", "--agent", "gemini"], { cwd: root, env })).code,
+          0,
+        );
         const s = await Deno.readTextFile(`${root}/.gemini/settings.json`);
         assert.ok(s.includes('"theme": "GitHub"') && s.includes("// keep"));
-        assert.equal((await cli(["uninstall", "--agent", "gemini"], { cwd: root, env })).code, 0);
+        assert.equal(
+          (await runCliInProcess(["uninstall", "--agent", "gemini"], { cwd: root, env })).code,
+          0,
+        );
         assert.equal(await Deno.readTextFile(`${root}/.gemini/settings.json`), before);
       }),
   );
@@ -152,7 +169,8 @@ Deno.test("install --agent gemini", async (t) => {
     withRepo(async (root, home) => {
       const env = envOf(home, { GEMINI_CLI_HOME: `${home}/g` });
       assert.equal(
-        (await cli(["install", "--agent", "gemini", "--user"], { cwd: root, env })).code,
+        (await runCliInProcess(["install", "--agent", "gemini", "--user"], { cwd: root, env }))
+          .code,
         0,
       );
       assert.ok(await Deno.stat(`${home}/g/.gemini/settings.json`));
@@ -166,17 +184,17 @@ Deno.test("doctor --agent", async (t) => {
     () =>
       withRepo(async (root, home) => {
         const env = envOf(home);
-        const missing = await cli(["doctor", "--agent", "codex"], { cwd: root, env });
+        const missing = await runCliInProcess(["doctor", "--agent", "codex"], { cwd: root, env });
         assert.equal(missing.code, 1);
         assert.match(missing.out, /install --agent codex/);
-        await cli(["install", "--agent", "codex"], { cwd: root, env });
+        await runCliInProcess(["install", "--agent", "codex"], { cwd: root, env });
         await Deno.mkdir(`${home}/.codex`, { recursive: true });
         await Deno.writeTextFile(`${home}/.codex/config.toml`, "[features]\nhooks = false\n");
-        const off = await cli(["doctor", "--agent", "codex"], { cwd: root, env });
+        const off = await runCliInProcess(["doctor", "--agent", "codex"], { cwd: root, env });
         assert.equal(off.code, 1);
         assert.match(off.out, /hooks = false/);
         await Deno.writeTextFile(`${home}/.codex/config.toml`, "");
-        const on = await cli(["doctor", "--agent", "codex"], { cwd: root, env });
+        const on = await runCliInProcess(["doctor", "--agent", "codex"], { cwd: root, env });
         assert.match(on.out, /Trust all and continue/);
       }),
   );
@@ -195,7 +213,7 @@ Deno.test("doctor --agent", async (t) => {
           },
         }),
       );
-      const run = await cli(["doctor", "--agent", "gemini"], { cwd: root, env });
+      const run = await runCliInProcess(["doctor", "--agent", "gemini"], { cwd: root, env });
       assert.equal(run.code, 1);
       assert.match(run.out, /BeforeAgent/);
     }));

@@ -8,8 +8,8 @@ import { editParked } from "../../lib/parked/file.ts";
 import { DROP_ATTEMPTS, dropMatching, type Matcher } from "../../lib/parked/drop.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
-import { cli, put, scratchRepo } from "../support/cli.ts";
-import { runCli } from "../support/scratch.ts";
+import { put, scratchProject } from "../support/scratch.ts";
+import { runCliInProcess, runCliProcess } from "../support/run.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
 const DROPPED = ".claude/state/session/dropped.jsonl";
@@ -32,163 +32,143 @@ async function read(root: string, rel: string): Promise<string> {
 }
 
 Deno.test("drop: process-level", async (t) => {
-  const repo = await scratchRepo();
+  await using repo = await scratchProject({ git: "repo", store: false });
   const root = repo.root;
-  try {
-    await put(root, PARKED, FILE);
-    await t.step("exact slug from a subdirectory: only that bullet goes, logged", async () => {
-      await Deno.mkdir(join(root, "sub"));
-      const r = await runCli(["drop", "fix-parser"], { cwd: join(root, "sub") });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, "Dropped: fix-parser (3 open)\n");
-      assert.equal(
-        await read(root, PARKED),
-        FILE.replace(/- \*\*fix-parser\*\*.*\n.*\n/, ""),
-      );
-      const lines = (await read(root, DROPPED)).split("\n");
-      assert.equal(lines.length, 2);
-      assert.equal(lines[1], "");
-      assert.deepEqual(JSON.parse(lines[0]), {
-        ts: "2026-11-30T12:00:00Z",
-        item: "fix-parser",
-        action: "dropped",
-        text:
-          "- **fix-parser** — Fix parser crash on CRLF. Raised: 2026-11-22.\n  A second line of the same bullet.",
-      });
+  await put(root, PARKED, FILE);
+  await t.step("exact slug from a subdirectory: only that bullet goes, logged", async () => {
+    await Deno.mkdir(join(root, "sub"));
+    const r = await runCliProcess(["drop", "fix-parser"], { cwd: join(root, "sub") });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "Dropped: fix-parser (3 open)\n");
+    assert.equal(
+      await read(root, PARKED),
+      FILE.replace(/- \*\*fix-parser\*\*.*\n.*\n/, ""),
+    );
+    const lines = (await read(root, DROPPED)).split("\n");
+    assert.equal(lines.length, 2);
+    assert.equal(lines[1], "");
+    assert.deepEqual(JSON.parse(lines[0]), {
+      ts: "2026-11-30T12:00:00Z",
+      item: "fix-parser",
+      action: "dropped",
+      text:
+        "- **fix-parser** — Fix parser crash on CRLF. Raised: 2026-11-22.\n  A second line of the same bullet.",
     });
-    await t.step("fuzzy, with a typo; quotes and braces stay valid JSON", async () => {
-      const r = await runCli(["drop", "handle", "qoutes"], { cwd: root });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, "Dropped: quote-test (2 open)\n");
-      const lines = (await read(root, DROPPED)).trimEnd().split("\n").map((l) => JSON.parse(l));
-      assert.equal(lines.length, 2);
-      assert.equal(lines[1].text, FILE.split("\n")[3]);
-    });
-    await t.step("no match: exit 1 and the parked list, nothing changed", async () => {
-      const before = await read(root, PARKED);
-      const r = await runCli(["drop", "kubernetes"], { cwd: root });
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, /No parked item matches "kubernetes"/);
-      assert.match(r.stdout, /fix-flaky-parser — Fix the flaky parser test \(raised 2026-11-20\)/);
-      assert.match(r.stdout, /docs-install/);
-      assert.equal(await read(root, PARKED), before);
-    });
-    await t.step("words that look like flags are query words", async () => {
-      const r = await runCli(["drop", "--no-such-flag"], { cwd: root });
-      assert.equal(r.code, 1, "a query, not an unknown flag (exit 2)");
-    });
-    await t.step("empty query: exit 2", async () => {
-      for (const args of [["drop"], ["drop", " "], ["drop", "--"]]) {
-        const r = await runCli(args, { cwd: root });
-        assert.equal(r.code, 2, args.join(" "));
-        assert.match(r.stderr, /give words/);
-      }
-    });
-    await t.step("--help exits 0", async () => {
-      const r = await runCli(["drop", "--help"], { cwd: root });
-      assert.equal(r.code, 0);
-      assert.match(r.stdout, /Usage: session.ts drop/);
-    });
-  } finally {
-    await repo.cleanup();
-  }
+  });
+  await t.step("fuzzy, with a typo; quotes and braces stay valid JSON", async () => {
+    const r = await runCliProcess(["drop", "handle", "qoutes"], { cwd: root });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "Dropped: quote-test (2 open)\n");
+    const lines = (await read(root, DROPPED)).trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.equal(lines.length, 2);
+    assert.equal(lines[1].text, FILE.split("\n")[3]);
+  });
+  await t.step("no match: exit 1 and the parked list, nothing changed", async () => {
+    const before = await read(root, PARKED);
+    const r = await runCliProcess(["drop", "kubernetes"], { cwd: root });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /No parked item matches "kubernetes"/);
+    assert.match(r.stdout, /fix-flaky-parser — Fix the flaky parser test \(raised 2026-11-20\)/);
+    assert.match(r.stdout, /docs-install/);
+    assert.equal(await read(root, PARKED), before);
+  });
+  await t.step("words that look like flags are query words", async () => {
+    const r = await runCliProcess(["drop", "--no-such-flag"], { cwd: root });
+    assert.equal(r.code, 1, "a query, not an unknown flag (exit 2)");
+  });
+  await t.step("empty query: exit 2", async () => {
+    for (const args of [["drop"], ["drop", " "], ["drop", "--"]]) {
+      const r = await runCliProcess(args, { cwd: root });
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, /give words/);
+    }
+  });
+  await t.step("--help exits 0", async () => {
+    const r = await runCliProcess(["drop", "--help"], { cwd: root });
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /Usage: session.ts drop/);
+  });
 });
 
 Deno.test("drop: ties exit 3 with the closest four; nothing dropped", async () => {
-  const repo = await scratchRepo({ git: false });
-  try {
-    const bullets = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"].map((w, i) =>
-      `- **${w}** — cache ${w} warmup. Raised: 2026-11-0${i + 1}.`
-    );
-    const text = `# Parked items\n\n${bullets.join("\n")}\n- **other** — unrelated\n`;
-    await put(repo.root, PARKED, text);
-    const r = await runCli(["drop", "cache", "warmup"], { cwd: repo.root });
-    assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /6 parked items match "cache warmup" equally closely/);
-    const listed = r.stdout.trimEnd().split("\n");
-    assert.equal(listed.length, 4);
-    assert.match(
-      listed[0],
-      /^ {2}1\. alpha — cache alpha warmup \(raised 2026-11-01\) \[0 edits\]$/,
-    );
-    assert.equal(await read(repo.root, PARKED), text);
-    await assert.rejects(Deno.stat(join(repo.root, DROPPED)));
-  } finally {
-    await repo.cleanup();
-  }
+  await using repo = await scratchProject({ git: false, store: false });
+  const bullets = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"].map((w, i) =>
+    `- **${w}** — cache ${w} warmup. Raised: 2026-11-0${i + 1}.`
+  );
+  const text = `# Parked items\n\n${bullets.join("\n")}\n- **other** — unrelated\n`;
+  await put(repo.root, PARKED, text);
+  const r = await runCliProcess(["drop", "cache", "warmup"], { cwd: repo.root });
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /6 parked items match "cache warmup" equally closely/);
+  const listed = r.stdout.trimEnd().split("\n");
+  assert.equal(listed.length, 4);
+  assert.match(
+    listed[0],
+    /^ {2}1\. alpha — cache alpha warmup \(raised 2026-11-01\) \[0 edits\]$/,
+  );
+  assert.equal(await read(repo.root, PARKED), text);
+  await assert.rejects(Deno.stat(join(repo.root, DROPPED)));
 });
 
 Deno.test("drop: no PARKED.md at all: exit 1", async () => {
-  const repo = await scratchRepo({ git: false });
-  try {
-    const r = await runCli(["drop", "anything"], { cwd: repo.root });
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /No parked items/);
-    await assert.rejects(Deno.stat(join(repo.root, ".claude")), "no store created");
-  } finally {
-    await repo.cleanup();
-  }
+  await using repo = await scratchProject({ git: false, store: false });
+  const r = await runCliProcess(["drop", "anything"], { cwd: repo.root });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /No parked items/);
+  await assert.rejects(Deno.stat(join(repo.root, ".claude")), "no store created");
 });
 
 Deno.test("drop: racing park loses neither", async () => {
-  const repo = await scratchRepo({ git: false });
-  try {
-    const old = Array.from({ length: 10 }, (_, i) => `- **old-${i}** — old item ${i}.`);
-    await put(repo.root, PARKED, `# Parked items\n\n${old.join("\n")}\n`);
-    const runs = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => [
-        runCli(["drop", `old-${i}`], { cwd: repo.root }),
-        runCli(["park", `new parked thing ${i}`], { cwd: repo.root }),
-      ]).flat(),
-    );
-    for (const r of runs) assert.equal(r.code, 0, r.stderr);
-    const items = parseParked(await read(repo.root, PARKED)).items;
-    assert.deepEqual(
-      items.map((i) => i.slug).sort(),
-      Array.from({ length: 10 }, (_, i) => `new-parked-thing-${i}`).sort(),
-    );
-    const log = (await read(repo.root, DROPPED)).trimEnd().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(
-      log.map((e) => e.item).sort(),
-      Array.from({ length: 10 }, (_, i) => `old-${i}`).sort(),
-    );
-  } finally {
-    await repo.cleanup();
-  }
+  await using repo = await scratchProject({ git: false, store: false });
+  const old = Array.from({ length: 10 }, (_, i) => `- **old-${i}** — old item ${i}.`);
+  await put(repo.root, PARKED, `# Parked items\n\n${old.join("\n")}\n`);
+  const runs = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => [
+      runCliProcess(["drop", `old-${i}`], { cwd: repo.root }),
+      runCliProcess(["park", `new parked thing ${i}`], { cwd: repo.root }),
+    ]).flat(),
+  );
+  for (const r of runs) assert.equal(r.code, 0, r.stderr);
+  const items = parseParked(await read(repo.root, PARKED)).items;
+  assert.deepEqual(
+    items.map((i) => i.slug).sort(),
+    Array.from({ length: 10 }, (_, i) => `new-parked-thing-${i}`).sort(),
+  );
+  const log = (await read(repo.root, DROPPED)).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(
+    log.map((e) => e.item).sort(),
+    Array.from({ length: 10 }, (_, i) => `old-${i}`).sort(),
+  );
 });
 
 Deno.test("drop: in-process", async (t) => {
-  const repo = await scratchRepo({ git: false });
-  try {
-    await t.step(
-      "CRLF file keeps CRLF; a log without final newline is extended cleanly",
-      async () => {
-        const text = "# Parked items\r\n\r\n- **a** — A.\r\n- **b** — B.\r\n";
-        await put(repo.root, PARKED, text);
-        await put(repo.root, DROPPED, '{"ts":"x","item":"z","action":"dropped","text":"z"}');
-        const r = await cli(["drop", "a"], { cwd: repo.root });
-        assert.equal(r.code, 0, r.err);
-        assert.equal(await read(repo.root, PARKED), "# Parked items\r\n\r\n- **b** — B.\r\n");
-        const lines = (await read(repo.root, DROPPED)).split("\n");
-        assert.equal(lines.length, 3);
-        assert.equal(JSON.parse(lines[1]).item, "a");
-      },
-    );
-    await t.step("duplicate slugs (hand-edited): the summary picks the right bullet", async () => {
-      await put(repo.root, PARKED, "- **d** — apples\n- **d** — oranges\n");
-      const r = await cli(["drop", "oranges"], { cwd: repo.root });
+  await using repo = await scratchProject({ git: false, store: false });
+  await t.step(
+    "CRLF file keeps CRLF; a log without final newline is extended cleanly",
+    async () => {
+      const text = "# Parked items\r\n\r\n- **a** — A.\r\n- **b** — B.\r\n";
+      await put(repo.root, PARKED, text);
+      await put(repo.root, DROPPED, '{"ts":"x","item":"z","action":"dropped","text":"z"}');
+      const r = await runCliInProcess(["drop", "a"], { cwd: repo.root });
       assert.equal(r.code, 0, r.err);
-      assert.equal(await read(repo.root, PARKED), "- **d** — apples\n");
-      const tie = await cli(["drop", "d"], { cwd: repo.root });
-      assert.equal(tie.code, 0, "one exact slug left");
-    });
-  } finally {
-    await repo.cleanup();
-  }
+      assert.equal(await read(repo.root, PARKED), "# Parked items\r\n\r\n- **b** — B.\r\n");
+      const lines = (await read(repo.root, DROPPED)).split("\n");
+      assert.equal(lines.length, 3);
+      assert.equal(JSON.parse(lines[1]).item, "a");
+    },
+  );
+  await t.step("duplicate slugs (hand-edited): the summary picks the right bullet", async () => {
+    await put(repo.root, PARKED, "- **d** — apples\n- **d** — oranges\n");
+    const r = await runCliInProcess(["drop", "oranges"], { cwd: repo.root });
+    assert.equal(r.code, 0, r.err);
+    assert.equal(await read(repo.root, PARKED), "- **d** — apples\n");
+    const tie = await runCliInProcess(["drop", "d"], { cwd: repo.root });
+    assert.equal(tie.code, 0, "one exact slug left");
+  });
 });
 
 Deno.test("drop: a fuzzy match runs outside the PARKED.md lock", async (t) => {
-  const repo = await scratchRepo({ git: false });
+  await using repo = await scratchProject({ git: false, store: false });
   const store = storeAt(repo.root);
   const TS = "2026-11-30T12:00:00Z";
   const BASE = "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n" +
@@ -198,98 +178,90 @@ Deno.test("drop: a fuzzy match runs outside the PARKED.md lock", async (t) => {
       const r = appendParked(doc, { slug: slugFromSummary(summary), summary });
       return { doc: r.doc, result: r.item.slug };
     });
-  try {
-    await t.step(
-      "while matching, the lock is free and a park goes through and is kept",
-      async () => {
-        await put(repo.root, PARKED, BASE);
-        const during: Matcher = async (items, query) => {
-          // Held elsewhere, this would time out at once.
-          (await acquireLock(store.parked, { waitMs: 0 })).release();
-          assert.equal(await park("pears while dropping"), "pears-while-dropping");
-          return await matchParked(items, query);
-        };
-        const out = await dropMatching(store, "orangs", TS, during);
-        assert.equal(out.kind, "dropped");
-        assert.equal(
-          await read(repo.root, PARKED),
-          "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n" +
-            "- **pears-while-dropping** — pears while dropping.\n",
-        );
-        const log = JSON.parse((await read(repo.root, DROPPED)).trimEnd().split("\n").at(-1)!);
-        assert.equal(log.text, "- **o** — oranges. Raised: 2026-11-01.\n  a note");
-      },
-    );
-    await t.step(
-      "a chosen bullet changed meanwhile is matched again, never removed blind",
-      async () => {
-        await put(repo.root, PARKED, BASE);
-        let calls = 0;
-        const editing: Matcher = async (items, query) => {
-          // The first time, another session rewrites the bullet this match is about to choose.
-          if (calls++ === 0) {
-            await editParked(store, (doc) => ({
-              doc: upsertParked(doc, { slug: "o", summary: "oranges, ripe" }).doc,
-              result: 0,
-            }));
-          }
-          return await matchParked(items, query);
-        };
-        const out = await dropMatching(store, "orangs", TS, editing);
-        assert.equal(calls, 2);
-        assert.equal(out.kind, "dropped");
-        const log = JSON.parse((await read(repo.root, DROPPED)).trimEnd().split("\n").at(-1)!);
-        assert.equal(log.text, "- **o** — oranges, ripe. Raised: 2026-11-01.\n  a note");
-        assert.equal(
-          await read(repo.root, PARKED),
-          "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n",
-        );
-      },
-    );
-    await t.step("a bullet that changes under every attempt is left in place", async () => {
+  await t.step(
+    "while matching, the lock is free and a park goes through and is kept",
+    async () => {
       await put(repo.root, PARKED, BASE);
-      let n = 0;
-      const churning: Matcher = async (items, query) => {
-        const r = await matchParked(items, query);
-        await editParked(store, (doc) => ({
-          doc: upsertParked(doc, { slug: "o", summary: `oranges ${n++}` }).doc,
-          result: 0,
-        }));
-        return r;
+      const during: Matcher = async (items, query) => {
+        // Held elsewhere, this would time out at once.
+        (await acquireLock(store.parked, { waitMs: 0 })).release();
+        assert.equal(await park("pears while dropping"), "pears-while-dropping");
+        return await matchParked(items, query);
       };
-      const out = await dropMatching(store, "orangs", TS, churning);
-      assert.equal(out.kind, "changed");
-      assert.equal(n, DROP_ATTEMPTS);
-      assert.match(await read(repo.root, PARKED), /- \*\*o\*\* — oranges 2\. .*\n {2}a note\n$/);
-    });
-  } finally {
-    await repo.cleanup();
-  }
+      const out = await dropMatching(store, "orangs", TS, during);
+      assert.equal(out.kind, "dropped");
+      assert.equal(
+        await read(repo.root, PARKED),
+        "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n" +
+          "- **pears-while-dropping** — pears while dropping.\n",
+      );
+      const log = JSON.parse((await read(repo.root, DROPPED)).trimEnd().split("\n").at(-1)!);
+      assert.equal(log.text, "- **o** — oranges. Raised: 2026-11-01.\n  a note");
+    },
+  );
+  await t.step(
+    "a chosen bullet changed meanwhile is matched again, never removed blind",
+    async () => {
+      await put(repo.root, PARKED, BASE);
+      let calls = 0;
+      const editing: Matcher = async (items, query) => {
+        // The first time, another session rewrites the bullet this match is about to choose.
+        if (calls++ === 0) {
+          await editParked(store, (doc) => ({
+            doc: upsertParked(doc, { slug: "o", summary: "oranges, ripe" }).doc,
+            result: 0,
+          }));
+        }
+        return await matchParked(items, query);
+      };
+      const out = await dropMatching(store, "orangs", TS, editing);
+      assert.equal(calls, 2);
+      assert.equal(out.kind, "dropped");
+      const log = JSON.parse((await read(repo.root, DROPPED)).trimEnd().split("\n").at(-1)!);
+      assert.equal(log.text, "- **o** — oranges, ripe. Raised: 2026-11-01.\n  a note");
+      assert.equal(
+        await read(repo.root, PARKED),
+        "# Parked items\n\n- **a** — apples. Raised: 2026-11-01.\n",
+      );
+    },
+  );
+  await t.step("a bullet that changes under every attempt is left in place", async () => {
+    await put(repo.root, PARKED, BASE);
+    let n = 0;
+    const churning: Matcher = async (items, query) => {
+      const r = await matchParked(items, query);
+      await editParked(store, (doc) => ({
+        doc: upsertParked(doc, { slug: "o", summary: `oranges ${n++}` }).doc,
+        result: 0,
+      }));
+      return r;
+    };
+    const out = await dropMatching(store, "orangs", TS, churning);
+    assert.equal(out.kind, "changed");
+    assert.equal(n, DROP_ATTEMPTS);
+    assert.match(await read(repo.root, PARKED), /- \*\*o\*\* — oranges 2\. .*\n {2}a note\n$/);
+  });
 });
 
 Deno.test("drop: a 6,000-character query over 10,000 items never costs a concurrent park", async () => {
-  const repo = await scratchRepo({ git: false });
-  try {
-    const items = Array.from(
-      { length: 10_000 },
-      (_, i) => `- **item-${i}** — fix the flaky parser case ${i}. Raised: 2026-11-01.`,
-    );
-    await put(repo.root, PARKED, `# Parked items\n\n${items.join("\n")}\n`);
-    // Distinct words, as a pasted log would have: each one is a search over every item.
-    const query = Array.from({ length: 1_000 }, (_, i) => `parser${i}`).join(" ").slice(0, 6_000);
-    const started = performance.now();
-    const drop = runCli(["drop", query], { cwd: repo.root });
-    await new Promise((r) => setTimeout(r, 300));
-    const park = await runCli(["park", "parked while dropping"], { cwd: repo.root });
-    assert.equal(park.code, 0, park.stderr);
-    const dropped = await drop;
-    assert.equal(dropped.code, 2, "refused as too long");
-    assert.match(dropped.stderr, /the query has \d{4} characters; at most 200/);
-    assert.ok(performance.now() - started < 20_000);
-    const after = parseParked(await read(repo.root, PARKED));
-    assert.equal(after.count, 10_001);
-    assert.equal(after.items.at(-1)?.slug, "parked-while-dropping");
-  } finally {
-    await repo.cleanup();
-  }
+  await using repo = await scratchProject({ git: false, store: false });
+  const items = Array.from(
+    { length: 10_000 },
+    (_, i) => `- **item-${i}** — fix the flaky parser case ${i}. Raised: 2026-11-01.`,
+  );
+  await put(repo.root, PARKED, `# Parked items\n\n${items.join("\n")}\n`);
+  // Distinct words, as a pasted log would have: each one is a search over every item.
+  const query = Array.from({ length: 1_000 }, (_, i) => `parser${i}`).join(" ").slice(0, 6_000);
+  const started = performance.now();
+  const drop = runCliProcess(["drop", query], { cwd: repo.root });
+  await new Promise((r) => setTimeout(r, 300));
+  const park = await runCliProcess(["park", "parked while dropping"], { cwd: repo.root });
+  assert.equal(park.code, 0, park.stderr);
+  const dropped = await drop;
+  assert.equal(dropped.code, 2, "refused as too long");
+  assert.match(dropped.stderr, /the query has \d{4} characters; at most 200/);
+  assert.ok(performance.now() - started < 20_000);
+  const after = parseParked(await read(repo.root, PARKED));
+  assert.equal(after.count, 10_001);
+  assert.equal(after.items.at(-1)?.slug, "parked-while-dropping");
 });

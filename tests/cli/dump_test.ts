@@ -4,12 +4,12 @@ import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { storeAt } from "../../lib/store/store.ts";
-import { clearPayload, NOW, runCli } from "../support/scratch.ts";
+import { git, NOW, put, scratchProject } from "../support/scratch.ts";
+import { clearPayload, runCliInProcess, runCliProcess } from "../support/run.ts";
 import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { MAX_SLUG_BYTES } from "../../lib/store/slug.ts";
 import { prng } from "../support/prng.ts";
-import { cli, git, put, scratchRepo } from "../support/cli.ts";
 
 const BODY = [
   "## Goal",
@@ -49,258 +49,217 @@ Deno.test("dump", async (t) => {
   await t.step(
     "writes the document (front matter, SPEC order) then LATEST; /clear last",
     async () => {
-      const p = await scratchRepo({ branch: "feat/login" });
-      try {
-        await put(p.root, "a.ts", "a\n");
-        await git(p.root, ["add", "."]);
-        await git(p.root, ["commit", "-qm", "a"]);
-        await put(p.root, "a.ts", "a\nb\n");
-        await put(p.root, "src/new.ts", "n\n");
-        const r = await cli(["dump", "Login Page"], { cwd: p.root, stdin: BODY });
-        assert.equal(r.code, 0, r.err);
-        const path = join(storeAt(p.root).dir, "login-page.md");
-        const text = await Deno.readTextFile(path);
-        const split = splitFrontMatter(text)!;
-        assert.deepEqual(split.fields, {
-          slug: "login-page",
-          created: "2026-11-30T12:00:00Z",
-          consumed: "false",
-          branch: "feat/login",
-        });
-        const titles = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-        assert.deepEqual(titles, [
-          "Goal",
-          "Decisions",
-          "Files touched",
-          "Next step",
-          "Notes from the agent",
-        ]);
-        assert.ok(text.includes("| `a.ts` | +1/-0 | wip |"));
-        assert.ok(text.includes("| `src/new.ts` | uncommitted-new | wip | uncommitted |"));
-        assert.equal(readLatest(storeAt(p.root)), "login-page");
-        const lines = r.out.split("\n");
-        assert.equal(lines.at(-1), "/clear");
-        assert.ok(lines.includes(`Wrote ${path}`));
-        assert.ok(lines.includes("Counts: 2 files, 2 decisions, 0 outstanding"));
-        assert.ok(lines.includes("Next step: Run the e2e suite, then open the PR."));
-        assert.match(r.out, /Size: \d+ lines, ~\d+ tokens/);
-        assert.ok(!r.out.includes("Over the cap"));
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject({ git: "repo", branch: "feat/login", store: false });
+      await put(p.root, "a.ts", "a\n");
+      await git(p.root, ["add", "."]);
+      await git(p.root, ["commit", "-qm", "a"]);
+      await put(p.root, "a.ts", "a\nb\n");
+      await put(p.root, "src/new.ts", "n\n");
+      const r = await runCliInProcess(["dump", "Login Page"], { cwd: p.root, stdin: BODY });
+      assert.equal(r.code, 0, r.err);
+      const path = join(storeAt(p.root).dir, "login-page.md");
+      const text = await Deno.readTextFile(path);
+      const split = splitFrontMatter(text)!;
+      assert.deepEqual(split.fields, {
+        slug: "login-page",
+        created: "2026-11-30T12:00:00Z",
+        consumed: "false",
+        branch: "feat/login",
+      });
+      const titles = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+      assert.deepEqual(titles, [
+        "Goal",
+        "Decisions",
+        "Files touched",
+        "Next step",
+        "Notes from the agent",
+      ]);
+      assert.ok(text.includes("| `a.ts` | +1/-0 | wip |"));
+      assert.ok(text.includes("| `src/new.ts` | uncommitted-new | wip | uncommitted |"));
+      assert.equal(readLatest(storeAt(p.root)), "login-page");
+      const lines = r.out.split("\n");
+      assert.equal(lines.at(-1), "/clear");
+      assert.ok(lines.includes(`Wrote ${path}`));
+      assert.ok(lines.includes("Counts: 2 files, 2 decisions, 0 outstanding"));
+      assert.ok(lines.includes("Next step: Run the e2e suite, then open the PR."));
+      assert.match(r.out, /Size: \d+ lines, ~\d+ tokens/);
+      assert.ok(!r.out.includes("Over the cap"));
     },
   );
   await t.step("unnamed: <branch>-<stamp>; a collision gets -2, --force overwrites", async () => {
-    const p = await scratchRepo({ branch: "fix/a/b" });
-    try {
-      assert.equal((await cli(["dump"], { cwd: p.root, stdin: BODY })).code, 0);
-      assert.equal((await cli(["dump"], { cwd: p.root, stdin: BODY })).code, 0);
-      assert.equal((await cli(["dump", "x"], { cwd: p.root, stdin: BODY })).code, 0);
-      assert.equal((await cli(["dump", "X"], { cwd: p.root, stdin: BODY })).code, 0);
-      assert.equal((await cli(["dump", "x"], { cwd: p.root, stdin: BODY })).code, 0);
-      const forced = await cli(["dump", "x", "--force"], {
-        cwd: p.root,
-        stdin: "## Goal\n\nNew.\n",
-      });
-      assert.equal(forced.code, 0);
-      assert.deepEqual(await listStore(p.root), [
-        "LATEST",
-        "fix-a-b-2026-11-30T12-00-00Z-2.md",
-        "fix-a-b-2026-11-30T12-00-00Z.md",
-        "x-2.md",
-        "x-3.md",
-        "x.md",
-      ]);
-      assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "x.md")), /New\./);
-      assert.equal(readLatest(storeAt(p.root)), "x");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", branch: "fix/a/b", store: false });
+    assert.equal((await runCliInProcess(["dump"], { cwd: p.root, stdin: BODY })).code, 0);
+    assert.equal((await runCliInProcess(["dump"], { cwd: p.root, stdin: BODY })).code, 0);
+    assert.equal((await runCliInProcess(["dump", "x"], { cwd: p.root, stdin: BODY })).code, 0);
+    assert.equal((await runCliInProcess(["dump", "X"], { cwd: p.root, stdin: BODY })).code, 0);
+    assert.equal((await runCliInProcess(["dump", "x"], { cwd: p.root, stdin: BODY })).code, 0);
+    const forced = await runCliInProcess(["dump", "x", "--force"], {
+      cwd: p.root,
+      stdin: "## Goal\n\nNew.\n",
+    });
+    assert.equal(forced.code, 0);
+    assert.deepEqual(await listStore(p.root), [
+      "LATEST",
+      "fix-a-b-2026-11-30T12-00-00Z-2.md",
+      "fix-a-b-2026-11-30T12-00-00Z.md",
+      "x-2.md",
+      "x-3.md",
+      "x.md",
+    ]);
+    assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "x.md")), /New\./);
+    assert.equal(readLatest(storeAt(p.root)), "x");
   });
   await t.step("outside git: branch none, slug detached-<stamp>, no files table", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const r = await cli(["dump"], { cwd: p.root, stdin: BODY });
-      assert.equal(r.code, 0, r.err);
-      const text = await Deno.readTextFile(
-        join(storeAt(p.root).dir, "detached-2026-11-30T12-00-00Z.md"),
-      );
-      assert.match(text, /^branch: none$/m);
-      assert.ok(!text.includes("## Files touched"));
-      assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 0 outstanding"));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const r = await runCliInProcess(["dump"], { cwd: p.root, stdin: BODY });
+    assert.equal(r.code, 0, r.err);
+    const text = await Deno.readTextFile(
+      join(storeAt(p.root).dir, "detached-2026-11-30T12-00-00Z.md"),
+    );
+    assert.match(text, /^branch: none$/m);
+    assert.ok(!text.includes("## Files touched"));
+    assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 0 outstanding"));
   });
   await t.step("refusals exit 2 and write nothing", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      for (
-        const [args, stdin, pattern] of [
-          [["dump"], "", /nothing on stdin/],
-          [["dump"], " \n\t\n", /nothing on stdin/],
-          [["dump"], "---\nslug: x\n---\n\n", /nothing on stdin/],
-          [["dump"], "## Goal\n\0\0", /binary/],
-          [["dump", "a/b"], BODY, /path separator/],
-          [["dump", "../up"], BODY, /path separator/],
-          [["dump", "x..y"], BODY, /"\.\."/],
-          [["dump", "LATEST"], BODY, /reserved/],
-          [["dump", "PARKED"], BODY, /reserved/],
-          [["dump", "dropped"], BODY, /reserved/],
-          [["dump", "!!!"], BODY, /no letters or digits/],
-          [["dump", "a", "b"], BODY, /at most 1 word/],
-          [["dump", "--json"], BODY, /unknown flag "--json"/],
-        ] as [string[], string, RegExp][]
-      ) {
-        const r = await cli(args, { cwd: p.root, stdin });
-        assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
-        assert.match(r.err, pattern, args.join(" "));
-      }
-      assert.deepEqual(await listStore(p.root), []);
-    } finally {
-      await p.cleanup();
+    await using p = await scratchProject({ git: false, store: false });
+    for (
+      const [args, stdin, pattern] of [
+        [["dump"], "", /nothing on stdin/],
+        [["dump"], " \n\t\n", /nothing on stdin/],
+        [["dump"], "---\nslug: x\n---\n\n", /nothing on stdin/],
+        [["dump"], "## Goal\n\0\0", /binary/],
+        [["dump", "a/b"], BODY, /path separator/],
+        [["dump", "../up"], BODY, /path separator/],
+        [["dump", "x..y"], BODY, /"\.\."/],
+        [["dump", "LATEST"], BODY, /reserved/],
+        [["dump", "PARKED"], BODY, /reserved/],
+        [["dump", "dropped"], BODY, /reserved/],
+        [["dump", "!!!"], BODY, /no letters or digits/],
+        [["dump", "a", "b"], BODY, /at most 1 word/],
+        [["dump", "--json"], BODY, /unknown flag "--json"/],
+      ] as [string[], string, RegExp][]
+    ) {
+      const r = await runCliInProcess(args, { cwd: p.root, stdin });
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.match(r.err, pattern, args.join(" "));
     }
+    assert.deepEqual(await listStore(p.root), []);
   });
   await t.step(
     "the agent's table is merged: its Change/State kept, missing Ref filled",
     async () => {
-      const p = await scratchRepo();
-      try {
-        await put(p.root, "lib/a.ts", "a\n");
-        await put(p.root, "lib/b.ts", "b\n");
-        const body = BODY +
-          "\n## Files touched\n\n| File | Change | State | Ref |\n|---|---|---|---|\n" +
-          "| `lib/a.ts` | parser rewrite | needs-test | |\n";
-        assert.equal((await cli(["dump", "m"], { cwd: p.root, stdin: body })).code, 0);
-        const text = await Deno.readTextFile(join(storeAt(p.root).dir, "m.md"));
-        assert.ok(text.includes("| `lib/a.ts` | parser rewrite | needs-test | uncommitted |"));
-        assert.ok(text.includes("| `lib/b.ts` | uncommitted-new | wip | uncommitted |"));
-        assert.equal(text.match(/lib\/a\.ts/g)!.length, 1);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject({ git: "repo", store: false });
+      await put(p.root, "lib/a.ts", "a\n");
+      await put(p.root, "lib/b.ts", "b\n");
+      const body = BODY +
+        "\n## Files touched\n\n| File | Change | State | Ref |\n|---|---|---|---|\n" +
+        "| `lib/a.ts` | parser rewrite | needs-test | |\n";
+      assert.equal((await runCliInProcess(["dump", "m"], { cwd: p.root, stdin: body })).code, 0);
+      const text = await Deno.readTextFile(join(storeAt(p.root).dir, "m.md"));
+      assert.ok(text.includes("| `lib/a.ts` | parser rewrite | needs-test | uncommitted |"));
+      assert.ok(text.includes("| `lib/b.ts` | uncommitted-new | wip | uncommitted |"));
+      assert.equal(text.match(/lib\/a\.ts/g)!.length, 1);
     },
   );
   await t.step("open parked items are copied into Outstanding; PARKED.md untouched", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const parked = "# Parked items\n\n- **flaky-ci** — CI flakes on macOS. Raised: 2026-11-29. " +
-        "Why: timing. Next: add retries.\n- **docs** — Write docs. Raised: 2026-11-30.\n";
-      await put(p.root, ".claude/state/session/PARKED.md", parked);
-      const body = BODY + "\n## Outstanding\n\n- **docs** — Write the README first. Why: users.\n";
-      const r = await cli(["dump", "o"], { cwd: p.root, stdin: body });
-      assert.equal(r.code, 0, r.err);
-      const text = await Deno.readTextFile(join(storeAt(p.root).dir, "o.md"));
-      const outstanding = text.split("## Outstanding\n\n")[1].split("\n\n")[0];
-      assert.equal(
-        outstanding,
-        "- **docs** — Write the README first. Why: users.\n" +
-          "- **flaky-ci** — CI flakes on macOS. Raised: 2026-11-29. Why: timing. Next: add retries.",
-      );
-      assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 2 outstanding"));
-      assert.equal(await Deno.readTextFile(storeAt(p.root).parked), parked);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const parked = "# Parked items\n\n- **flaky-ci** — CI flakes on macOS. Raised: 2026-11-29. " +
+      "Why: timing. Next: add retries.\n- **docs** — Write docs. Raised: 2026-11-30.\n";
+    await put(p.root, ".claude/state/session/PARKED.md", parked);
+    const body = BODY + "\n## Outstanding\n\n- **docs** — Write the README first. Why: users.\n";
+    const r = await runCliInProcess(["dump", "o"], { cwd: p.root, stdin: body });
+    assert.equal(r.code, 0, r.err);
+    const text = await Deno.readTextFile(join(storeAt(p.root).dir, "o.md"));
+    const outstanding = text.split("## Outstanding\n\n")[1].split("\n\n")[0];
+    assert.equal(
+      outstanding,
+      "- **docs** — Write the README first. Why: users.\n" +
+        "- **flaky-ci** — CI flakes on macOS. Raised: 2026-11-29. Why: timing. Next: add retries.",
+    );
+    assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 2 outstanding"));
+    assert.equal(await Deno.readTextFile(storeAt(p.root).parked), parked);
   });
   await t.step("over the cap: still written; the overage and largest sections named", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const big = BODY + "\n## Lessons / corrections\n\n" +
-        Array.from({ length: 90 }, (_, i) => `- lesson ${i}: ${"x".repeat(60)}`).join("\n") + "\n";
-      const r = await cli(["dump", "big"], { cwd: p.root, stdin: big });
-      assert.equal(r.code, 0, r.err);
-      assert.match(
-        r.out,
-        /Over the cap: \d+ lines over 75, ~[\d,]+ tokens over 1,500\. Written anyway; largest sections: Lessons \/ corrections \(90 lines/,
-      );
-      assert.equal(r.out.split("\n").at(-1), "/clear");
-      assert.ok((await listStore(p.root)).includes("big.md"));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const big = BODY + "\n## Lessons / corrections\n\n" +
+      Array.from({ length: 90 }, (_, i) => `- lesson ${i}: ${"x".repeat(60)}`).join("\n") + "\n";
+    const r = await runCliInProcess(["dump", "big"], { cwd: p.root, stdin: big });
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /Over the cap: \d+ lines over 75, ~[\d,]+ tokens over 1,500\. Written anyway; largest sections: Lessons \/ corrections \(90 lines/,
+    );
+    assert.equal(r.out.split("\n").at(-1), "/clear");
+    assert.ok((await listStore(p.root)).includes("big.md"));
   });
   await t.step(
     "a pasted front matter is dropped; CRLF input parses; missing sections named",
     async () => {
-      const p = await scratchRepo({ git: false });
-      try {
-        const stdin = "---\nslug: evil\nconsumed: true\n---\r\n## Goal\r\n\r\nG.\r\n";
-        const r = await cli(["dump", "f"], { cwd: p.root, stdin });
-        assert.equal(r.code, 0, r.err);
-        const text = await Deno.readTextFile(join(storeAt(p.root).dir, "f.md"));
-        assert.match(text, /^---\nslug: f\n/);
-        assert.equal(text.match(/^---$/gm)!.length, 2);
-        assert.match(text, /consumed: false/);
-        assert.match(r.out, /Missing: ## Next step/);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject({ git: false, store: false });
+      const stdin = "---\nslug: evil\nconsumed: true\n---\r\n## Goal\r\n\r\nG.\r\n";
+      const r = await runCliInProcess(["dump", "f"], { cwd: p.root, stdin });
+      assert.equal(r.code, 0, r.err);
+      const text = await Deno.readTextFile(join(storeAt(p.root).dir, "f.md"));
+      assert.match(text, /^---\nslug: f\n/);
+      assert.equal(text.match(/^---$/gm)!.length, 2);
+      assert.match(text, /consumed: false/);
+      assert.match(r.out, /Missing: ## Next step/);
     },
   );
   await t.step(
     "a body that opens with a rule and a `key: value` line keeps every line",
     async () => {
-      const p = await scratchRepo({ git: false });
-      try {
-        for (
-          const [i, stdin] of [
-            "---\nNote: the CI is red\n---\n## Goal\n\nKeep this.\n",
-            "---\r\nWarning: x\r\nMore: y\r\n---\r\n## Goal\r\n\r\nKeep this.\r\n",
-            "---\nslug: mine\nNote: ours and not\n---\n## Goal\n\nKeep this.\n",
-          ].entries()
-        ) {
-          const r = await cli(["dump", `r${i}`], { cwd: p.root, stdin });
-          assert.equal(r.code, 0, r.err);
-          const text = await Deno.readTextFile(join(storeAt(p.root).dir, `r${i}.md`));
-          const body = splitFrontMatter(text)!.body;
-          for (const line of stdin.split(/\r?\n/).filter((l) => l !== "")) {
-            assert.ok(
-              body.includes(line),
-              `${JSON.stringify(line)} lost from ${JSON.stringify(text)}`,
-            );
-          }
-          const recalled = await cli(["recall", `r${i}`], { cwd: p.root });
-          assert.match(recalled.out, /Note: |Warning: x/);
+      await using p = await scratchProject({ git: false, store: false });
+      for (
+        const [i, stdin] of [
+          "---\nNote: the CI is red\n---\n## Goal\n\nKeep this.\n",
+          "---\r\nWarning: x\r\nMore: y\r\n---\r\n## Goal\r\n\r\nKeep this.\r\n",
+          "---\nslug: mine\nNote: ours and not\n---\n## Goal\n\nKeep this.\n",
+        ].entries()
+      ) {
+        const r = await runCliInProcess(["dump", `r${i}`], { cwd: p.root, stdin });
+        assert.equal(r.code, 0, r.err);
+        const text = await Deno.readTextFile(join(storeAt(p.root).dir, `r${i}.md`));
+        const body = splitFrontMatter(text)!.body;
+        for (const line of stdin.split(/\r?\n/).filter((l) => l !== "")) {
+          assert.ok(
+            body.includes(line),
+            `${JSON.stringify(line)} lost from ${JSON.stringify(text)}`,
+          );
         }
-      } finally {
-        await p.cleanup();
+        const recalled = await runCliInProcess(["recall", `r${i}`], { cwd: p.root });
+        assert.match(recalled.out, /Note: |Warning: x/);
       }
     },
   );
   await t.step(
     "as a process from a subdirectory: the store at the git top, /clear last",
     async () => {
-      const p = await scratchRepo();
-      try {
-        await Deno.mkdir(join(p.root, "deep/er"), { recursive: true });
-        const r = await runCli(["dump", "proc"], { cwd: join(p.root, "deep/er"), stdin: BODY });
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout.trimEnd().split("\n").at(-1), "/clear");
-        await Deno.stat(join(storeAt(p.root).dir, "proc.md"));
-        await assert.rejects(Deno.stat(join(p.root, "deep/er/.claude")));
-        const empty = await runCli(["dump"], { cwd: p.root, stdin: "" });
-        assert.equal(empty.code, 2);
-        assert.match(empty.stderr, /nothing on stdin/);
-        assert.ok(!empty.stderr.includes("    at "), "no stack trace");
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject({ git: "repo", store: false });
+      await Deno.mkdir(join(p.root, "deep/er"), { recursive: true });
+      const r = await runCliProcess(["dump", "proc"], {
+        cwd: join(p.root, "deep/er"),
+        stdin: BODY,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trimEnd().split("\n").at(-1), "/clear");
+      await Deno.stat(join(storeAt(p.root).dir, "proc.md"));
+      await assert.rejects(Deno.stat(join(p.root, "deep/er/.claude")));
+      const empty = await runCliProcess(["dump"], { cwd: p.root, stdin: "" });
+      assert.equal(empty.code, 2);
+      assert.match(empty.stderr, /nothing on stdin/);
+      assert.ok(!empty.stderr.includes("    at "), "no stack trace");
     },
   );
   await t.step("the pinned clock is used for created", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const now = new Date("2027-01-02T03:04:05Z");
-      await cli(["dump", "c"], { cwd: p.root, stdin: BODY, now });
-      assert.match(
-        await Deno.readTextFile(join(storeAt(p.root).dir, "c.md")),
-        /created: 2027-01-02T03:04:05Z/,
-      );
-      assert.notEqual(NOW.getTime(), now.getTime());
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const now = new Date("2027-01-02T03:04:05Z");
+    await runCliInProcess(["dump", "c"], { cwd: p.root, stdin: BODY, now });
+    assert.match(
+      await Deno.readTextFile(join(storeAt(p.root).dir, "c.md")),
+      /created: 2027-01-02T03:04:05Z/,
+    );
+    assert.notEqual(NOW.getTime(), now.getTime());
   });
 });
 
@@ -327,23 +286,19 @@ Deno.test("dump: copied open items", async (t) => {
     );
   });
   await t.step("through dump: 40 parked items, 25 copied, PARKED.md keeps all", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const bullets = Array.from(
-        { length: 40 },
-        (_, i) => `- **item-${i}** — Thing ${i}. Raised: 2026-11-29.`,
-      );
-      const parked = `# Parked items\n\n${bullets.join("\n")}\n`;
-      await put(p.root, ".claude/state/session/PARKED.md", parked);
-      const r = await cli(["dump", "many"], { cwd: p.root, stdin: BODY });
-      assert.equal(r.code, 0, r.err);
-      assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 25 outstanding"), r.out);
-      const text = await Deno.readTextFile(join(storeAt(p.root).dir, "many.md"));
-      assert.ok(text.includes("(… and 15 more open items"));
-      assert.equal(await Deno.readTextFile(storeAt(p.root).parked), parked);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const bullets = Array.from(
+      { length: 40 },
+      (_, i) => `- **item-${i}** — Thing ${i}. Raised: 2026-11-29.`,
+    );
+    const parked = `# Parked items\n\n${bullets.join("\n")}\n`;
+    await put(p.root, ".claude/state/session/PARKED.md", parked);
+    const r = await runCliInProcess(["dump", "many"], { cwd: p.root, stdin: BODY });
+    assert.equal(r.code, 0, r.err);
+    assert.ok(r.out.includes("Counts: 0 files, 2 decisions, 25 outstanding"), r.out);
+    const text = await Deno.readTextFile(join(storeAt(p.root).dir, "many.md"));
+    assert.ok(text.includes("(… and 15 more open items"));
+    assert.equal(await Deno.readTextFile(storeAt(p.root).parked), parked);
   });
 });
 
@@ -376,76 +331,68 @@ Deno.test("every document dump writes, from any name or branch, is listed, resto
       stdout: "null",
       stderr: "null",
     }).output();
-    const p = await scratchRepo({ branch: checked.success ? branch : "main" });
-    try {
-      const name = named ? word(1 + int(i < 12 ? 8 : 30)) : undefined;
-      const r = await cli(["dump", ...(name === undefined ? [] : [name])], {
-        cwd: p.root,
-        stdin: BODY,
-      });
-      if (r.code === 2) {
-        assert.match(r.err, /too long.*give a shorter name/, r.err);
-        assert.deepEqual(await listStore(p.root), [], "a refused name writes nothing");
-        continue;
-      }
-      assert.equal(r.code, 0, `${name ?? branch}: ${r.err}`);
-      written++;
-      const store = storeAt(p.root);
-      const slug = readLatest(store)!;
-      assert.ok(new TextEncoder().encode(slug).length <= MAX_SLUG_BYTES, slug);
-      const listed = await cli(["list", "--json"], { cwd: p.root });
-      assert.deepEqual(JSON.parse(listed.out).handovers.map((h: { slug: string }) => h.slug), [
-        slug,
-      ]);
-      const docFile = join(store.dir, `${slug}.md`);
-      const text = await Deno.readTextFile(docFile);
-      const payload = JSON.parse(clearPayload(p.root));
-      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
-      if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
-      await Deno.writeTextFile(docFile, text);
-      await Deno.writeTextFile(store.latest, slug + "\n");
-      const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
-      assert.ok(general.stdout?.includes(JSON.stringify(slug).slice(1, -1)), general.reason);
-      const recalled = await cli(["recall", slug], { cwd: p.root });
-      assert.equal(recalled.code, 0, recalled.err);
-      assert.match(recalled.out, /Ship the login page/);
-    } finally {
-      await p.cleanup();
+    await using p = await scratchProject({
+      git: "repo",
+      branch: checked.success ? branch : "main",
+      store: false,
+    });
+    const name = named ? word(1 + int(i < 12 ? 8 : 30)) : undefined;
+    const r = await runCliInProcess(["dump", ...(name === undefined ? [] : [name])], {
+      cwd: p.root,
+      stdin: BODY,
+    });
+    if (r.code === 2) {
+      assert.match(r.err, /too long.*give a shorter name/, r.err);
+      assert.deepEqual(await listStore(p.root), [], "a refused name writes nothing");
+      continue;
     }
+    assert.equal(r.code, 0, `${name ?? branch}: ${r.err}`);
+    written++;
+    const store = storeAt(p.root);
+    const slug = readLatest(store)!;
+    assert.ok(new TextEncoder().encode(slug).length <= MAX_SLUG_BYTES, slug);
+    const listed = await runCliInProcess(["list", "--json"], { cwd: p.root });
+    assert.deepEqual(JSON.parse(listed.out).handovers.map((h: { slug: string }) => h.slug), [
+      slug,
+    ]);
+    const docFile = join(store.dir, `${slug}.md`);
+    const text = await Deno.readTextFile(docFile);
+    const payload = JSON.parse(clearPayload(p.root));
+    const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+    if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
+    await Deno.writeTextFile(docFile, text);
+    await Deno.writeTextFile(store.latest, slug + "\n");
+    const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+    assert.ok(general.stdout?.includes(JSON.stringify(slug).slice(1, -1)), general.reason);
+    const recalled = await runCliInProcess(["recall", slug], { cwd: p.root });
+    assert.equal(recalled.code, 0, recalled.err);
+    assert.match(recalled.out, /Ship the login page/);
   }
   assert.ok(written >= 12, `only ${written} of 24 generated dumps were written`);
 });
 
 Deno.test("LATEST a directory: dump refuses before writing, and says so truly", async () => {
-  const p = await scratchRepo({ git: false });
-  try {
-    const store = storeAt(p.root);
-    await Deno.mkdir(join(store.dir, "LATEST"), { recursive: true });
-    const r = await cli(["dump", "x"], { cwd: p.root, stdin: BODY });
-    assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /LATEST is a directory.*remove it.*Nothing was written/);
-    assert.doesNotMatch(r.err, /unchanged/);
-    assert.deepEqual(await listStore(p.root), ["LATEST"]);
-  } finally {
-    await p.cleanup();
-  }
+  await using p = await scratchProject({ git: false, store: false });
+  const store = storeAt(p.root);
+  await Deno.mkdir(join(store.dir, "LATEST"), { recursive: true });
+  const r = await runCliInProcess(["dump", "x"], { cwd: p.root, stdin: BODY });
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.err, /LATEST is a directory.*remove it.*Nothing was written/);
+  assert.doesNotMatch(r.err, /unchanged/);
+  assert.deepEqual(await listStore(p.root), ["LATEST"]);
 });
 
 Deno.test("stdin that is not UTF-8 is refused (exit 2, naming the fix), never turned into U+FFFD", async () => {
-  const p = await scratchRepo({ git: false });
-  try {
-    const latin1 = new Uint8Array([...new TextEncoder().encode("## Goal\n\nCaf"), 0xe9, 0x0a]);
-    const r = await runCli(["dump", "x"], { cwd: p.root, stdin: latin1 });
-    assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /stdin is not UTF-8 text; convert it first, e\.g\. `iconv/);
-    assert.deepEqual(await listStore(p.root), []);
-    const ok = await runCli(["dump", "y"], {
-      cwd: p.root,
-      stdin: new TextEncoder().encode("\ufeff## Goal\n\nCafé 日本\n"),
-    });
-    assert.equal(ok.code, 0, ok.stderr);
-    assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "y.md")), /Café 日本/);
-  } finally {
-    await p.cleanup();
-  }
+  await using p = await scratchProject({ git: false, store: false });
+  const latin1 = new Uint8Array([...new TextEncoder().encode("## Goal\n\nCaf"), 0xe9, 0x0a]);
+  const r = await runCliProcess(["dump", "x"], { cwd: p.root, stdin: latin1 });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /stdin is not UTF-8 text; convert it first, e\.g\. `iconv/);
+  assert.deepEqual(await listStore(p.root), []);
+  const ok = await runCliProcess(["dump", "y"], {
+    cwd: p.root,
+    stdin: new TextEncoder().encode("\ufeff## Goal\n\nCafé 日本\n"),
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "y.md")), /Café 日本/);
 });

@@ -1,144 +1,120 @@
 import assert from "node:assert/strict";
 import { parseSince } from "../../lib/handover/evidence/since.ts";
 import { join } from "../../lib/fs/path.ts";
-import { NOW, runCli } from "../support/scratch.ts";
-import { cli, git, put, scratchRepo } from "../support/cli.ts";
+import { git, NOW, put, scratchProject } from "../support/scratch.ts";
+import { runCliInProcess, runCliProcess } from "../support/run.ts";
 
 Deno.test("evidence mode", async (t) => {
   await t.step("--json in a repo: the documented shape, pinned clock", async () => {
-    const p = await scratchRepo({ branch: "feat/login" });
-    try {
-      await put(p.root, "a.ts", "a\n");
-      await git(p.root, ["add", "."]);
-      await git(p.root, ["commit", "-qm", "add a"]);
-      await put(p.root, "a.ts", "a\nb\n");
-      await put(p.root, "new.ts", "n\n");
-      await put(p.root, "sub/deep/x.txt", "x\n");
-      const r = await cli(["evidence", "--json"], { cwd: `${p.root}/sub/deep` });
-      assert.equal(r.code, 0, r.err);
-      const ev = JSON.parse(r.out);
-      assert.deepEqual(Object.keys(ev), [
-        "root",
-        "store",
-        "git",
-        "branch",
-        "created",
-        "suggestedSlug",
-        "since",
-        "files",
-        "untracked",
-        "commits",
-        "artifacts",
-        "outstanding",
-        "transcriptNote",
-      ]);
-      assert.equal(ev.root, p.root);
-      assert.equal(ev.branch, "feat/login");
-      assert.equal(ev.created, "2026-11-30T12:00:00Z");
-      assert.equal(ev.suggestedSlug, "feat-login-2026-11-30T12-00-00Z");
-      assert.equal(ev.since, "2026-11-30T04:00:00Z");
-      assert.deepEqual(ev.files.map((f: { path: string; change: string }) => [f.path, f.change]), [
-        ["a.ts", "+1/-0"],
-        ["new.ts", "uncommitted-new"],
-        ["sub/deep/x.txt", "uncommitted-new"],
-      ]);
-      assert.deepEqual(ev.untracked, ["new.ts", "sub/deep/x.txt"]);
-      assert.equal(ev.commits.length, 1);
-      assert.equal(ev.commits[0].subject, "add a");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", branch: "feat/login", store: false });
+    await put(p.root, "a.ts", "a\n");
+    await git(p.root, ["add", "."]);
+    await git(p.root, ["commit", "-qm", "add a"]);
+    await put(p.root, "a.ts", "a\nb\n");
+    await put(p.root, "new.ts", "n\n");
+    await put(p.root, "sub/deep/x.txt", "x\n");
+    const r = await runCliInProcess(["evidence", "--json"], { cwd: `${p.root}/sub/deep` });
+    assert.equal(r.code, 0, r.err);
+    const ev = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(ev), [
+      "root",
+      "store",
+      "git",
+      "branch",
+      "created",
+      "suggestedSlug",
+      "since",
+      "files",
+      "untracked",
+      "commits",
+      "artifacts",
+      "outstanding",
+      "transcriptNote",
+    ]);
+    assert.equal(ev.root, p.root);
+    assert.equal(ev.branch, "feat/login");
+    assert.equal(ev.created, "2026-11-30T12:00:00Z");
+    assert.equal(ev.suggestedSlug, "feat-login-2026-11-30T12-00-00Z");
+    assert.equal(ev.since, "2026-11-30T04:00:00Z");
+    assert.deepEqual(ev.files.map((f: { path: string; change: string }) => [f.path, f.change]), [
+      ["a.ts", "+1/-0"],
+      ["new.ts", "uncommitted-new"],
+      ["sub/deep/x.txt", "uncommitted-new"],
+    ]);
+    assert.deepEqual(ev.untracked, ["new.ts", "sub/deep/x.txt"]);
+    assert.equal(ev.commits.length, 1);
+    assert.equal(ev.commits[0].subject, "add a");
   });
   await t.step("--since excludes older commits; a bad --since exits 2", async () => {
-    const p = await scratchRepo();
-    try {
-      await put(p.root, "a.ts", "a\n");
-      await git(p.root, ["add", "."]);
-      await git(p.root, ["commit", "-qm", "add a"], new Date(NOW.getTime() - 3 * 3_600_000));
-      const recent = JSON.parse(
-        (await cli(["evidence", "--json", "--since", "4h"], { cwd: p.root })).out,
-      );
-      assert.equal(recent.commits.length, 1);
-      const narrow = JSON.parse(
-        (await cli(["evidence", "--json", "--since", "2h"], { cwd: p.root })).out,
-      );
-      assert.equal(narrow.commits.length, 0);
-      const bad = await cli(["evidence", "--since", "soon"], { cwd: p.root });
-      assert.equal(bad.code, 2);
-      assert.match(bad.err, /--since "soon" is neither a duration/);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", store: false });
+    await put(p.root, "a.ts", "a\n");
+    await git(p.root, ["add", "."]);
+    await git(p.root, ["commit", "-qm", "add a"], new Date(NOW.getTime() - 3 * 3_600_000));
+    const recent = JSON.parse(
+      (await runCliInProcess(["evidence", "--json", "--since", "4h"], { cwd: p.root })).out,
+    );
+    assert.equal(recent.commits.length, 1);
+    const narrow = JSON.parse(
+      (await runCliInProcess(["evidence", "--json", "--since", "2h"], { cwd: p.root })).out,
+    );
+    assert.equal(narrow.commits.length, 0);
+    const bad = await runCliInProcess(["evidence", "--since", "soon"], { cwd: p.root });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--since "soon" is neither a duration/);
   });
   await t.step("outside git it still works", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const r = await cli(["evidence"], { cwd: p.root });
-      assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /Branch: +none/);
-      assert.match(r.out, /Suggested slug: +detached-2026-11-30T12-00-00Z/);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const r = await runCliInProcess(["evidence"], { cwd: p.root });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Branch: +none/);
+    assert.match(r.out, /Suggested slug: +detached-2026-11-30T12-00-00Z/);
   });
   await t.step("refusals: unknown flag, words, --dir not a directory (exit 2)", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      const flag = await cli(["evidence", "--stat"], { cwd: p.root });
-      assert.equal(flag.code, 2);
-      assert.match(
-        flag.err,
-        /unknown flag "--stat".*--json, --since SPEC, --transcript PATH, --session ID, --dir DIR/,
-      );
-      assert.equal((await cli(["evidence", "word"], { cwd: p.root })).code, 2);
-      const dir = await cli(["evidence", "--dir", `${p.root}/missing`], { cwd: p.root });
-      assert.equal(dir.code, 2);
-      assert.match(dir.err, /is not a directory/);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    const flag = await runCliInProcess(["evidence", "--stat"], { cwd: p.root });
+    assert.equal(flag.code, 2);
+    assert.match(
+      flag.err,
+      /unknown flag "--stat".*--json, --since SPEC, --transcript PATH, --session ID, --dir DIR/,
+    );
+    assert.equal((await runCliInProcess(["evidence", "word"], { cwd: p.root })).code, 2);
+    const dir = await runCliInProcess(["evidence", "--dir", `${p.root}/missing`], { cwd: p.root });
+    assert.equal(dir.code, 2);
+    assert.match(dir.err, /is not a directory/);
   });
   await t.step("--help prints the mode's help, exit 0", async () => {
-    const r = await cli(["evidence", "--help"], { cwd: "/" });
+    const r = await runCliInProcess(["evidence", "--help"], { cwd: "/" });
     assert.equal(r.code, 0);
     assert.match(r.out, /^Usage: session.ts evidence/);
   });
   await t.step("as a process with --dir from elsewhere; JSON parses", async () => {
-    const p = await scratchRepo();
-    try {
-      await put(p.root, "x.ts", "x\n");
-      const r = await runCli(["evidence", "--json", "--dir", p.root], { cwd: "/" });
-      assert.equal(r.code, 0, r.stderr);
-      const ev = JSON.parse(r.stdout);
-      assert.equal(ev.root, p.root);
-      assert.equal(ev.created, "2026-11-30T12:00:00Z");
-      assert.deepEqual(ev.untracked, ["x.ts"]);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", store: false });
+    await put(p.root, "x.ts", "x\n");
+    const r = await runCliProcess(["evidence", "--json", "--dir", p.root], { cwd: "/" });
+    assert.equal(r.code, 0, r.stderr);
+    const ev = JSON.parse(r.stdout);
+    assert.equal(ev.root, p.root);
+    assert.equal(ev.created, "2026-11-30T12:00:00Z");
+    assert.deepEqual(ev.untracked, ["x.ts"]);
   });
 });
 
 Deno.test("evidence: parked items", async (t) => {
   await t.step("evidence lists the open parked items", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      await put(
-        p.root,
-        ".claude/state/session/PARKED.md",
-        "# Parked items\n\n- **a** — Alpha. Raised: 2026-11-29.\n",
-      );
-      const r = await cli(["evidence", "--json"], { cwd: p.root });
-      assert.deepEqual(JSON.parse(r.out).outstanding, [
-        { slug: "a", text: "**a** — Alpha. Raised: 2026-11-29.", source: "parked" },
-      ]);
-      assert.match(
-        (await cli(["evidence"], { cwd: p.root })).out,
-        /Outstanding \(1 parked\):\n {2}- \*\*a\*\* — Alpha/,
-      );
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    await put(
+      p.root,
+      ".claude/state/session/PARKED.md",
+      "# Parked items\n\n- **a** — Alpha. Raised: 2026-11-29.\n",
+    );
+    const r = await runCliInProcess(["evidence", "--json"], { cwd: p.root });
+    assert.deepEqual(JSON.parse(r.out).outstanding, [
+      { slug: "a", text: "**a** — Alpha. Raised: 2026-11-29.", source: "parked" },
+    ]);
+    assert.match(
+      (await runCliInProcess(["evidence"], { cwd: p.root })).out,
+      /Outstanding \(1 parked\):\n {2}- \*\*a\*\* — Alpha/,
+    );
   });
 });
 
@@ -151,19 +127,18 @@ Deno.test("--since out of range is a usage error (exit 2, no stack, nothing writ
     assert.equal(parseSince("0001-01-01", NOW)?.toISOString(), "0001-01-01T00:00:00.000Z");
   });
   await t.step("evidence, dump and recover refuse it and write nothing", async () => {
-    const p = await scratchRepo();
-    try {
-      for (const v of huge.slice(0, 2)) {
-        for (const mode of ["evidence", "dump", "recover"]) {
-          const r = await cli([mode, "--since", v], { cwd: p.root, stdin: "## Goal\n\nG.\n" });
-          assert.equal(r.code, 2, `${mode} --since ${v}: ${r.err}`);
-          assert.match(r.err, /outside the years 0001–9999; give e\.g\. --since 8h/);
-          assert.doesNotMatch(r.err, /RangeError|^\s+at /m);
-        }
+    await using p = await scratchProject({ git: "repo", store: false });
+    for (const v of huge.slice(0, 2)) {
+      for (const mode of ["evidence", "dump", "recover"]) {
+        const r = await runCliInProcess([mode, "--since", v], {
+          cwd: p.root,
+          stdin: "## Goal\n\nG.\n",
+        });
+        assert.equal(r.code, 2, `${mode} --since ${v}: ${r.err}`);
+        assert.match(r.err, /outside the years 0001–9999; give e\.g\. --since 8h/);
+        assert.doesNotMatch(r.err, /RangeError|^\s+at /m);
       }
-      await assert.rejects(Deno.stat(join(p.root, ".claude")));
-    } finally {
-      await p.cleanup();
     }
+    await assert.rejects(Deno.stat(join(p.root, ".claude")));
   });
 });

@@ -3,7 +3,8 @@ import { CLI_FLAGS, hookCommand, PLUGIN_ROOT_VAR } from "../../lib/agents/comman
 import { findHooks } from "../../lib/agents/settings.ts";
 import { CLAUDE } from "../../lib/agents/targets.ts";
 import { join } from "../../lib/fs/path.ts";
-import { clearPayload, makeProject, REPO, runCli, writeDoc } from "../support/scratch.ts";
+import { REPO, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
+import { clearPayload, runCliProcess } from "../support/run.ts";
 import { runRegistered as runHookCommand } from "../support/registered.ts";
 
 async function readOr(path: string): Promise<string | undefined> {
@@ -16,203 +17,192 @@ function runRegistered(command: string, projectDir: string) {
 }
 
 Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) => {
-  const p = await makeProject();
+  await using p = await scratchProject();
   const settings = join(p.root, ".claude", "settings.json");
   const original = `{
   // keep me
   "permissions": { "allow": ["Bash(ls:*)"] },
 }
 `;
-  try {
-    await Deno.writeTextFile(settings, original);
+  await Deno.writeTextFile(settings, original);
 
-    await t.step(
-      "install registers an absolute, least-privilege command with a timeout",
-      async () => {
-        const r = await runCli(["install"], { cwd: p.root });
-        assert.equal(r.code, 0, r.stderr);
-        assert.match(r.stdout, /Installed: SessionStart \(clear\) hook in .*settings\.json/);
-        const text = await Deno.readTextFile(settings);
-        assert.ok(text.includes("// keep me"));
-        const [hook] = findHooks(text, CLAUDE);
-        assert.equal(hook.matcher, "clear");
-        assert.equal(hook.timeout, 10);
-        assert.equal(
-          hook.command,
-          hookCommand(join(REPO, "session_restore.ts"), { root: p.root, top: p.root }),
-        );
-        assert.match(hook.command, /--no-prompt/);
-        assert.match(hook.command, new RegExp(`--allow-write=${p.root}/\\.claude/state/session `));
-        assert.doesNotMatch(hook.command, /--allow-run|--allow-net|--allow-all|-A /);
-        assert.equal(await readOr(join(p.root, ".gitignore")), ".claude/state/\n");
-      },
-    );
-
-    await t.step("the registered command restores under exactly those permissions", async () => {
-      await writeDoc(p.store, "fix-login", { body: "## Goal\n\nMARK-42\n" });
-      const [hook] = findHooks(await Deno.readTextFile(settings), CLAUDE);
-      const r = await runRegistered(hook.command, p.root);
+  await t.step(
+    "install registers an absolute, least-privilege command with a timeout",
+    async () => {
+      const r = await runCliProcess(["install"], { cwd: p.root });
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /MARK-42/);
-      const doc = await Deno.readTextFile(join(p.store.dir, "fix-login.md"));
-      assert.match(doc, /consumed: true/);
-    });
-
-    await t.step("install again changes nothing", async () => {
-      const before = await Deno.readTextFile(settings);
-      const r = await runCli(["install"], { cwd: p.root });
-      assert.equal(r.code, 0);
-      assert.match(r.stdout, /Already installed/);
-      assert.equal(await Deno.readTextFile(settings), before);
-      assert.equal(await readOr(join(p.root, ".gitignore")), ".claude/state/\n");
-    });
-
-    await t.step("doctor is happy", async () => {
-      const r = await runCli(["doctor"], { cwd: p.root });
-      assert.equal(r.code, 0, r.stdout + r.stderr);
-      assert.match(r.stdout, /✓ Deno 2\./);
-      assert.match(r.stdout, /✓ hook in .*settings\.json \(project/);
-      assert.match(r.stdout, /✓ store .*1 handover/);
-      assert.match(r.stdout, /✓ \.claude\/state\/ is git-ignored/);
-    });
-
-    await t.step("uninstall leaves the file byte for byte as it was", async () => {
-      const r = await runCli(["uninstall"], { cwd: p.root });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(await Deno.readTextFile(settings), original);
-      const again = await runCli(["uninstall"], { cwd: p.root });
-      assert.equal(again.code, 1);
-      assert.match(again.stderr, /nothing to remove/);
-    });
-
-    await t.step("doctor names what to fix", async () => {
-      const r = await runCli(["doctor"], { cwd: p.root });
-      assert.equal(r.code, 1);
-      assert.match(r.stdout, /✗ no SessionStart hook .* fix: session\.ts install/);
-    });
-
-    await t.step("doctor accepts the enabled plugin as the registration", async () => {
-      const home = await Deno.makeTempDir({ prefix: "session-home-" });
-      try {
-        await Deno.mkdir(join(home, ".claude"));
-        await Deno.writeTextFile(
-          join(home, ".claude", "settings.json"),
-          JSON.stringify({ enabledPlugins: { "session@session": true } }),
-        );
-        const r = await runCli(["doctor"], { cwd: p.root, env: { HOME: home } });
-        assert.match(r.stdout, /✓ hook from the plugin session@session/);
-        assert.doesNotMatch(r.stdout, /no SessionStart hook/);
-        await Deno.writeTextFile(
-          join(home, ".claude", "settings.json"),
-          JSON.stringify({ enabledPlugins: { "session@session": false } }),
-        );
-        const off = await runCli(["doctor"], { cwd: p.root, env: { HOME: home } });
-        assert.match(off.stdout, /✗ no SessionStart hook/);
-      } finally {
-        await Deno.remove(home, { recursive: true });
-      }
-    });
-
-    await t.step("doctor spots a hook whose script moved away", async () => {
-      await Deno.writeTextFile(
-        settings,
-        JSON.stringify(CLAUDE.entry("deno run /gone/session_restore.ts")).replace(
-          /^/,
-          '{"hooks":{"SessionStart":[',
-        ) + "]}}",
+      assert.match(r.stdout, /Installed: SessionStart \(clear\) hook in .*settings\.json/);
+      const text = await Deno.readTextFile(settings);
+      assert.ok(text.includes("// keep me"));
+      const [hook] = findHooks(text, CLAUDE);
+      assert.equal(hook.matcher, "clear");
+      assert.equal(hook.timeout, 10);
+      assert.equal(
+        hook.command,
+        hookCommand(join(REPO, "session_restore.ts"), { root: p.root, top: p.root }),
       );
-      const r = await runCli(["doctor"], { cwd: p.root });
-      assert.equal(r.code, 1);
-      assert.match(r.stdout, /✗ hook in .* runs \/gone\/session_restore\.ts, which does not exist/);
-      await Deno.writeTextFile(settings, original);
-    });
+      assert.match(hook.command, /--no-prompt/);
+      assert.match(hook.command, new RegExp(`--allow-write=${p.root}/\\.claude/state/session `));
+      assert.doesNotMatch(hook.command, /--allow-run|--allow-net|--allow-all|-A /);
+      assert.equal(await readOr(join(p.root, ".gitignore")), ".claude/state/\n");
+    },
+  );
 
-    await t.step(
-      "--local writes settings.local.json; a file install created goes away",
-      async () => {
-        const local = join(p.root, ".claude", "settings.local.json");
-        assert.equal((await runCli(["install", "--local"], { cwd: p.root })).code, 0);
-        assert.equal(findHooks(await Deno.readTextFile(local), CLAUDE).length, 1);
-        assert.equal(await Deno.readTextFile(settings), original);
-        assert.equal((await runCli(["uninstall", "--local"], { cwd: p.root })).code, 0);
-        assert.equal(await readOr(local), undefined);
-      },
+  await t.step("the registered command restores under exactly those permissions", async () => {
+    await writeDoc(p.store, "fix-login", { body: "## Goal\n\nMARK-42\n" });
+    const [hook] = findHooks(await Deno.readTextFile(settings), CLAUDE);
+    const r = await runRegistered(hook.command, p.root);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /MARK-42/);
+    const doc = await Deno.readTextFile(join(p.store.dir, "fix-login.md"));
+    assert.match(doc, /consumed: true/);
+  });
+
+  await t.step("install again changes nothing", async () => {
+    const before = await Deno.readTextFile(settings);
+    const r = await runCliProcess(["install"], { cwd: p.root });
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /Already installed/);
+    assert.equal(await Deno.readTextFile(settings), before);
+    assert.equal(await readOr(join(p.root, ".gitignore")), ".claude/state/\n");
+  });
+
+  await t.step("doctor is happy", async () => {
+    const r = await runCliProcess(["doctor"], { cwd: p.root });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /✓ Deno 2\./);
+    assert.match(r.stdout, /✓ hook in .*settings\.json \(project/);
+    assert.match(r.stdout, /✓ store .*1 handover/);
+    assert.match(r.stdout, /✓ \.claude\/state\/ is git-ignored/);
+  });
+
+  await t.step("uninstall leaves the file byte for byte as it was", async () => {
+    const r = await runCliProcess(["uninstall"], { cwd: p.root });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await Deno.readTextFile(settings), original);
+    const again = await runCliProcess(["uninstall"], { cwd: p.root });
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /nothing to remove/);
+  });
+
+  await t.step("doctor names what to fix", async () => {
+    const r = await runCliProcess(["doctor"], { cwd: p.root });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /✗ no SessionStart hook .* fix: session\.ts install/);
+  });
+
+  await t.step("doctor accepts the enabled plugin as the registration", async () => {
+    await using homeDir = await scratchDir("session-home-");
+    const home = homeDir.path;
+    await Deno.mkdir(join(home, ".claude"));
+    await Deno.writeTextFile(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({ enabledPlugins: { "session@session": true } }),
     );
+    const r = await runCliProcess(["doctor"], { cwd: p.root, env: { HOME: home } });
+    assert.match(r.stdout, /✓ hook from the plugin session@session/);
+    assert.doesNotMatch(r.stdout, /no SessionStart hook/);
+    await Deno.writeTextFile(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({ enabledPlugins: { "session@session": false } }),
+    );
+    const off = await runCliProcess(["doctor"], { cwd: p.root, env: { HOME: home } });
+    assert.match(off.stdout, /✗ no SessionStart hook/);
+  });
 
-    await t.step("bad JSON: refused with line and column, nothing changed", async () => {
-      const bad = '{\n  "a": 1,\n  "b": [1 2]\n}\n';
-      await Deno.writeTextFile(settings, bad);
-      const r = await runCli(["install"], { cwd: p.root });
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, /line 3, column 11/);
-      assert.equal(await Deno.readTextFile(settings), bad);
-      const d = await runCli(["doctor"], { cwd: p.root });
-      assert.match(d.stdout, /✗ .*settings\.json: invalid JSON at line 3/);
-    });
+  await t.step("doctor spots a hook whose script moved away", async () => {
+    await Deno.writeTextFile(
+      settings,
+      JSON.stringify(CLAUDE.entry("deno run /gone/session_restore.ts")).replace(
+        /^/,
+        '{"hooks":{"SessionStart":[',
+      ) + "]}}",
+    );
+    const r = await runCliProcess(["doctor"], { cwd: p.root });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /✗ hook in .* runs \/gone\/session_restore\.ts, which does not exist/);
+    await Deno.writeTextFile(settings, original);
+  });
 
-    await t.step("usage mistakes exit 2 and name the options", async () => {
-      for (
-        const args of [
-          ["install", "--nope"],
-          ["uninstall", "x"],
-          ["install", "--user", "--local"],
-          ["doctor", "--user"],
-        ]
-      ) {
-        const r = await runCli(args, { cwd: p.root });
-        assert.equal(r.code, 2, args.join(" "));
-        assert.doesNotMatch(r.stderr, /at .*\.ts:\d+/, "no stack trace");
-      }
-      const h = await runCli(["install", "--help"], { cwd: p.root });
-      assert.equal(h.code, 0);
-      assert.match(h.stdout, /--user/);
-    });
-  } finally {
-    await p.cleanup();
-  }
+  await t.step(
+    "--local writes settings.local.json; a file install created goes away",
+    async () => {
+      const local = join(p.root, ".claude", "settings.local.json");
+      assert.equal((await runCliProcess(["install", "--local"], { cwd: p.root })).code, 0);
+      assert.equal(findHooks(await Deno.readTextFile(local), CLAUDE).length, 1);
+      assert.equal(await Deno.readTextFile(settings), original);
+      assert.equal((await runCliProcess(["uninstall", "--local"], { cwd: p.root })).code, 0);
+      assert.equal(await readOr(local), undefined);
+    },
+  );
+
+  await t.step("bad JSON: refused with line and column, nothing changed", async () => {
+    const bad = '{\n  "a": 1,\n  "b": [1 2]\n}\n';
+    await Deno.writeTextFile(settings, bad);
+    const r = await runCliProcess(["install"], { cwd: p.root });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /line 3, column 11/);
+    assert.equal(await Deno.readTextFile(settings), bad);
+    const d = await runCliProcess(["doctor"], { cwd: p.root });
+    assert.match(d.stdout, /✗ .*settings\.json: invalid JSON at line 3/);
+  });
+
+  await t.step("usage mistakes exit 2 and name the options", async () => {
+    for (
+      const args of [
+        ["install", "--nope"],
+        ["uninstall", "x"],
+        ["install", "--user", "--local"],
+        ["doctor", "--user"],
+      ]
+    ) {
+      const r = await runCliProcess(args, { cwd: p.root });
+      assert.equal(r.code, 2, args.join(" "));
+      assert.doesNotMatch(r.stderr, /at .*\.ts:\d+/, "no stack trace");
+    }
+    const h = await runCliProcess(["install", "--help"], { cwd: p.root });
+    assert.equal(h.code, 0);
+    assert.match(h.stdout, /--user/);
+  });
 });
 
 Deno.test("install --user: ~/.claude/settings.json, root from the launch directory", async (t) => {
-  const p = await makeProject();
-  const home = await Deno.makeTempDir({ prefix: "session-home-" });
-  try {
-    const userSettings = join(home, ".claude", "settings.json");
-    await t.step(
-      "registers in the user's file with the project dir left to the shell",
-      async () => {
-        const r = await runCli(["install", "--user"], { cwd: p.root, env: { HOME: home } });
-        assert.equal(r.code, 0, r.stderr);
-        const [hook] = findHooks(await Deno.readTextFile(userSettings), CLAUDE);
-        assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), undefined));
-        assert.equal(await readOr(join(p.root, ".claude", "settings.json")), undefined);
-      },
-    );
-    await t.step("the command restores in any project", async () => {
-      await writeDoc(p.store, "any", { body: "## Goal\n\nMARK-USER\n" });
+  await using p = await scratchProject();
+  await using homeDir = await scratchDir("session-home-");
+  const home = homeDir.path;
+  const userSettings = join(home, ".claude", "settings.json");
+  await t.step(
+    "registers in the user's file with the project dir left to the shell",
+    async () => {
+      const r = await runCliProcess(["install", "--user"], { cwd: p.root, env: { HOME: home } });
+      assert.equal(r.code, 0, r.stderr);
       const [hook] = findHooks(await Deno.readTextFile(userSettings), CLAUDE);
-      const r = await runRegistered(hook.command, p.root);
-      assert.match(r.stdout, /MARK-USER/, r.stderr);
-    });
-    await t.step(
-      "CLAUDE_CONFIG_DIR moves the user file; uninstall removes what install made",
-      async () => {
-        const config = join(home, "config");
-        const env = { HOME: home, CLAUDE_CONFIG_DIR: config };
-        assert.equal((await runCli(["install", "--user"], { cwd: p.root, env })).code, 0);
-        assert.ok(await readOr(join(config, "settings.json")));
-        assert.equal((await runCli(["uninstall", "--user"], { cwd: p.root, env })).code, 0);
-        assert.equal(await readOr(join(config, "settings.json")), undefined);
-        assert.equal(
-          (await runCli(["uninstall", "--user"], { cwd: p.root, env: { HOME: home } })).code,
-          0,
-        );
-        assert.equal(await readOr(userSettings), undefined);
-      },
-    );
-  } finally {
-    await p.cleanup();
-    await Deno.remove(home, { recursive: true });
-  }
+      assert.equal(hook.command, hookCommand(join(REPO, "session_restore.ts"), undefined));
+      assert.equal(await readOr(join(p.root, ".claude", "settings.json")), undefined);
+    },
+  );
+  await t.step("the command restores in any project", async () => {
+    await writeDoc(p.store, "any", { body: "## Goal\n\nMARK-USER\n" });
+    const [hook] = findHooks(await Deno.readTextFile(userSettings), CLAUDE);
+    const r = await runRegistered(hook.command, p.root);
+    assert.match(r.stdout, /MARK-USER/, r.stderr);
+  });
+  await t.step(
+    "CLAUDE_CONFIG_DIR moves the user file; uninstall removes what install made",
+    async () => {
+      const config = join(home, "config");
+      const env = { HOME: home, CLAUDE_CONFIG_DIR: config };
+      assert.equal((await runCliProcess(["install", "--user"], { cwd: p.root, env })).code, 0);
+      assert.ok(await readOr(join(config, "settings.json")));
+      assert.equal((await runCliProcess(["uninstall", "--user"], { cwd: p.root, env })).code, 0);
+      assert.equal(await readOr(join(config, "settings.json")), undefined);
+      assert.equal(
+        (await runCliProcess(["uninstall", "--user"], { cwd: p.root, env: { HOME: home } })).code,
+        0,
+      );
+      assert.equal(await readOr(userSettings), undefined);
+    },
+  );
 });
 
 Deno.test("plugin and skill files agree with the code", async (t) => {

@@ -14,10 +14,10 @@ import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { isoStamp } from "../../lib/store/time.ts";
-import { clearPayload, CLI, makeProject, NOW, runCli, writeDoc } from "../support/scratch.ts";
+import { CLI, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
+import { clearPayload, runCliInProcess, runCliProcess } from "../support/run.ts";
 import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
 import { answer } from "../../lib/hook/answer.ts";
-import { cli } from "../support/cli.ts";
 import { canUnshare, inNamespace } from "../support/namespace.ts";
 
 const DAY = 86_400_000;
@@ -27,52 +27,40 @@ Deno.test("catalog", async (t) => {
   await t.step(
     "lists .md documents only: temp files, other files, reserved names skipped",
     async () => {
-      const p = await makeProject();
-      try {
-        await writeDoc(p.store, "b", { latest: false });
-        await writeDoc(p.store, "a", { latest: false });
-        for (const name of [".tmp-a.md.1.x", "PARKED.md", "notes.txt", "LATEST", "dropped.jsonl"]) {
-          await Deno.writeTextFile(join(p.store.dir, name), "x");
-        }
-        await Deno.mkdir(join(p.store.dir, "dir.md"));
-        assert.deepEqual(listSlugs(p.store), ["a", "b"]);
-      } finally {
-        await p.cleanup();
+      await using p = await scratchProject();
+      await writeDoc(p.store, "b", { latest: false });
+      await writeDoc(p.store, "a", { latest: false });
+      for (const name of [".tmp-a.md.1.x", "PARKED.md", "notes.txt", "LATEST", "dropped.jsonl"]) {
+        await Deno.writeTextFile(join(p.store.dir, name), "x");
       }
+      await Deno.mkdir(join(p.store.dir, "dir.md"));
+      assert.deepEqual(listSlugs(p.store), ["a", "b"]);
     },
   );
   await t.step("a missing store lists nothing and is not created", async () => {
-    const p = await makeProject({ store: false });
-    try {
-      assert.deepEqual(listSlugs(p.store), []);
-      assert.equal((await cli(["list"], { cwd: p.root })).code, 0);
-      await assert.rejects(Deno.stat(p.store.dir));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ store: false });
+    assert.deepEqual(listSlugs(p.store), []);
+    assert.equal((await runCliInProcess(["list"], { cwd: p.root })).code, 0);
+    await assert.rejects(Deno.stat(p.store.dir));
   });
   await t.step(
     "readHead reads the front matter; a huge or binary body does not matter",
     async () => {
-      const p = await makeProject();
-      try {
-        const path = join(p.store.dir, "big.md");
-        const head =
-          "---\nslug: big\ncreated: 2026-11-30T00:00:00Z\nconsumed: true\nbranch: x\n---\n";
-        const body = new Uint8Array(4_000_000).fill(0xff);
-        await Deno.writeFile(path, new Uint8Array([...new TextEncoder().encode(head), ...body]));
-        assert.deepEqual(readHead(path), {
-          slug: "big",
-          created: "2026-11-30T00:00:00Z",
-          consumed: "true",
-          branch: "x",
-        });
-        assert.equal(readHead(join(p.store.dir, "missing.md")), undefined);
-        await Deno.writeTextFile(join(p.store.dir, "plain.md"), "no front matter");
-        assert.deepEqual(readHead(join(p.store.dir, "plain.md")), {});
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject();
+      const path = join(p.store.dir, "big.md");
+      const head =
+        "---\nslug: big\ncreated: 2026-11-30T00:00:00Z\nconsumed: true\nbranch: x\n---\n";
+      const body = new Uint8Array(4_000_000).fill(0xff);
+      await Deno.writeFile(path, new Uint8Array([...new TextEncoder().encode(head), ...body]));
+      assert.deepEqual(readHead(path), {
+        slug: "big",
+        created: "2026-11-30T00:00:00Z",
+        consumed: "true",
+        branch: "x",
+      });
+      assert.equal(readHead(join(p.store.dir, "missing.md")), undefined);
+      await Deno.writeTextFile(join(p.store.dir, "plain.md"), "no front matter");
+      assert.deepEqual(readHead(join(p.store.dir, "plain.md")), {});
     },
   );
   await t.step("entries: age, stale over 14 d, expired over 30 d, undated never", () => {
@@ -98,193 +86,165 @@ Deno.test("catalog cache", async (t) => {
     return Deno.utime(dir, hourAgo, hourAgo);
   };
   await t.step("a store changed just now is read afresh and not cached", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "a");
-      assert.equal(heads(p.store).get("a")?.consumed, "false");
-      await assert.rejects(Deno.stat(cachePath(p.store)));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "a");
+    assert.equal(heads(p.store).get("a")?.consumed, "false");
+    await assert.rejects(Deno.stat(cachePath(p.store)));
   });
   await t.step("a still store is cached; used while the directory is unchanged", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "a", { latest: false });
-      await Deno.mkdir(join(p.store.dir, ".cache"));
-      await settle(p.store.dir);
-      assert.equal(catalog(p.store, NOW)[0].consumed, false);
-      const cache = JSON.parse(await Deno.readTextFile(cachePath(p.store)));
-      assert.equal(cache.dirMtimeMs, (await Deno.stat(p.store.dir)).mtime!.getTime());
-      assert.deepEqual(cache.docs, {
-        a: { created: "2026-11-30T12:00:00Z", branch: "main", consumed: "false" },
-      });
-      // An in-place edit does not move the directory's mtime: the cache answers (proof of use).
-      const path = join(p.store.dir, "a.md");
-      await Deno.writeTextFile(
-        path,
-        (await Deno.readTextFile(path)).replace("consumed: false", "consumed: true"),
-      );
-      assert.equal(catalog(p.store, NOW)[0].consumed, false);
-      // Every writer of this project renames into the store: that is always seen.
-      await writeFileAtomic(path, await Deno.readTextFile(path));
-      assert.equal(catalog(p.store, NOW)[0].consumed, true);
-      await writeDoc(p.store, "b", { latest: false });
-      assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug).sort(), ["a", "b"]);
-      await Deno.remove(join(p.store.dir, "b.md"));
-      assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"]);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "a", { latest: false });
+    await Deno.mkdir(join(p.store.dir, ".cache"));
+    await settle(p.store.dir);
+    assert.equal(catalog(p.store, NOW)[0].consumed, false);
+    const cache = JSON.parse(await Deno.readTextFile(cachePath(p.store)));
+    assert.equal(cache.dirMtimeMs, (await Deno.stat(p.store.dir)).mtime!.getTime());
+    assert.deepEqual(cache.docs, {
+      a: { created: "2026-11-30T12:00:00Z", branch: "main", consumed: "false" },
+    });
+    // An in-place edit does not move the directory's mtime: the cache answers (proof of use).
+    const path = join(p.store.dir, "a.md");
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace("consumed: false", "consumed: true"),
+    );
+    assert.equal(catalog(p.store, NOW)[0].consumed, false);
+    // Every writer of this project renames into the store: that is always seen.
+    await writeFileAtomic(path, await Deno.readTextFile(path));
+    assert.equal(catalog(p.store, NOW)[0].consumed, true);
+    await writeDoc(p.store, "b", { latest: false });
+    assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug).sort(), ["a", "b"]);
+    await Deno.remove(join(p.store.dir, "b.md"));
+    assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"]);
   });
   await t.step("a cache that calls a document expired is checked against it first", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "fresh", { latest: false, created: ago(1) });
-      await writeDoc(p.store, "old", { latest: false, created: ago(40) });
-      await Deno.mkdir(join(p.store.dir, ".cache"));
-      await settle(p.store.dir);
-      const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
-      // What a cache says after "fresh" was hand-edited in place from an old date: expired.
-      const old = isoStamp(ago(40));
-      const docs = { fresh: { created: old }, old: { created: old } };
-      await Deno.writeTextFile(
-        cachePath(p.store),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
-      );
-      assert.equal(catalog(p.store, NOW).find((e) => e.slug === "fresh")?.expired, true);
-      const l = await listing(p.store, NOW);
-      assert.deepEqual(l.removed, ["old"]);
-      assert.deepEqual(l.handovers.map((h) => h.slug), ["fresh"]);
-      assert.ok(await Deno.stat(join(p.store.dir, "fresh.md")));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "fresh", { latest: false, created: ago(1) });
+    await writeDoc(p.store, "old", { latest: false, created: ago(40) });
+    await Deno.mkdir(join(p.store.dir, ".cache"));
+    await settle(p.store.dir);
+    const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
+    // What a cache says after "fresh" was hand-edited in place from an old date: expired.
+    const old = isoStamp(ago(40));
+    const docs = { fresh: { created: old }, old: { created: old } };
+    await Deno.writeTextFile(
+      cachePath(p.store),
+      JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
+    );
+    assert.equal(catalog(p.store, NOW).find((e) => e.slug === "fresh")?.expired, true);
+    const l = await listing(p.store, NOW);
+    assert.deepEqual(l.removed, ["old"]);
+    assert.deepEqual(l.handovers.map((h) => h.slug), ["fresh"]);
+    assert.ok(await Deno.stat(join(p.store.dir, "fresh.md")));
   });
   await t.step("a broken or hostile cache is ignored", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "a", { latest: false });
-      await Deno.mkdir(join(p.store.dir, ".cache"));
+    await using p = await scratchProject();
+    await writeDoc(p.store, "a", { latest: false });
+    await Deno.mkdir(join(p.store.dir, ".cache"));
+    await settle(p.store.dir);
+    const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
+    for (
+      const bad of [
+        "{not json",
+        "\0\xff",
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: {} }),
+        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { "../x": {} } }),
+        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { a: null } }),
+        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: null }),
+      ]
+    ) {
+      await Deno.writeTextFile(cachePath(p.store), bad);
       await settle(p.store.dir);
-      const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
-      for (
-        const bad of [
-          "{not json",
-          "\0\xff",
-          JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: {} }),
-          JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { "../x": {} } }),
-          JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { a: null } }),
-          JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: null }),
-        ]
-      ) {
-        await Deno.writeTextFile(cachePath(p.store), bad);
-        await settle(p.store.dir);
-        assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"], bad);
-      }
-      // Wrong types in a cache that matches are dropped field by field, never trusted.
-      await settle(p.store.dir);
-      const now = (await Deno.stat(p.store.dir)).mtime!.getTime();
-      const forged = { version: 1, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
-      await Deno.writeTextFile(cachePath(p.store), JSON.stringify(forged));
-      assert.deepEqual(catalog(p.store, NOW), [{ slug: "a", stale: false, expired: false }]);
-    } finally {
-      await p.cleanup();
+      assert.deepEqual(catalog(p.store, NOW).map((e) => e.slug), ["a"], bad);
     }
+    // Wrong types in a cache that matches are dropped field by field, never trusted.
+    await settle(p.store.dir);
+    const now = (await Deno.stat(p.store.dir)).mtime!.getTime();
+    const forged = { version: 1, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
+    await Deno.writeTextFile(cachePath(p.store), JSON.stringify(forged));
+    assert.deepEqual(catalog(p.store, NOW), [{ slug: "a", stale: false, expired: false }]);
   });
 });
 
 Deno.test("list", async (t) => {
   await t.step("empty store: the one line", async () => {
-    const p = await makeProject();
-    try {
-      const r = await cli(["list"], { cwd: p.root });
-      assert.equal(r.code, 0);
-      assert.equal(r.out, "No stored handovers, no parked items.");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const r = await runCliInProcess(["list"], { cwd: p.root });
+    assert.equal(r.code, 0);
+    assert.equal(r.out, "No stored handovers, no parked items.");
   });
   await t.step("expires by created (never mtime); undated kept; stale flagged", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "fresh", { created: ago(1), latest: false, branch: "feat/x" });
-      await writeDoc(p.store, "stale", { created: ago(20), consumed: true, latest: false });
-      await writeDoc(p.store, "expired", { created: ago(31) });
-      await writeDoc(p.store, "undated", { created: null, latest: false });
-      // A fresh mtime must not save an expired document, nor an old one condemn a fresh one.
-      const old = ago(100).getTime() / 1000;
-      await Deno.utime(join(p.store.dir, "fresh.md"), old, old);
-      const r = await cli(["list"], { cwd: p.root });
-      assert.equal(r.code, 0, r.err);
-      assert.deepEqual(listSlugs(p.store), ["fresh", "stale", "undated"]);
-      assert.equal(readLatest(p.store), undefined, "LATEST named the expired document");
-      assert.match(r.out, /^Removed 1 expired handover\(s\) \(over 30 days\): expired/);
-      assert.ok(r.out.includes("| fresh | 24 h | feat/x | no |"));
-      assert.ok(r.out.includes("| ⚠ stale stale | 20 d | main | yes |"));
-      assert.ok(r.out.includes("| undated | unknown age | main | no |"));
-      assert.ok(r.out.includes("No parked items."));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "fresh", { created: ago(1), latest: false, branch: "feat/x" });
+    await writeDoc(p.store, "stale", { created: ago(20), consumed: true, latest: false });
+    await writeDoc(p.store, "expired", { created: ago(31) });
+    await writeDoc(p.store, "undated", { created: null, latest: false });
+    // A fresh mtime must not save an expired document, nor an old one condemn a fresh one.
+    const old = ago(100).getTime() / 1000;
+    await Deno.utime(join(p.store.dir, "fresh.md"), old, old);
+    const r = await runCliInProcess(["list"], { cwd: p.root });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(listSlugs(p.store), ["fresh", "stale", "undated"]);
+    assert.equal(readLatest(p.store), undefined, "LATEST named the expired document");
+    assert.match(r.out, /^Removed 1 expired handover\(s\) \(over 30 days\): expired/);
+    assert.ok(r.out.includes("| fresh | 24 h | feat/x | no |"));
+    assert.ok(r.out.includes("| ⚠ stale stale | 20 d | main | yes |"));
+    assert.ok(r.out.includes("| undated | unknown age | main | no |"));
+    assert.ok(r.out.includes("No parked items."));
   });
   await t.step("--json: the documented shape; parked items with Raised and stale", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "d", { created: ago(0.5) });
-      await Deno.writeTextFile(
-        p.store.parked,
-        "# Parked items\n\n- **old** — Old thing. Raised: 2026-11-01. Why: w. Next: n.\n" +
-          "- **new** — New thing. Raised: 2026-11-29.\n- **undated** — No date.\n",
-      );
-      const r = await cli(["list", "--json"], { cwd: p.root });
-      assert.equal(r.code, 0, r.err);
-      const l = JSON.parse(r.out);
-      assert.deepEqual(Object.keys(l), [
-        "store",
-        "latest",
-        "removed",
-        "notRemoved",
-        "handovers",
-        "parked",
-      ]);
-      assert.equal(l.latest, "d");
-      assert.deepEqual(l.handovers, [{
-        slug: "d",
-        created: "2026-11-30T00:00:00Z",
-        age: "12 h",
-        ageMs: 12 * 3_600_000,
-        branch: "main",
-        consumed: false,
+    await using p = await scratchProject();
+    await writeDoc(p.store, "d", { created: ago(0.5) });
+    await Deno.writeTextFile(
+      p.store.parked,
+      "# Parked items\n\n- **old** — Old thing. Raised: 2026-11-01. Why: w. Next: n.\n" +
+        "- **new** — New thing. Raised: 2026-11-29.\n- **undated** — No date.\n",
+    );
+    const r = await runCliInProcess(["list", "--json"], { cwd: p.root });
+    assert.equal(r.code, 0, r.err);
+    const l = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(l), [
+      "store",
+      "latest",
+      "removed",
+      "notRemoved",
+      "handovers",
+      "parked",
+    ]);
+    assert.equal(l.latest, "d");
+    assert.deepEqual(l.handovers, [{
+      slug: "d",
+      created: "2026-11-30T00:00:00Z",
+      age: "12 h",
+      ageMs: 12 * 3_600_000,
+      branch: "main",
+      consumed: false,
+      stale: false,
+      latest: true,
+    }]);
+    assert.deepEqual(l.parked, [
+      {
+        slug: "old",
+        summary: "Old thing",
+        raised: "2026-11-01",
+        why: "w",
+        next: "n",
+        stale: true,
+      },
+      {
+        slug: "new",
+        summary: "New thing",
+        raised: "2026-11-29",
+        why: null,
+        next: null,
         stale: false,
-        latest: true,
-      }]);
-      assert.deepEqual(l.parked, [
-        {
-          slug: "old",
-          summary: "Old thing",
-          raised: "2026-11-01",
-          why: "w",
-          next: "n",
-          stale: true,
-        },
-        {
-          slug: "new",
-          summary: "New thing",
-          raised: "2026-11-29",
-          why: null,
-          next: null,
-          stale: false,
-        },
-        { slug: "undated", summary: "No date", raised: null, why: null, next: null, stale: false },
-      ]);
-      const text = (await cli(["list"], { cwd: p.root })).out;
-      assert.ok(text.includes("| d (LATEST) | 12 h | main | no |"));
-      assert.ok(text.includes("| ⚠ stale old | 2026-11-01 | Old thing |"));
-      assert.ok(text.includes("Parked items (3 open):"));
-    } finally {
-      await p.cleanup();
-    }
+      },
+      { slug: "undated", summary: "No date", raised: null, why: null, next: null, stale: false },
+    ]);
+    const text = (await runCliInProcess(["list"], { cwd: p.root })).out;
+    assert.ok(text.includes("| d (LATEST) | 12 h | main | no |"));
+    assert.ok(text.includes("| ⚠ stale old | 2026-11-01 | Old thing |"));
+    assert.ok(text.includes("Parked items (3 open):"));
   });
   await t.step("parked rows: stale from Raised, never throws on hostile text", () => {
     assert.equal(
@@ -302,81 +262,64 @@ Deno.test("list", async (t) => {
     parkedRows(parseParked("\0\xff- **").items, NOW);
   });
   await t.step("CRLF documents list; a LATEST naming a missing document is cleared", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "win", { crlf: true, created: ago(2), latest: false });
-      await Deno.writeTextFile(p.store.latest, "removed-by-hand\n");
-      const l = JSON.parse((await cli(["list", "--json"], { cwd: p.root })).out);
-      assert.equal(l.handovers[0].slug, "win");
-      assert.equal(l.handovers[0].branch, "main");
-      assert.equal(l.handovers[0].consumed, false);
-      assert.equal(l.latest, null);
-      assert.equal(readLatest(p.store), undefined);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "win", { crlf: true, created: ago(2), latest: false });
+    await Deno.writeTextFile(p.store.latest, "removed-by-hand\n");
+    const l = JSON.parse((await runCliInProcess(["list", "--json"], { cwd: p.root })).out);
+    assert.equal(l.handovers[0].slug, "win");
+    assert.equal(l.handovers[0].branch, "main");
+    assert.equal(l.handovers[0].consumed, false);
+    assert.equal(l.latest, null);
+    assert.equal(readLatest(p.store), undefined);
   });
   await t.step("table cells escape pipes; items sharing a date share its staleness", async () => {
-    const p = await makeProject();
-    try {
-      await Deno.writeTextFile(
-        p.store.parked,
-        "- **a** — Use a | b. Raised: 2026-11-01.\n- **b** — Other. Raised: 2026-11-01.\n" +
-          "- **c** — New. Raised: 2026-11-29.\n",
-      );
-      const r = await cli(["list"], { cwd: p.root });
-      assert.ok(r.out.includes("| ⚠ stale a | 2026-11-01 | Use a \\| b |"), r.out);
-      assert.ok(r.out.includes("| ⚠ stale b | 2026-11-01 | Other |"));
-      assert.ok(r.out.includes("| c | 2026-11-29 | New |"));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await Deno.writeTextFile(
+      p.store.parked,
+      "- **a** — Use a | b. Raised: 2026-11-01.\n- **b** — Other. Raised: 2026-11-01.\n" +
+        "- **c** — New. Raised: 2026-11-29.\n",
+    );
+    const r = await runCliInProcess(["list"], { cwd: p.root });
+    assert.ok(r.out.includes("| ⚠ stale a | 2026-11-01 | Use a \\| b |"), r.out);
+    assert.ok(r.out.includes("| ⚠ stale b | 2026-11-01 | Other |"));
+    assert.ok(r.out.includes("| c | 2026-11-29 | New |"));
   });
   await t.step("1,000 documents: all listed, in one run", async () => {
-    const p = await makeProject();
-    try {
-      for (let i = 0; i < 1000; i++) {
-        await writeDoc(p.store, `doc-${String(i).padStart(4, "0")}`, {
-          created: new Date(NOW.getTime() - i * 60_000),
-          latest: false,
-        });
-      }
-      const started = performance.now();
-      const docs = catalog(p.store, NOW);
-      const took = performance.now() - started;
-      assert.equal(docs.length, 1000);
-      assert.equal(docs[0].slug, "doc-0000");
-      assert.ok(took < 5_000, `catalog of 1,000 took ${took} ms`);
-    } finally {
-      await p.cleanup();
+    await using p = await scratchProject();
+    for (let i = 0; i < 1000; i++) {
+      await writeDoc(p.store, `doc-${String(i).padStart(4, "0")}`, {
+        created: new Date(NOW.getTime() - i * 60_000),
+        latest: false,
+      });
     }
+    const started = performance.now();
+    const docs = catalog(p.store, NOW);
+    const took = performance.now() - started;
+    assert.equal(docs.length, 1000);
+    assert.equal(docs[0].slug, "doc-0000");
+    assert.ok(took < 5_000, `catalog of 1,000 took ${took} ms`);
   });
   await t.step("refusals: unknown flag and words exit 2; --help exits 0", async () => {
-    const p = await makeProject();
-    try {
-      const flag = await cli(["list", "--all"], { cwd: p.root });
-      assert.equal(flag.code, 2);
-      assert.match(
-        flag.err,
-        /unknown flag "--all". Supported flags of list: --json, --dir DIR, --help/,
-      );
-      assert.equal((await cli(["list", "x"], { cwd: p.root })).code, 2);
-      assert.match((await cli(["list", "--help"], { cwd: p.root })).out, /^Usage: session.ts list/);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const flag = await runCliInProcess(["list", "--all"], { cwd: p.root });
+    assert.equal(flag.code, 2);
+    assert.match(
+      flag.err,
+      /unknown flag "--all". Supported flags of list: --json, --dir DIR, --help/,
+    );
+    assert.equal((await runCliInProcess(["list", "x"], { cwd: p.root })).code, 2);
+    assert.match(
+      (await runCliInProcess(["list", "--help"], { cwd: p.root })).out,
+      /^Usage: session.ts list/,
+    );
   });
   await t.step("as a process: JSON parses, from a subdirectory finds the store", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "proc");
-      await Deno.mkdir(join(p.root, "sub"));
-      const r = await runCli(["list", "--json"], { cwd: join(p.root, "sub") });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(JSON.parse(r.stdout).handovers[0].slug, "proc");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "proc");
+    await Deno.mkdir(join(p.root, "sub"));
+    const r = await runCliProcess(["list", "--json"], { cwd: join(p.root, "sub") });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).handovers[0].slug, "proc");
   });
 });
 
@@ -384,96 +327,80 @@ Deno.test("a created that is not a strict ISO 8601 stamp is no date: kept, never
   // Each of these is a date to V8's Date.parse (in 2000/2001, or local time within the window).
   const garbage = ["0", "1", "foo 1", "12/1", "2026-11-30T11:50:00", "2026-11-30 11:50:00Z"];
   await t.step("list keeps them and shows no age", async () => {
-    const p = await makeProject();
-    try {
-      for (const [i, created] of garbage.entries()) {
-        await writeDoc(p.store, `g${i}`, { created, latest: false });
-      }
-      const l = await listing(p.store, NOW);
-      assert.deepEqual(l.removed, []);
-      assert.deepEqual(l.handovers.map((h) => h.slug).sort(), garbage.map((_, i) => `g${i}`));
-      assert.ok(l.handovers.every((h) => h.ageMs === null && h.age === "unknown age"));
-      for (const [i] of garbage.entries()) {
-        assert.ok(await Deno.stat(join(p.store.dir, `g${i}.md`)));
-      }
-    } finally {
-      await p.cleanup();
+    await using p = await scratchProject();
+    for (const [i, created] of garbage.entries()) {
+      await writeDoc(p.store, `g${i}`, { created, latest: false });
+    }
+    const l = await listing(p.store, NOW);
+    assert.deepEqual(l.removed, []);
+    assert.deepEqual(l.handovers.map((h) => h.slug).sort(), garbage.map((_, i) => `g${i}`));
+    assert.ok(l.handovers.every((h) => h.ageMs === null && h.age === "unknown age"));
+    for (const [i] of garbage.entries()) {
+      assert.ok(await Deno.stat(join(p.store.dir, `g${i}.md`)));
     }
   });
   await t.step("the hook injects none of them, on the fast path or the general one", async () => {
     for (const created of garbage) {
-      const p = await makeProject();
-      try {
-        await writeDoc(p.store, "g", { created });
-        const payload = JSON.parse(clearPayload(p.root));
-        const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
-        assert.ok("general" in fast || fast.stdout === undefined, created);
-        const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
-        assert.equal(general.stdout, undefined, created);
-        assert.equal(readLatest(p.store), "g", created);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject();
+      await writeDoc(p.store, "g", { created });
+      const payload = JSON.parse(clearPayload(p.root));
+      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+      assert.ok("general" in fast || fast.stdout === undefined, created);
+      const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+      assert.equal(general.stdout, undefined, created);
+      assert.equal(readLatest(p.store), "g", created);
     }
   });
 });
 
 Deno.test("list says which expired handovers it could not remove, and still lists them", async (t) => {
   await t.step("a failed removal is reported with its reason; LATEST is kept", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "gone", { created: ago(40), latest: false });
-      await writeDoc(p.store, "stuck", { created: ago(35) });
-      const entries = catalog(p.store, NOW);
-      const r = expire(p.store, entries, NOW, (path) => {
-        if (path.endsWith("stuck.md")) {
-          throw new Deno.errors.PermissionDenied("Read-only file system");
-        }
-        Deno.removeSync(path);
-      });
-      assert.deepEqual(r.removed, ["gone"]);
-      assert.deepEqual(r.notRemoved, [{ slug: "stuck", reason: "Read-only file system" }]);
-      assert.equal(readLatest(p.store), "stuck", "the pointer of a document that stays stays");
-      const text = renderListing({ ...(await listing(p.store, NOW)), notRemoved: r.notRemoved });
-      assert.match(
-        text,
-        /Could not remove 1 expired handover\(s\).*stuck \(Read-only file system\)/,
-      );
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "gone", { created: ago(40), latest: false });
+    await writeDoc(p.store, "stuck", { created: ago(35) });
+    const entries = catalog(p.store, NOW);
+    const r = expire(p.store, entries, NOW, (path) => {
+      if (path.endsWith("stuck.md")) {
+        throw new Deno.errors.PermissionDenied("Read-only file system");
+      }
+      Deno.removeSync(path);
+    });
+    assert.deepEqual(r.removed, ["gone"]);
+    assert.deepEqual(r.notRemoved, [{ slug: "stuck", reason: "Read-only file system" }]);
+    assert.equal(readLatest(p.store), "stuck", "the pointer of a document that stays stays");
+    const text = renderListing({ ...(await listing(p.store, NOW)), notRemoved: r.notRemoved });
+    assert.match(
+      text,
+      /Could not remove 1 expired handover\(s\).*stuck \(Read-only file system\)/,
+    );
   });
   await t.step({
     name: "in a read-only store (tmpfs in a user namespace): exit 1, nothing hidden",
     ignore: !canUnshare(),
     fn: async () => {
-      const p = await makeProject();
-      try {
-        await writeDoc(p.store, "old", { created: ago(40) });
-        const script = [
-          "set -e",
-          `S=${JSON.stringify(p.store.dir)}`,
-          `mkdir -p /tmp/seed-$$ && cp -a "$S"/. /tmp/seed-$$/`,
-          `mount -t tmpfs -o size=32k none "$S" && cp -a /tmp/seed-$$/. "$S"/ && rm -rf /tmp/seed-$$`,
-          `mount -o remount,ro "$S"`,
-          "set +e",
-          [
-            JSON.stringify(Deno.execPath()),
-            "run --no-prompt --allow-read --allow-write --allow-env --allow-run=git",
-            JSON.stringify(CLI),
-            "list",
-          ].join(" "),
-          'echo "code=$?"',
-        ].join("\n");
-        const { stdout: out, stderr: err } = await inNamespace(script, p.root);
-        assert.match(out, /code=1$/m, out + err);
-        assert.doesNotMatch(out, /Removed 1/);
-        assert.match(out, /Could not remove 1 expired handover\(s\).*old \(/);
-        assert.match(out, /\| ⚠ stale old \(LATEST\) \|/, "still listed, and still LATEST");
-        assert.match(err, /could not remove 1 expired handover\(s\); make the store writable/);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject();
+      await writeDoc(p.store, "old", { created: ago(40) });
+      const script = [
+        "set -e",
+        `S=${JSON.stringify(p.store.dir)}`,
+        `mkdir -p /tmp/seed-$$ && cp -a "$S"/. /tmp/seed-$$/`,
+        `mount -t tmpfs -o size=32k none "$S" && cp -a /tmp/seed-$$/. "$S"/ && rm -rf /tmp/seed-$$`,
+        `mount -o remount,ro "$S"`,
+        "set +e",
+        [
+          JSON.stringify(Deno.execPath()),
+          "run --no-prompt --allow-read --allow-write --allow-env --allow-run=git",
+          JSON.stringify(CLI),
+          "list",
+        ].join(" "),
+        'echo "code=$?"',
+      ].join("\n");
+      const { stdout: out, stderr: err } = await inNamespace(script, p.root);
+      assert.match(out, /code=1$/m, out + err);
+      assert.doesNotMatch(out, /Removed 1/);
+      assert.match(out, /Could not remove 1 expired handover\(s\).*old \(/);
+      assert.match(out, /\| ⚠ stale old \(LATEST\) \|/, "still listed, and still LATEST");
+      assert.match(err, /could not remove 1 expired handover\(s\); make the store writable/);
     },
   });
 });

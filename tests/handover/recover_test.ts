@@ -4,7 +4,8 @@ import { findSection, parseSections } from "../../lib/handover/document.ts";
 import { quote, recoverMarkdown } from "../../lib/handover/recover.ts";
 import { readTranscript } from "../../lib/transcript/claude.ts";
 import { join } from "../../lib/fs/path.ts";
-import { cli, git, put, scratchRepo } from "../support/cli.ts";
+import { git, put, scratchDir, scratchProject } from "../support/scratch.ts";
+import { runCliInProcess } from "../support/run.ts";
 import { placeTranscript, transcriptOf } from "../support/transcript.ts";
 
 const FIXTURES = new URL("../fixtures/transcripts/", import.meta.url).pathname;
@@ -44,100 +45,104 @@ Deno.test("recoverMarkdown with an empty transcript still says where it came fro
 });
 
 Deno.test("recover mode", async (t) => {
-  const p = await scratchRepo();
-  const home = await Deno.makeTempDir({ prefix: "session-home-" });
+  await using p = await scratchProject({ git: "repo", store: false });
+  await using homeDir = await scratchDir("session-home-");
+  const home = homeDir.path;
   const root = p.root;
   const env = { HOME: home, CLAUDE_CODE_SESSION_ID: "running" };
-  try {
-    await put(root, "README.md", "# r\n");
-    await git(root, ["add", "."]);
-    await git(root, ["commit", "-qm", "init"], new Date("2026-11-29T00:00:00Z"));
-    await put(root, "src/app.ts", "x\n");
-    const dead = await placeTranscript(
-      home,
-      root,
-      "dead",
-      transcriptOf(root, [
-        { prompt: "Build the app module." },
-        { tool: "TaskCreate", input: { subject: "Wire the CLI" }, result: "Task #1 created" },
-        { tool: "Write", input: { file_path: `${root}/src/app.ts` }, result: "ok" },
-        { prompt: "Do the config file later." },
-        { say: "Writing the app now." },
-      ]),
-    );
-    const running = await placeTranscript(
-      home,
-      root,
-      "running",
-      transcriptOf(root, [{ prompt: "session.ts recover" }]),
-    );
-    await Deno.utime(dead, 1000, 1000);
-    await Deno.utime(running, 2000, 2000);
+  await put(root, "README.md", "# r\n");
+  await git(root, ["add", "."]);
+  await git(root, ["commit", "-qm", "init"], new Date("2026-11-29T00:00:00Z"));
+  await put(root, "src/app.ts", "x\n");
+  const dead = await placeTranscript(
+    home,
+    root,
+    "dead",
+    transcriptOf(root, [
+      { prompt: "Build the app module." },
+      { tool: "TaskCreate", input: { subject: "Wire the CLI" }, result: "Task #1 created" },
+      { tool: "Write", input: { file_path: `${root}/src/app.ts` }, result: "ok" },
+      { prompt: "Do the config file later." },
+      { say: "Writing the app now." },
+    ]),
+  );
+  const running = await placeTranscript(
+    home,
+    root,
+    "running",
+    transcriptOf(root, [{ prompt: "session.ts recover" }]),
+  );
+  await Deno.utime(dead, 1000, 1000);
+  await Deno.utime(running, 2000, 2000);
 
-    await t.step("picks the newest transcript that is not the running session's", async () => {
-      const r = await cli(["recover", "crash"], { cwd: root, env });
-      assert.equal(r.code, 0, r.err);
-      const doc = await Deno.readTextFile(`${root}/.claude/state/session/crash.md`);
-      const split = splitFrontMatter(doc)!;
-      assert.equal(split.fields.recovered, "true");
-      assert.equal(split.fields.consumed, "false");
-      assert.equal(
-        (await Deno.readTextFile(`${root}/.claude/state/session/LATEST`)).trim(),
-        "crash",
-      );
-      assert.ok(r.out.startsWith(doc.trimEnd()), "prints the document");
-      assert.match(r.out, /Wrote .*crash\.md \(recovered from .*dead\.jsonl\)/);
-      const sections = parseSections(split.body);
-      assert.match(findSection(sections, "Goal")!, /^Build the app module\./);
-      assert.match(findSection(sections, "Files touched")!, /\| `src\/app\.ts` \| uncommitted-new/);
-      const out = findSection(sections, "Outstanding")!;
-      assert.match(out, /\*\*wire-the-cli\*\* — Wire the CLI/);
-      assert.match(out, /Do the config file later\./);
-      assert.match(findSection(sections, "Next step")!, /"Writing the app now\."/);
+  await t.step("picks the newest transcript that is not the running session's", async () => {
+    const r = await runCliInProcess(["recover", "crash"], { cwd: root, env });
+    assert.equal(r.code, 0, r.err);
+    const doc = await Deno.readTextFile(`${root}/.claude/state/session/crash.md`);
+    const split = splitFrontMatter(doc)!;
+    assert.equal(split.fields.recovered, "true");
+    assert.equal(split.fields.consumed, "false");
+    assert.equal(
+      (await Deno.readTextFile(`${root}/.claude/state/session/LATEST`)).trim(),
+      "crash",
+    );
+    assert.ok(r.out.startsWith(doc.trimEnd()), "prints the document");
+    assert.match(r.out, /Wrote .*crash\.md \(recovered from .*dead\.jsonl\)/);
+    const sections = parseSections(split.body);
+    assert.match(findSection(sections, "Goal")!, /^Build the app module\./);
+    assert.match(findSection(sections, "Files touched")!, /\| `src\/app\.ts` \| uncommitted-new/);
+    const out = findSection(sections, "Outstanding")!;
+    assert.match(out, /\*\*wire-the-cli\*\* — Wire the CLI/);
+    assert.match(out, /Do the config file later\./);
+    assert.match(findSection(sections, "Next step")!, /"Writing the app now\."/);
+  });
+  await t.step("--session ID and --transcript PATH name one", async () => {
+    const r = await runCliInProcess(["recover", "mine", "--session", "running"], {
+      cwd: root,
+      env,
     });
-    await t.step("--session ID and --transcript PATH name one", async () => {
-      const r = await cli(["recover", "mine", "--session", "running"], { cwd: root, env });
-      assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /recovered from .*running\.jsonl/);
-      const t2 = await cli(["recover", "again", "--transcript", dead], { cwd: root, env });
-      assert.match(t2.out, /recovered from .*dead\.jsonl/);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /recovered from .*running\.jsonl/);
+    const t2 = await runCliInProcess(["recover", "again", "--transcript", dead], {
+      cwd: root,
+      env,
     });
-    await t.step("refusals: both flags (2), nothing to recover (1), a bad name (2)", async () => {
-      const both = await cli(["recover", "--session", "a", "--transcript", "b"], {
-        cwd: root,
-        env,
-      });
-      assert.equal(both.code, 2);
-      assert.match(both.err, /not both/);
-      const none = await cli(["recover"], { cwd: root, env: { HOME: `${home}/nothing` } });
-      assert.equal(none.code, 1);
-      assert.match(none.err, /nothing to recover: .*--transcript PATH or --session ID/);
-      const bad = await cli(["recover", "LATEST", "--transcript", dead], { cwd: root, env });
-      assert.equal(bad.code, 2);
+    assert.match(t2.out, /recovered from .*dead\.jsonl/);
+  });
+  await t.step("refusals: both flags (2), nothing to recover (1), a bad name (2)", async () => {
+    const both = await runCliInProcess(["recover", "--session", "a", "--transcript", "b"], {
+      cwd: root,
+      env,
     });
-  } finally {
-    await p.cleanup();
-    await Deno.remove(home, { recursive: true });
-  }
+    assert.equal(both.code, 2);
+    assert.match(both.err, /not both/);
+    const none = await runCliInProcess(["recover"], {
+      cwd: root,
+      env: { HOME: `${home}/nothing` },
+    });
+    assert.equal(none.code, 1);
+    assert.match(none.err, /nothing to recover: .*--transcript PATH or --session ID/);
+    const bad = await runCliInProcess(["recover", "LATEST", "--transcript", dead], {
+      cwd: root,
+      env,
+    });
+    assert.equal(bad.code, 2);
+  });
 });
 
 Deno.test("recover from a file of no session records: nothing to recover, exit 1, no write", async () => {
-  const p = await scratchRepo({ git: false });
-  try {
-    const files: [string, string][] = [
-      ["passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n"],
-      ["objects.jsonl", '{"type":"summary"}\n{"a":1}\n[1,2]\n'],
-      ["empty.jsonl", ""],
-    ];
-    for (const [name, text] of files) {
-      const path = join(p.root, name);
-      await Deno.writeTextFile(path, text);
-      const r = await cli(["recover", "--transcript", path], { cwd: p.root });
-      assert.equal(r.code, 1, `${name}: ${r.out}${r.err}`);
-      assert.match(r.err, /nothing to recover.*Nothing was written/, name);
-      await assert.rejects(Deno.stat(join(p.root, ".claude/state/session/LATEST")), name);
-    }
-  } finally {
-    await p.cleanup();
+  await using p = await scratchProject({ git: false, store: false });
+  const files: [string, string][] = [
+    ["passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n"],
+    ["objects.jsonl", '{"type":"summary"}\n{"a":1}\n[1,2]\n'],
+    ["empty.jsonl", ""],
+  ];
+  for (const [name, text] of files) {
+    const path = join(p.root, name);
+    await Deno.writeTextFile(path, text);
+    const r = await runCliInProcess(["recover", "--transcript", path], { cwd: p.root });
+    assert.equal(r.code, 1, `${name}: ${r.out}${r.err}`);
+    assert.match(r.err, /nothing to recover.*Nothing was written/, name);
+    await assert.rejects(Deno.stat(join(p.root, ".claude/state/session/LATEST")), name);
   }
 });

@@ -9,7 +9,8 @@ import { BUDGETS, buildContext } from "../../lib/hook/restore.ts";
 import { utf8Length } from "../../lib/fs/atomic.ts";
 import { armPath, docPath } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";
-import { makeProject, NOW, type Project, type Ran, runHook, writeDoc } from "../support/scratch.ts";
+import { NOW, type ScratchProject, scratchProject, writeDoc } from "../support/scratch.ts";
+import { type Ran, runHookProcess } from "../support/run.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
@@ -66,13 +67,9 @@ function contextIn(json: Record<string, unknown>, event: string): string {
   return out.additionalContext;
 }
 
-async function withProject(fn: (p: Project) => Promise<void>) {
-  const p = await makeProject();
-  try {
-    await fn(p);
-  } finally {
-    await p.cleanup();
-  }
+async function withProject(fn: (p: ScratchProject) => Promise<void>) {
+  await using p = await scratchProject();
+  await fn(p);
 }
 
 /** A body of `n` lines of multi-byte text (3 UTF-8 bytes per `—`), with the digest's sections. */
@@ -92,7 +89,9 @@ Deno.test("codex: hook contract", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "codex-one", { created: minutes(3) });
-        const json = onlyJson(await runHook(codexPayload(p.root), { args: ["--agent", "codex"] }));
+        const json = onlyJson(
+          await runHookProcess(codexPayload(p.root), { args: ["--agent", "codex"] }),
+        );
         assert.deepEqual(Object.keys(json), ["hookSpecificOutput"]);
         const ctx = contextIn(json, "SessionStart");
         assert.match(ctx, /^\[session\] Handover "codex-one" restored/);
@@ -105,10 +104,12 @@ Deno.test("codex: hook contract", async (t) => {
     withProject(async (p) => {
       await writeDoc(p.store, "codex-two", { created: minutes(3) });
       for (const source of ["startup", "resume"]) {
-        const ran = await runHook(codexPayload(p.root, source), { args: ["--agent", "codex"] });
+        const ran = await runHookProcess(codexPayload(p.root, source), {
+          args: ["--agent", "codex"],
+        });
         assert.equal(ran.stdout, "", source);
       }
-      const ran = await runHook(codexPayload(p.root, "resume"), {
+      const ran = await runHookProcess(codexPayload(p.root, "resume"), {
         args: ["--agent", "codex", "--source", "resume"],
       });
       assert.ok(contextIn(onlyJson(ran), "SessionStart").includes("codex-two"));
@@ -118,7 +119,7 @@ Deno.test("codex: hook contract", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "wide", { created: minutes(3), body: wideBody(400) });
-        const ran = await runHook(codexPayload(p.root), { args: ["--agent", "codex"] });
+        const ran = await runHookProcess(codexPayload(p.root), { args: ["--agent", "codex"] });
         const ctx = contextIn(onlyJson(ran), "SessionStart");
         // Codex counts ceil(UTF-8 bytes / 4) tokens and spills over 2,500.
         assert.ok(Math.ceil(utf8Length(ctx) / 4) <= 2_500, `${utf8Length(ctx)} bytes`);
@@ -158,7 +159,9 @@ Deno.test("gemini: deferred restore", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "gem", { created: minutes(2) });
-        const json = onlyJson(await runHook(geminiStart(p.root), { args: ["--agent", "gemini"] }));
+        const json = onlyJson(
+          await runHookProcess(geminiStart(p.root), { args: ["--agent", "gemini"] }),
+        );
         assert.deepEqual(Object.keys(json), ["systemMessage"]);
         assert.match(String(json.systemMessage), /"gem" will be restored with your next message/);
         assert.equal(readLatest(p.store), "gem", "nothing is claimed before delivery");
@@ -170,13 +173,17 @@ Deno.test("gemini: deferred restore", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "gem", { created: minutes(2) });
-        await runHook(geminiStart(p.root), { args: ["--agent", "gemini"] });
-        const ran = await runHook(geminiBeforeAgent(p.root), { args: ["--agent", "gemini"] });
+        await runHookProcess(geminiStart(p.root), { args: ["--agent", "gemini"] });
+        const ran = await runHookProcess(geminiBeforeAgent(p.root), {
+          args: ["--agent", "gemini"],
+        });
         const ctx = contextIn(onlyJson(ran), "BeforeAgent");
         assert.match(ctx, /^\[session\] Handover "gem" restored/);
         assert.equal(readLatest(p.store), undefined);
         assert.match(await Deno.readTextFile(docPath(p.store, "gem")), /consumed: true/);
-        const again = await runHook(geminiBeforeAgent(p.root), { args: ["--agent", "gemini"] });
+        const again = await runHookProcess(geminiBeforeAgent(p.root), {
+          args: ["--agent", "gemini"],
+        });
         assert.equal(again.stdout, "", "the second message carries nothing");
       }),
   );
@@ -185,10 +192,12 @@ Deno.test("gemini: deferred restore", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "gem", { created: minutes(2) });
-        const unarmed = await runHook(geminiBeforeAgent(p.root), { args: ["--agent", "gemini"] });
+        const unarmed = await runHookProcess(geminiBeforeAgent(p.root), {
+          args: ["--agent", "gemini"],
+        });
         assert.equal(unarmed.stdout, "", "a dump without /clear is not injected into chat");
-        await runHook(geminiStart(p.root), { args: ["--agent", "gemini"] });
-        const other = await runHook(geminiBeforeAgent(p.root, "other-session"), {
+        await runHookProcess(geminiStart(p.root), { args: ["--agent", "gemini"] });
+        const other = await runHookProcess(geminiBeforeAgent(p.root, "other-session"), {
           args: ["--agent", "gemini"],
         });
         assert.equal(other.stdout, "");
@@ -201,14 +210,14 @@ Deno.test("gemini: deferred restore", async (t) => {
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "old", { created: minutes(45) });
-        const stale = await runHook(geminiStart(p.root), { args: ["--agent", "gemini"] });
+        const stale = await runHookProcess(geminiStart(p.root), { args: ["--agent", "gemini"] });
         assert.equal(stale.stdout, "");
         await writeDoc(p.store, "fresh", { created: minutes(1) });
-        const startup = await runHook(geminiStart(p.root, "startup"), {
+        const startup = await runHookProcess(geminiStart(p.root, "startup"), {
           args: ["--agent", "gemini"],
         });
         assert.equal(startup.stdout, "");
-        const opted = await runHook(geminiStart(p.root, "startup"), {
+        const opted = await runHookProcess(geminiStart(p.root, "startup"), {
           args: ["--agent", "gemini", "--source", "startup"],
         });
         assert.ok(contextIn(onlyJson(opted), "SessionStart").includes("fresh"));
@@ -222,17 +231,22 @@ Deno.test("gemini: deferred restore", async (t) => {
         const sub = `${p.root}/pkg/sub`;
         await Deno.mkdir(sub, { recursive: true });
         const env = { CLAUDE_PROJECT_DIR: sub };
-        await runHook(geminiStart(sub), { args: ["--agent", "gemini"], env });
-        const ran = await runHook(geminiBeforeAgent(sub), { args: ["--agent", "gemini"], env });
+        await runHookProcess(geminiStart(sub), { args: ["--agent", "gemini"], env });
+        const ran = await runHookProcess(geminiBeforeAgent(sub), {
+          args: ["--agent", "gemini"],
+          env,
+        });
         assert.ok(contextIn(onlyJson(ran), "BeforeAgent").includes("gem"));
       }),
   );
   await t.step("two BeforeAgent hooks at once inject exactly once", () =>
     withProject(async (p) => {
       await writeDoc(p.store, "race", { created: minutes(2) });
-      await runHook(geminiStart(p.root), { args: ["--agent", "gemini"] });
+      await runHookProcess(geminiStart(p.root), { args: ["--agent", "gemini"] });
       const runs = await Promise.all(
-        [1, 2, 3].map(() => runHook(geminiBeforeAgent(p.root), { args: ["--agent", "gemini"] })),
+        [1, 2, 3].map(() =>
+          runHookProcess(geminiBeforeAgent(p.root), { args: ["--agent", "gemini"] })
+        ),
       );
       assert.equal(runs.filter((r) => r.stdout !== "").length, 1);
     }));

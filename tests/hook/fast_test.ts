@@ -24,7 +24,8 @@ import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { currentTime, formatAge, isoStamp, parseStamp, safeEnv } from "../../lib/store/time.ts";
 import { prng } from "../support/prng.ts";
-import { clearPayload, makeProject, mkfifo, NOW, runHook, writeDoc } from "../support/scratch.ts";
+import { mkfifo, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
+import { clearPayload, runHookProcess } from "../support/run.ts";
 
 Deno.test("fast-path rules agree with the modules that own them", async (t) => {
   await t.step("bannerAge as lib/store/time.ts formatAge; a future skew reads just now", () => {
@@ -313,32 +314,28 @@ Deno.test("the fast path decides as the general path does, on 400 generated stor
   let injected = 0;
   for (let i = 0; i < 400; i++) {
     const c = generateCase(next);
-    const [a, b] = [await makeProject({ store: false }), await makeProject({ store: false })];
-    try {
-      await c.setup(a.root, a.store.dir);
-      await c.setup(b.root, b.store.dir);
-      const before = await snapshot(b.root);
-      const fast = fastAnswer(c.payload(a.root), c.options, {
-        projectDir: c.projectDir ? a.root : undefined,
-        now: NOW,
-      });
-      if ("general" in fast) {
-        assert.deepEqual(await snapshot(a.root), before, `handed over after touching: ${c.what}`);
-        continue;
-      }
-      settled++;
-      const general = answer(c.payload(b.root), c.options, {
-        projectDir: c.projectDir ? b.root : undefined,
-      }, NOW);
-      const swap = (s?: string) => s?.replaceAll(a.root, "<root>");
-      assert.equal(swap(fast.stdout), general.stdout?.replaceAll(b.root, "<root>"), c.what);
-      if (fast.stdout !== undefined) injected++;
-      else assert.equal(fast.reason, general.reason, c.what);
-      assert.deepEqual(await snapshot(a.root), await snapshot(b.root), c.what);
-    } finally {
-      await a.cleanup();
-      await b.cleanup();
+    await using a = await scratchProject({ store: false });
+    await using b = await scratchProject({ store: false });
+    await c.setup(a.root, a.store.dir);
+    await c.setup(b.root, b.store.dir);
+    const before = await snapshot(b.root);
+    const fast = fastAnswer(c.payload(a.root), c.options, {
+      projectDir: c.projectDir ? a.root : undefined,
+      now: NOW,
+    });
+    if ("general" in fast) {
+      assert.deepEqual(await snapshot(a.root), before, `handed over after touching: ${c.what}`);
+      continue;
     }
+    settled++;
+    const general = answer(c.payload(b.root), c.options, {
+      projectDir: c.projectDir ? b.root : undefined,
+    }, NOW);
+    const swap = (s?: string) => s?.replaceAll(a.root, "<root>");
+    assert.equal(swap(fast.stdout), general.stdout?.replaceAll(b.root, "<root>"), c.what);
+    if (fast.stdout !== undefined) injected++;
+    else assert.equal(fast.reason, general.reason, c.what);
+    assert.deepEqual(await snapshot(a.root), await snapshot(b.root), c.what);
   }
   assert.ok(settled >= 150, `the fast path settled only ${settled} of 400`);
   assert.ok(injected >= 100, `the fast path injected only ${injected} times`);
@@ -364,86 +361,74 @@ Deno.test("the window's exact edges, on both paths and in a process", async (t) 
   for (const [what, age, injects] of EDGES) {
     await t.step(`${what}: ${injects ? "injects" : "silent"}`, async () => {
       const now = new Date(created.getTime() + age);
-      const [a, b] = [await makeProject(), await makeProject()];
-      try {
-        await writeDoc(a.store, "edge", { created });
-        await writeDoc(b.store, "edge", { created });
-        const fast = fastAnswer(
-          { cwd: a.root, hook_event_name: "SessionStart", source: "clear" },
-          DEFAULT_OPTIONS,
-          { now },
-        );
-        assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
-        assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);
-        if (!injects) assert.equal(fast.reason, `document "edge" is outside the restore window`);
-        const general = answer(
-          { cwd: b.root, hook_event_name: "SessionStart", source: "clear" },
-          DEFAULT_OPTIONS,
-          {},
-          now,
-        );
-        assert.equal(general.stdout !== undefined, injects, `general path: ${general.reason}`);
-        if (!injects) assert.equal(general.reason, fast.reason);
-      } finally {
-        await a.cleanup();
-        await b.cleanup();
-      }
+      await using a = await scratchProject();
+      await using b = await scratchProject();
+      await writeDoc(a.store, "edge", { created });
+      await writeDoc(b.store, "edge", { created });
+      const fast = fastAnswer(
+        { cwd: a.root, hook_event_name: "SessionStart", source: "clear" },
+        DEFAULT_OPTIONS,
+        { now },
+      );
+      assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
+      assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);
+      if (!injects) assert.equal(fast.reason, `document "edge" is outside the restore window`);
+      const general = answer(
+        { cwd: b.root, hook_event_name: "SessionStart", source: "clear" },
+        DEFAULT_OPTIONS,
+        {},
+        now,
+      );
+      assert.equal(general.stdout !== undefined, injects, `general path: ${general.reason}`);
+      if (!injects) assert.equal(general.reason, fast.reason);
     });
   }
   await t.step("in a process, from the pinned clock to the millisecond", async () => {
     for (const [what, age, injects] of EDGES) {
-      const p = await makeProject();
-      try {
-        await writeDoc(p.store, "edge", { created });
-        const now = new Date(created.getTime() + age).toISOString();
-        const ran = await runHook(clearPayload(p.root), {
-          env: { SESSION_NOW: now, SESSION_DEBUG: "1" },
-        });
-        assert.equal(ran.stdout.includes("additionalContext"), injects, `${what}: ${ran.stderr}`);
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject();
+      await writeDoc(p.store, "edge", { created });
+      const now = new Date(created.getTime() + age).toISOString();
+      const ran = await runHookProcess(clearPayload(p.root), {
+        env: { SESSION_NOW: now, SESSION_DEBUG: "1" },
+      });
+      assert.equal(ran.stdout.includes("additionalContext"), injects, `${what}: ${ran.stderr}`);
     }
   });
 });
 
 Deno.test("the fast path serves the common /clear in a real process", async (t) => {
-  const p = await makeProject();
-  try {
-    await t.step("a plain handover injects without the general path", async () => {
-      await writeDoc(p.store, "plain", { created: new Date(NOW.getTime() - 120_000) });
-      const ran = await runHook(
-        JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
-        { env: { SESSION_DEBUG: "1" } },
-      );
-      assert.match(ran.stdout, /Handover \\"plain\\" restored \(dumped 2 min ago/);
-      assert.doesNotMatch(ran.stderr, /general path/);
+  await using p = await scratchProject();
+  await t.step("a plain handover injects without the general path", async () => {
+    await writeDoc(p.store, "plain", { created: new Date(NOW.getTime() - 120_000) });
+    const ran = await runHookProcess(
+      JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
+      { env: { SESSION_DEBUG: "1" } },
+    );
+    assert.match(ran.stdout, /Handover \\"plain\\" restored \(dumped 2 min ago/);
+    assert.doesNotMatch(ran.stderr, /general path/);
+  });
+  await t.step("no pointer: silent without the general path", async () => {
+    const ran = await runHookProcess(
+      JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
+      { env: { SESSION_DEBUG: "1" } },
+    );
+    assert.equal(ran.stdout, "");
+    assert.match(ran.stderr, /no LATEST pointer/);
+    assert.doesNotMatch(ran.stderr, /general path/);
+  });
+  await t.step("a body that needs the digest goes the general way and is digested", async () => {
+    await writeDoc(p.store, "big", {
+      created: new Date(NOW.getTime() - 60_000),
+      body: `## Goal\n\nBig.\n\n## Notes\n\n${"y".repeat(9_000)}\n\n## Next step\n\nGo.\n`,
     });
-    await t.step("no pointer: silent without the general path", async () => {
-      const ran = await runHook(
-        JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
-        { env: { SESSION_DEBUG: "1" } },
-      );
-      assert.equal(ran.stdout, "");
-      assert.match(ran.stderr, /no LATEST pointer/);
-      assert.doesNotMatch(ran.stderr, /general path/);
-    });
-    await t.step("a body that needs the digest goes the general way and is digested", async () => {
-      await writeDoc(p.store, "big", {
-        created: new Date(NOW.getTime() - 60_000),
-        body: `## Goal\n\nBig.\n\n## Notes\n\n${"y".repeat(9_000)}\n\n## Next step\n\nGo.\n`,
-      });
-      const ran = await runHook(
-        JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
-        { env: { SESSION_DEBUG: "1" } },
-      );
-      assert.match(ran.stderr, /the general path decides \(the context needs the digest/);
-      assert.match(ran.stdout, /Next step/);
-      assert.ok(ran.stdout.length < 11_000);
-    });
-  } finally {
-    await p.cleanup();
-  }
+    const ran = await runHookProcess(
+      JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
+      { env: { SESSION_DEBUG: "1" } },
+    );
+    assert.match(ran.stderr, /the general path decides \(the context needs the digest/);
+    assert.match(ran.stdout, /Next step/);
+    assert.ok(ran.stdout.length < 11_000);
+  });
 });
 
 Deno.test("DEFAULT_OPTIONS: Claude Code, clear only, 30 minutes", () => {

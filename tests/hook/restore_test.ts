@@ -15,7 +15,14 @@ import { fastAnswer } from "../../lib/hook/fast.ts";
 import { docPath } from "../../lib/store/store.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
-import { BODY, makeProject, mkfifo, NOW, type Project, writeDoc } from "../support/scratch.ts";
+import {
+  BODY,
+  mkfifo,
+  NOW,
+  type ScratchProject,
+  scratchProject,
+  writeDoc,
+} from "../support/scratch.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
@@ -124,80 +131,64 @@ Deno.test("hookOutput is the one JSON object the agents read", () => {
 Deno.test("restore (in-process)", async (t) => {
   const payload = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
   await t.step("injects once, flips consumed byte-exactly, clears LATEST", async () => {
-    const p = await makeProject();
-    try {
-      const text = await writeDoc(p.store, "a", { created: minutes(5) });
-      const first = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
-      assert.equal(first.injected, true);
-      assert.equal(
-        await Deno.readTextFile(docPath(p.store, "a")),
-        text.replace("consumed: false", "consumed: true"),
-      );
-      assert.equal(readLatest(p.store), undefined);
-      const second = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
-      assert.deepEqual(second, { injected: false, reason: "no LATEST pointer" });
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const text = await writeDoc(p.store, "a", { created: minutes(5) });
+    const first = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+    assert.equal(first.injected, true);
+    assert.equal(
+      await Deno.readTextFile(docPath(p.store, "a")),
+      text.replace("consumed: false", "consumed: true"),
+    );
+    assert.equal(readLatest(p.store), undefined);
+    const second = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+    assert.deepEqual(second, { injected: false, reason: "no LATEST pointer" });
   });
   await t.step("CLAUDE_PROJECT_DIR wins over the payload's cwd", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "a");
-      const o = restore(
-        payload("/nonexistent/elsewhere"),
-        DEFAULT_OPTIONS,
-        { projectDir: p.root },
-        NOW,
-      );
-      assert.equal(o.injected, true);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "a");
+    const o = restore(
+      payload("/nonexistent/elsewhere"),
+      DEFAULT_OPTIONS,
+      { projectDir: p.root },
+      NOW,
+    );
+    assert.equal(o.injected, true);
   });
   await t.step("stays silent, with a reason, on every failed gate", async () => {
-    const p = await makeProject();
-    try {
-      const silent = async (setup: () => Promise<unknown>, reason: RegExp) => {
-        await Deno.remove(p.store.dir, { recursive: true });
-        await Deno.mkdir(p.store.dir, { recursive: true });
-        await setup();
-        const o = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
-        assert.equal(o.injected, false);
-        if (!o.injected) assert.match(o.reason, reason);
-      };
-      await silent(() => writeDoc(p.store, "a", { consumed: true }), /already consumed/);
-      await silent(
-        () => writeDoc(p.store, "a", { created: minutes(31) }),
-        /outside the restore window/,
-      );
-      await silent(() => writeDoc(p.store, "a", { created: null }), /outside the restore window/);
-      await silent(
-        () => writeDoc(p.store, "a", { created: minutes(-10) }),
-        /outside the restore window/,
-      );
-      await silent(() => writeDoc(p.store, "a", { latest: false }), /no LATEST/);
-      await silent(() => Deno.writeTextFile(p.store.latest, "../a"), /unsafe/);
-      await silent(() => Deno.writeTextFile(p.store.latest, "gone"), /missing or unreadable/);
-      await silent(async () => {
-        await writeDoc(p.store, "a");
-        await Deno.writeTextFile(docPath(p.store, "a"), "no front matter");
-      }, /no front matter/);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    const silent = async (setup: () => Promise<unknown>, reason: RegExp) => {
+      await Deno.remove(p.store.dir, { recursive: true });
+      await Deno.mkdir(p.store.dir, { recursive: true });
+      await setup();
+      const o = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+      assert.equal(o.injected, false);
+      if (!o.injected) assert.match(o.reason, reason);
+    };
+    await silent(() => writeDoc(p.store, "a", { consumed: true }), /already consumed/);
+    await silent(
+      () => writeDoc(p.store, "a", { created: minutes(31) }),
+      /outside the restore window/,
+    );
+    await silent(() => writeDoc(p.store, "a", { created: null }), /outside the restore window/);
+    await silent(
+      () => writeDoc(p.store, "a", { created: minutes(-10) }),
+      /outside the restore window/,
+    );
+    await silent(() => writeDoc(p.store, "a", { latest: false }), /no LATEST/);
+    await silent(() => Deno.writeTextFile(p.store.latest, "../a"), /unsafe/);
+    await silent(() => Deno.writeTextFile(p.store.latest, "gone"), /missing or unreadable/);
+    await silent(async () => {
+      await writeDoc(p.store, "a");
+      await Deno.writeTextFile(docPath(p.store, "a"), "no front matter");
+    }, /no front matter/);
   });
   await t.step("a document 29 minutes old injects; the window is a flag", async () => {
-    const p = await makeProject();
-    try {
-      await writeDoc(p.store, "a", { created: minutes(29) });
-      assert.equal(restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW).injected, true);
-      await writeDoc(p.store, "b", { created: minutes(45) });
-      const wide = parseHookArgs(["--window-minutes", "60"]);
-      assert.equal(restore(payload(p.root), wide, {}, NOW).injected, true);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await writeDoc(p.store, "a", { created: minutes(29) });
+    assert.equal(restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW).injected, true);
+    await writeDoc(p.store, "b", { created: minutes(45) });
+    const wide = parseHookArgs(["--window-minutes", "60"]);
+    assert.equal(restore(payload(p.root), wide, {}, NOW).injected, true);
   });
 });
 
@@ -209,67 +200,51 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
     const r = "general" in fast ? answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW) : fast;
     return r.stdout === undefined ? { silence: r.reason } : r;
   };
-  const storeNames = (p: Project) =>
+  const storeNames = (p: ScratchProject) =>
     [...Deno.readDirSync(p.store.dir)].map((e) => e.name).filter((n) => n !== DOCS_LOCK).sort();
 
   await t.step("no store, no LATEST, a blank LATEST: silent on the fast path", async () => {
-    const p = await makeProject({ store: false });
-    try {
-      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
-      await Deno.mkdir(p.store.dir, { recursive: true });
-      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
-      await Deno.writeTextFile(p.store.latest, " \n");
-      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ store: false });
+    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    await Deno.mkdir(p.store.dir, { recursive: true });
+    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    await Deno.writeTextFile(p.store.latest, " \n");
+    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
   });
   await t.step(
     "a document with a BOM is consumed byte for byte; no temp file is left",
     async () => {
-      const p = await makeProject();
-      try {
-        const text = "\ufeff" + await writeDoc(p.store, "bom", { created: minutes(2), crlf: true });
-        await Deno.writeTextFile(docPath(p.store, "bom"), text);
-        const r = hook(p.root);
-        assert.ok("stdout" in r && r.stdout?.includes("additionalContext"), JSON.stringify(r));
-        const after = await Deno.readFile(docPath(p.store, "bom"));
-        assert.deepEqual(
-          after,
-          new TextEncoder().encode(text.replace("consumed: false", "consumed: true")),
-        );
-        assert.deepEqual(storeNames(p), ["bom.md"], "LATEST cleared, the claim became the doc");
-        assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
-      } finally {
-        await p.cleanup();
-      }
+      await using p = await scratchProject();
+      const text = "\ufeff" + await writeDoc(p.store, "bom", { created: minutes(2), crlf: true });
+      await Deno.writeTextFile(docPath(p.store, "bom"), text);
+      const r = hook(p.root);
+      assert.ok("stdout" in r && r.stdout?.includes("additionalContext"), JSON.stringify(r));
+      const after = await Deno.readFile(docPath(p.store, "bom"));
+      assert.deepEqual(
+        after,
+        new TextEncoder().encode(text.replace("consumed: false", "consumed: true")),
+      );
+      assert.deepEqual(storeNames(p), ["bom.md"], "LATEST cleared, the claim became the doc");
+      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
     },
   );
   await t.step("a store symlinked inside the project is followed", async () => {
-    const p = await makeProject({ store: false });
-    try {
-      const real = join(p.root, "elsewhere-in-project");
-      await Deno.mkdir(real, { recursive: true });
-      await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
-      await Deno.symlink(real, p.store.dir);
-      await writeDoc(p.store, "linked", { created: minutes(1) });
-      const r = hook(p.root, p.root);
-      assert.ok("stdout" in r && r.stdout !== undefined, JSON.stringify(r));
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ store: false });
+    const real = join(p.root, "elsewhere-in-project");
+    await Deno.mkdir(real, { recursive: true });
+    await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
+    await Deno.symlink(real, p.store.dir);
+    await writeDoc(p.store, "linked", { created: minutes(1) });
+    const r = hook(p.root, p.root);
+    assert.ok("stdout" in r && r.stdout !== undefined, JSON.stringify(r));
   });
   await t.step("a LATEST or a document that is a named pipe never blocks the hook", async () => {
-    const p = await makeProject();
-    try {
-      await mkfifo(p.store.latest);
-      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
-      await Deno.remove(p.store.latest);
-      await mkfifo(docPath(p.store, "pipe"));
-      await Deno.writeTextFile(p.store.latest, "pipe\n");
-      assert.deepEqual(hook(p.root), { silence: 'document "pipe" is missing or unreadable' });
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject();
+    await mkfifo(p.store.latest);
+    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    await Deno.remove(p.store.latest);
+    await mkfifo(docPath(p.store, "pipe"));
+    await Deno.writeTextFile(p.store.latest, "pipe\n");
+    assert.deepEqual(hook(p.root), { silence: 'document "pipe" is missing or unreadable' });
   });
 });

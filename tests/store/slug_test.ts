@@ -16,6 +16,7 @@ import {
 } from "../../lib/fs/atomic.ts";
 import { isSafeSlug } from "../../lib/store/store.ts";
 import { prng } from "../support/prng.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 const NOW = new Date("2026-11-30T04:02:39Z");
 
@@ -141,20 +142,17 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
 });
 
 Deno.test("atomic writes to a name at the file-system limit: the temp name fits too", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "session-name-max-" });
-  try {
-    for (const slug of ["x".repeat(252), "日".repeat(84), "😀".repeat(63)]) {
-      const path = `${dir}/${slug}.md`;
-      writeFileAtomicSync(path, "a");
-      await writeFileAtomic(path, "b");
-      assert.equal(await Deno.readTextFile(path), "b");
-      await Deno.remove(path);
-      assert.equal(await createFileAtomic(path, "c"), true);
-      assert.equal(await Deno.readTextFile(path), "c");
-    }
-    const left = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("."));
-    assert.deepEqual(left, [], "no temp file left behind");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using dirScratch = await scratchDir("session-name-max-");
+  const dir = dirScratch.path;
+  for (const slug of ["x".repeat(252), "日".repeat(84), "😀".repeat(63)]) {
+    const path = `${dir}/${slug}.md`;
+    writeFileAtomicSync(path, "a");
+    await writeFileAtomic(path, "b");
+    assert.equal(await Deno.readTextFile(path), "b");
+    await Deno.remove(path);
+    assert.equal(await createFileAtomic(path, "c"), true);
+    assert.equal(await Deno.readTextFile(path), "c");
   }
+  const left = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("."));
+  assert.deepEqual(left, [], "no temp file left behind");
 });

@@ -4,7 +4,7 @@ import { docPath, isSafeSlug, readDoc, storeAt } from "../../lib/store/store.ts"
 import { findGitTop, findRoot } from "../../lib/store/root.ts";
 import { readLatest, takeLatest, writeLatest } from "../../lib/store/latest.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
-import { makeProject, mkfifo, writeDoc } from "../support/scratch.ts";
+import { mkfifo, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 
 Deno.test("paths", async (t) => {
   await t.step("parentDir walks to the root and stops", () => {
@@ -40,181 +40,153 @@ Deno.test("isSafeSlug refuses what could escape the store or shadow its files", 
 });
 
 Deno.test("findRoot: the spec's <root> rule", async (t) => {
-  const p = await makeProject({ store: false });
+  await using p = await scratchProject({ store: false });
   const sub = join(p.root, "a", "b");
   await Deno.mkdir(sub, { recursive: true });
-  try {
-    await t.step("--dir wins, then CLAUDE_PROJECT_DIR", () => {
-      assert.equal(findRoot({ dir: "/x", projectDir: "/y", cwd: sub }), "/x");
-      assert.equal(findRoot({ dir: "rel", cwd: sub }), join(sub, "rel"));
-      assert.equal(findRoot({ projectDir: "/y", cwd: sub }), "/y");
-    });
-    await t.step("CLAUDE_PROJECT_DIR only starts the walk, as the cwd does", () => {
-      // Claude Code started in a subdirectory sets it there; the CLI starts there without it.
-      assert.equal(findRoot({ projectDir: sub, cwd: "/" }), p.root);
-      assert.equal(findRoot({ projectDir: sub, cwd: "/" }), findRoot({ cwd: sub }));
-    });
-    await t.step("no store yet: the git top-level", () => {
-      assert.equal(findRoot({ cwd: sub }), p.root);
-      assert.equal(findGitTop(sub), p.root);
-    });
-    await t.step("the nearest existing store below the top-level wins", async () => {
-      await Deno.mkdir(join(p.root, "a", ".claude/state/session"), { recursive: true });
-      assert.equal(findRoot({ cwd: sub }), join(p.root, "a"));
-      await Deno.mkdir(join(p.root, ".claude/state/session"), { recursive: true });
-      assert.equal(findRoot({ cwd: sub }), join(p.root, "a"), "nearest, not topmost");
-    });
-    await t.step("a .git file (worktree, submodule) marks a top-level too", async () => {
-      const wt = join(p.root, "wt");
-      await Deno.mkdir(join(wt, "deep"), { recursive: true });
-      await Deno.writeTextFile(join(wt, ".git"), "gitdir: elsewhere\n");
-      assert.equal(findRoot({ cwd: join(wt, "deep") }), wt);
-    });
-  } finally {
-    await p.cleanup();
-  }
+  await t.step("--dir wins, then CLAUDE_PROJECT_DIR", () => {
+    assert.equal(findRoot({ dir: "/x", projectDir: "/y", cwd: sub }), "/x");
+    assert.equal(findRoot({ dir: "rel", cwd: sub }), join(sub, "rel"));
+    assert.equal(findRoot({ projectDir: "/y", cwd: sub }), "/y");
+  });
+  await t.step("CLAUDE_PROJECT_DIR only starts the walk, as the cwd does", () => {
+    // Claude Code started in a subdirectory sets it there; the CLI starts there without it.
+    assert.equal(findRoot({ projectDir: sub, cwd: "/" }), p.root);
+    assert.equal(findRoot({ projectDir: sub, cwd: "/" }), findRoot({ cwd: sub }));
+  });
+  await t.step("no store yet: the git top-level", () => {
+    assert.equal(findRoot({ cwd: sub }), p.root);
+    assert.equal(findGitTop(sub), p.root);
+  });
+  await t.step("the nearest existing store below the top-level wins", async () => {
+    await Deno.mkdir(join(p.root, "a", ".claude/state/session"), { recursive: true });
+    assert.equal(findRoot({ cwd: sub }), join(p.root, "a"));
+    await Deno.mkdir(join(p.root, ".claude/state/session"), { recursive: true });
+    assert.equal(findRoot({ cwd: sub }), join(p.root, "a"), "nearest, not topmost");
+  });
+  await t.step("a .git file (worktree, submodule) marks a top-level too", async () => {
+    const wt = join(p.root, "wt");
+    await Deno.mkdir(join(wt, "deep"), { recursive: true });
+    await Deno.writeTextFile(join(wt, ".git"), "gitdir: elsewhere\n");
+    assert.equal(findRoot({ cwd: join(wt, "deep") }), wt);
+  });
   await t.step("outside git: the working directory", async () => {
-    const q = await makeProject({ git: false, store: false });
-    try {
-      const deep = join(q.root, "x");
-      await Deno.mkdir(deep);
-      // A temp dir may itself sit inside a git checkout on a developer's machine.
-      const top = findGitTop(q.root);
-      assert.equal(findRoot({ cwd: deep }), top ?? deep);
-    } finally {
-      await q.cleanup();
-    }
+    await using q = await scratchProject({ git: false, store: false });
+    const deep = join(q.root, "x");
+    await Deno.mkdir(deep);
+    // A temp dir may itself sit inside a git checkout on a developer's machine.
+    const top = findGitTop(q.root);
+    assert.equal(findRoot({ cwd: deep }), top ?? deep);
   });
 });
 
 Deno.test("LATEST pointer", async (t) => {
-  const p = await makeProject();
-  try {
-    await t.step("missing, blank and whitespace read as none", async () => {
-      assert.equal(readLatest(p.store), undefined);
-      await Deno.writeTextFile(p.store.latest, "");
-      assert.equal(readLatest(p.store), undefined);
-      await Deno.writeTextFile(p.store.latest, "  \n");
-      assert.equal(readLatest(p.store), undefined);
-    });
-    await t.step("first line, trimmed (CRLF too)", async () => {
-      await Deno.writeTextFile(p.store.latest, "abc\r\nignored\n");
-      assert.equal(readLatest(p.store), "abc");
-    });
-    await t.step("writeLatest then takeLatest: taken once, then gone", () => {
-      writeLatest(p.store, "one");
-      assert.equal(readLatest(p.store), "one");
-      assert.equal(takeLatest(p.store, "one"), "one");
-      assert.equal(readLatest(p.store), undefined);
-      assert.equal(takeLatest(p.store, "one"), undefined);
-    });
-    await t.step("takeLatest with another expected slug puts the pointer back", () => {
-      writeLatest(p.store, "newer");
-      assert.equal(takeLatest(p.store, "older"), undefined);
-      assert.equal(readLatest(p.store), "newer");
-      assert.deepEqual(
-        [...Deno.readDirSync(p.store.dir)].map((e) => e.name),
-        ["LATEST"],
-        "no claim file left behind",
-      );
-    });
-  } finally {
-    await p.cleanup();
-  }
+  await using p = await scratchProject();
+  await t.step("missing, blank and whitespace read as none", async () => {
+    assert.equal(readLatest(p.store), undefined);
+    await Deno.writeTextFile(p.store.latest, "");
+    assert.equal(readLatest(p.store), undefined);
+    await Deno.writeTextFile(p.store.latest, "  \n");
+    assert.equal(readLatest(p.store), undefined);
+  });
+  await t.step("first line, trimmed (CRLF too)", async () => {
+    await Deno.writeTextFile(p.store.latest, "abc\r\nignored\n");
+    assert.equal(readLatest(p.store), "abc");
+  });
+  await t.step("writeLatest then takeLatest: taken once, then gone", () => {
+    writeLatest(p.store, "one");
+    assert.equal(readLatest(p.store), "one");
+    assert.equal(takeLatest(p.store, "one"), "one");
+    assert.equal(readLatest(p.store), undefined);
+    assert.equal(takeLatest(p.store, "one"), undefined);
+  });
+  await t.step("takeLatest with another expected slug puts the pointer back", () => {
+    writeLatest(p.store, "newer");
+    assert.equal(takeLatest(p.store, "older"), undefined);
+    assert.equal(readLatest(p.store), "newer");
+    assert.deepEqual(
+      [...Deno.readDirSync(p.store.dir)].map((e) => e.name),
+      ["LATEST"],
+      "no claim file left behind",
+    );
+  });
 });
 
 Deno.test("readDoc is confined to the store", async (t) => {
-  const p = await makeProject();
-  const outside = await makeProject();
-  try {
-    await writeDoc(p.store, "ok");
-    await t.step("a document inside the store reads", () => {
-      assert.ok(readDoc(p.store, "ok")?.includes("slug: ok"));
-    });
-    await t.step("unsafe slugs never reach the filesystem", () => {
-      assert.equal(readDoc(p.store, "../x"), undefined);
-      assert.equal(readDoc(p.store, "LATEST"), undefined);
-    });
-    await t.step("a symlink out of the store is refused", async () => {
-      await writeDoc(outside.store, "secret");
-      await Deno.symlink(docPath(outside.store, "secret"), docPath(p.store, "link"));
-      assert.equal(readDoc(p.store, "link"), undefined);
-    });
-    await t.step("a symlink to another document in the store is followed", async () => {
-      await Deno.symlink(docPath(p.store, "ok"), docPath(p.store, "alias"));
-      assert.ok(readDoc(p.store, "alias")?.includes("slug: ok"));
-    });
-    await t.step("invalid UTF-8 and directories read as missing", async () => {
-      await Deno.writeFile(docPath(p.store, "bin"), new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
-      assert.equal(readDoc(p.store, "bin"), undefined);
-      await Deno.mkdir(docPath(p.store, "dir"));
-      assert.equal(readDoc(p.store, "dir"), undefined);
-      assert.equal(readDoc(p.store, "nope"), undefined);
-    });
-  } finally {
-    await p.cleanup();
-    await outside.cleanup();
-  }
+  await using p = await scratchProject();
+  await using outside = await scratchProject();
+  await writeDoc(p.store, "ok");
+  await t.step("a document inside the store reads", () => {
+    assert.ok(readDoc(p.store, "ok")?.includes("slug: ok"));
+  });
+  await t.step("unsafe slugs never reach the filesystem", () => {
+    assert.equal(readDoc(p.store, "../x"), undefined);
+    assert.equal(readDoc(p.store, "LATEST"), undefined);
+  });
+  await t.step("a symlink out of the store is refused", async () => {
+    await writeDoc(outside.store, "secret");
+    await Deno.symlink(docPath(outside.store, "secret"), docPath(p.store, "link"));
+    assert.equal(readDoc(p.store, "link"), undefined);
+  });
+  await t.step("a symlink to another document in the store is followed", async () => {
+    await Deno.symlink(docPath(p.store, "ok"), docPath(p.store, "alias"));
+    assert.ok(readDoc(p.store, "alias")?.includes("slug: ok"));
+  });
+  await t.step("invalid UTF-8 and directories read as missing", async () => {
+    await Deno.writeFile(docPath(p.store, "bin"), new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
+    assert.equal(readDoc(p.store, "bin"), undefined);
+    await Deno.mkdir(docPath(p.store, "dir"));
+    assert.equal(readDoc(p.store, "dir"), undefined);
+    assert.equal(readDoc(p.store, "nope"), undefined);
+  });
 });
 
 Deno.test("atomic writes", async (t) => {
-  const p = await makeProject();
+  await using p = await scratchProject();
   const target = join(p.store.dir, "f.txt");
-  try {
-    await t.step("sync and async replace the file and leave no temp file", async () => {
-      writeFileAtomicSync(target, "one");
-      assert.equal(await Deno.readTextFile(target), "one");
-      await writeFileAtomic(target, new TextEncoder().encode("two"));
-      assert.equal(await Deno.readTextFile(target), "two");
-      assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["f.txt"]);
-    });
-    await t.step("a failed write leaves the old file and no temp file", async () => {
-      await Deno.mkdir(join(p.store.dir, "d"));
-      assert.throws(() => writeFileAtomicSync(join(p.store.dir, "d"), "x"));
-      await assert.rejects(() => writeFileAtomic(join(p.store.dir, "d"), "x"));
-      assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort(), [
-        "d",
-        "f.txt",
-      ]);
-      assert.equal(storeAt(p.root).dir, p.store.dir);
-    });
-  } finally {
-    await p.cleanup();
-  }
+  await t.step("sync and async replace the file and leave no temp file", async () => {
+    writeFileAtomicSync(target, "one");
+    assert.equal(await Deno.readTextFile(target), "one");
+    await writeFileAtomic(target, new TextEncoder().encode("two"));
+    assert.equal(await Deno.readTextFile(target), "two");
+    assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name), ["f.txt"]);
+  });
+  await t.step("a failed write leaves the old file and no temp file", async () => {
+    await Deno.mkdir(join(p.store.dir, "d"));
+    assert.throws(() => writeFileAtomicSync(join(p.store.dir, "d"), "x"));
+    await assert.rejects(() => writeFileAtomic(join(p.store.dir, "d"), "x"));
+    assert.deepEqual([...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort(), [
+      "d",
+      "f.txt",
+    ]);
+    assert.equal(storeAt(p.root).dir, p.store.dir);
+  });
 });
 
 Deno.test("readDoc never opens a named pipe or a directory", async () => {
-  const p = await makeProject();
-  try {
-    await mkfifo(docPath(p.store, "pipe"));
-    await Deno.mkdir(docPath(p.store, "dir"));
-    assert.equal(readDoc(p.store, "pipe"), undefined);
-    assert.equal(readDoc(p.store, "dir"), undefined);
-  } finally {
-    await p.cleanup();
-  }
+  await using p = await scratchProject();
+  await mkfifo(docPath(p.store, "pipe"));
+  await Deno.mkdir(docPath(p.store, "dir"));
+  assert.equal(readDoc(p.store, "pipe"), undefined);
+  assert.equal(readDoc(p.store, "dir"), undefined);
 });
 
 Deno.test("readUtf8: byte for byte, or nothing", async (t) => {
-  const dir = await Deno.makeTempDir();
+  await using scratch = await scratchDir();
+  const dir = scratch.path;
   const file = (name: string, bytes: number[]) => {
     const path = join(dir, name);
     Deno.writeFileSync(path, new Uint8Array(bytes));
     return path;
   };
-  try {
-    await t.step("a BOM is kept (the consumed rewrite must not drop it)", () => {
-      const text = readUtf8(file("bom", [0xef, 0xbb, 0xbf, 0x61, 0x0a]));
-      assert.equal(text, "\ufeffa\n");
-    });
-    await t.step("a real U+FFFD in the file is text, not an error", () => {
-      assert.equal(readUtf8(file("fffd", [0x61, 0xef, 0xbf, 0xbd, 0x62])), "a\ufffdb");
-    });
-    await t.step("bytes that are not UTF-8 read as nothing", () => {
-      assert.equal(readUtf8(file("bad", [0x61, 0xff, 0x62])), undefined);
-      assert.equal(readUtf8(file("cut", [0x61, 0xe2, 0x82])), undefined, "a truncated sequence");
-    });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await t.step("a BOM is kept (the consumed rewrite must not drop it)", () => {
+    const text = readUtf8(file("bom", [0xef, 0xbb, 0xbf, 0x61, 0x0a]));
+    assert.equal(text, "\ufeffa\n");
+  });
+  await t.step("a real U+FFFD in the file is text, not an error", () => {
+    assert.equal(readUtf8(file("fffd", [0x61, 0xef, 0xbf, 0xbd, 0x62])), "a\ufffdb");
+  });
+  await t.step("bytes that are not UTF-8 read as nothing", () => {
+    assert.equal(readUtf8(file("bad", [0x61, 0xff, 0x62])), undefined);
+    assert.equal(readUtf8(file("cut", [0x61, 0xe2, 0x82])), undefined, "a truncated sequence");
+  });
 });

@@ -10,7 +10,8 @@ import { AGENTS, type Scope } from "../../lib/agents/targets.ts";
 import { findHooks } from "../../lib/agents/settings.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
-import { NOW, type Ran, REPO, runProcess, runScript } from "./scratch.ts";
+import { type Ran, runProcess, runScript } from "./run.ts";
+import { NOW, REPO } from "./scratch.ts";
 
 /** Where and how to install. */
 export interface InstallOptions {

@@ -1,6 +1,7 @@
 /**
- * Test support: scratch projects, handover documents, and running the two scripts as processes
- * the way Claude Code does.
+ * Test support: the scratch-project fixture (disposable: `await using p = await scratchProject()`
+ * removes the directory when the scope ends, however the test leaves it), scratch directories,
+ * real git, and handover documents written straight into a store.
  * @module
  */
 
@@ -22,22 +23,69 @@ export const CLI = join(REPO, "session.ts");
 /** A fixed "now" for tests: nothing reads the real clock. */
 export const NOW = new Date("2026-11-30T12:00:00Z");
 
-/** A scratch project directory; removed by `cleanup`. */
-export interface Project {
-  root: string;
-  store: Store;
-  cleanup: () => Promise<void>;
+/** A scratch directory, removed (recursively) when disposed. */
+export interface ScratchDir extends AsyncDisposable {
+  /** Its real path (symbolic links resolved). */
+  path: string;
 }
 
-/** Makes a scratch project (a git repo unless `git: false`) with its store directory. */
-export async function makeProject(options: { git?: boolean; store?: boolean } = {}): Promise<
-  Project
-> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-test-" }));
-  if (options.git !== false) await Deno.mkdir(join(root, ".git"));
+/** Makes a scratch directory; `await using d = await scratchDir()` removes it at scope end. */
+export async function scratchDir(prefix = "session-test-"): Promise<ScratchDir> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+/** A scratch project: its root and store; removed when disposed. */
+export interface ScratchProject extends AsyncDisposable {
+  root: string;
+  store: Store;
+}
+
+/** What a scratch project is made of. */
+export interface ScratchOptions {
+  /**
+   * "dir" (default): a bare `.git` directory, which is all the root rule looks for; "repo": a
+   * real repository (`git init` on `branch`; commit with {@link git}); false: no `.git` at all.
+   */
+  git?: "dir" | "repo" | false;
+  /** The branch a "repo" starts on (default main). */
+  branch?: string;
+  /** Whether the store directory exists (default true). */
+  store?: boolean;
+}
+
+/** Makes a scratch project: `await using p = await scratchProject({ git: "repo" })`. */
+export async function scratchProject(o: ScratchOptions = {}): Promise<ScratchProject> {
+  const dir = await scratchDir();
+  const root = dir.path;
+  const kind = o.git ?? "dir";
+  if (kind === "dir") await Deno.mkdir(join(root, ".git"));
+  if (kind === "repo") await git(root, ["init", "-q", "-b", o.branch ?? "main"]);
   const store = storeAt(root);
-  if (options.store !== false) await Deno.mkdir(store.dir, { recursive: true });
-  return { root, store, cleanup: () => Deno.remove(root, { recursive: true }) };
+  if (o.store !== false) await Deno.mkdir(store.dir, { recursive: true });
+  return { root, store, [Symbol.asyncDispose]: dir[Symbol.asyncDispose] };
+}
+
+/** Runs git in `cwd` with a fixed identity; commit dates pinned to `at` (default NOW - 1 h). */
+export async function git(cwd: string, args: string[], at?: Date): Promise<string> {
+  const stamp = isoStamp(at ?? new Date(NOW.getTime() - 3_600_000));
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args],
+    cwd,
+    env: { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  if (!out.success) throw new Error(`git ${args.join(" ")}: ${dec.decode(out.stderr)}`);
+  return dec.decode(out.stdout);
+}
+
+/** Writes `text` to `root/rel`, creating directories. */
+export async function put(root: string, rel: string, text: string): Promise<void> {
+  const path = join(root, rel);
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, text);
 }
 
 /** Options for a handover document written straight into a store. */
@@ -81,101 +129,13 @@ export async function writeDoc(store: Store, slug: string, o: DocOptions = {}): 
   return text;
 }
 
-/** What a finished process left. */
-export interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The payload Claude Code sends on `/clear`. */
-export function clearPayload(cwd: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    session_id: "00000000-0000-4000-8000-000000000000",
-    transcript_path: join(cwd, "transcript.jsonl"),
-    cwd,
-    hook_event_name: "SessionStart",
-    source: "clear",
-    ...extra,
-  });
-}
-
-/** Options for running a script. */
-export interface RunOptions {
-  stdin?: string | Uint8Array;
-  cwd?: string;
-  env?: Record<string, string>;
-  now?: Date;
-  /** Deno permission flags; default: read, write, env, run=git. */
-  flags?: string[];
-  /** Variables of the runner's environment to leave out. */
-  unset?: string[];
-}
-
-/** The runner's environment minus what would point a child at a real project or session. */
-function baseEnv(unset: string[] = []): Record<string, string> {
-  const env = Deno.env.toObject();
-  for (const name of ["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "SESSION_DEBUG", ...unset]) {
-    delete env[name];
-  }
-  return env;
-}
-
-/** Runs `program` with `args` and exactly `env`, `stdin` fed and closed; collects the output. */
-export async function runProcess(
-  program: string,
-  args: string[],
-  o: { cwd?: string; env: Record<string, string>; stdin?: string | Uint8Array },
-): Promise<Ran> {
-  const child = new Deno.Command(program, {
-    args,
-    cwd: o.cwd,
-    env: o.env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const input = o.stdin ?? "";
-  await writer.write(typeof input === "string" ? new TextEncoder().encode(input) : input).catch(
-    () => {},
-  );
-  await writer.close().catch(() => {});
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-/** Runs `script` with `args` as a process, stdin fed and closed, with a pinned clock. */
-export function runScript(script: string, args: string[], o: RunOptions = {}): Promise<Ran> {
-  const flags = o.flags ?? ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
-  return runProcess(Deno.execPath(), ["run", "--no-prompt", ...flags, script, ...args], {
-    cwd: o.cwd,
-    env: { ...baseEnv(o.unset), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
-    stdin: o.stdin,
-  });
-}
-
-/** Runs the hook with a payload, as Claude Code does (CLAUDE_PROJECT_DIR unset unless given). */
-export function runHook(payload: string | Uint8Array, o: RunOptions & { args?: string[] } = {}) {
-  return runScript(HOOK, o.args ?? [], { ...o, stdin: payload, env: { ...o.env } });
-}
-
-/** Runs the CLI with `args`. */
-export function runCli(args: string[], o: RunOptions = {}): Promise<Ran> {
-  return runScript(CLI, args, o);
-}
-
-/** The additionalContext of the hook's stdout, or undefined when it printed nothing. */
-export function contextOf(ran: Ran): string | undefined {
-  if (ran.stdout.trim() === "") return undefined;
-  const parsed = JSON.parse(ran.stdout);
-  return parsed.hookSpecificOutput.additionalContext;
-}
-
 /** Makes a named pipe (Deno has no API for one): reading it would block forever. */
 export async function mkfifo(path: string): Promise<void> {
   const { code } = await new Deno.Command("mkfifo", { args: [path] }).output();
   if (code !== 0) throw new Error(`mkfifo ${path} failed`);
+}
+
+/** Runs `fn` when disposed: `await using _ = onDispose(() => …)` for a clean-up beyond a scratch dir. */
+export function onDispose(fn: () => Promise<unknown> | unknown): AsyncDisposable {
+  return { [Symbol.asyncDispose]: async () => void await fn() };
 }

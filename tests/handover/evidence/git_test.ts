@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { gitFacts, parseLog, parseNumstatZ } from "../../../lib/handover/evidence/git.ts";
-import { NOW } from "../../support/scratch.ts";
+import { git, NOW, put, scratchProject } from "../../support/scratch.ts";
 import { filesFromGit } from "../../../lib/handover/evidence/merge.ts";
-import { git, put, scratchRepo } from "../../support/cli.ts";
 
 const SINCE = new Date(NOW.getTime() - 8 * 3_600_000);
 
@@ -37,89 +36,69 @@ Deno.test("git parsers", async (t) => {
 
 Deno.test("git facts", async (t) => {
   await t.step("outside git: none, nothing else, no throw", async () => {
-    const p = await scratchRepo({ git: false });
-    try {
-      assert.deepEqual(await gitFacts(p.root, SINCE), {
-        branch: "none",
-        hasHead: false,
-        changes: [],
-        untracked: [],
-        commits: [],
-      });
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: false, store: false });
+    assert.deepEqual(await gitFacts(p.root, SINCE), {
+      branch: "none",
+      hasHead: false,
+      changes: [],
+      untracked: [],
+      commits: [],
+    });
   });
   await t.step("a repo with no commits: branch, staged files against the empty tree", async () => {
-    const p = await scratchRepo({ branch: "feat/x" });
-    try {
-      await put(p.root, "a.ts", "1\n2\n");
-      await put(p.root, "b.ts", "x\n");
-      await git(p.root, ["add", "a.ts"]);
-      const f = await gitFacts(p.root, SINCE);
-      assert.equal(f.branch, "feat/x");
-      assert.equal(f.hasHead, false);
-      assert.deepEqual(f.changes, [{ path: "a.ts", added: 2, deleted: 0, binary: false }]);
-      assert.deepEqual(f.untracked, ["b.ts"]);
-      assert.deepEqual(f.commits, []);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", branch: "feat/x", store: false });
+    await put(p.root, "a.ts", "1\n2\n");
+    await put(p.root, "b.ts", "x\n");
+    await git(p.root, ["add", "a.ts"]);
+    const f = await gitFacts(p.root, SINCE);
+    assert.equal(f.branch, "feat/x");
+    assert.equal(f.hasHead, false);
+    assert.deepEqual(f.changes, [{ path: "a.ts", added: 2, deleted: 0, binary: false }]);
+    assert.deepEqual(f.untracked, ["b.ts"]);
+    assert.deepEqual(f.commits, []);
   });
   await t.step("commits since --since only, newest first, with files; diff vs HEAD", async () => {
-    const p = await scratchRepo();
-    try {
-      await put(p.root, "old.ts", "old\n");
-      await git(p.root, ["add", "."]);
-      await git(p.root, ["commit", "-qm", "before the session"], new Date(SINCE.getTime() - 1e6));
-      await put(p.root, "new.ts", "a\nb\n");
-      await git(p.root, ["add", "."]);
-      await git(p.root, ["commit", "-qm", "in the session"], new Date(NOW.getTime() - 7_200_000));
-      await put(p.root, "old.ts", "changed\nmore\n");
-      await put(p.root, "sub/untracked.md", "u\n");
-      const f = await gitFacts(p.root, SINCE);
-      assert.equal(f.branch, "main");
-      assert.deepEqual(f.changes, [{ path: "old.ts", added: 2, deleted: 1, binary: false }]);
-      assert.deepEqual(f.untracked, ["sub/untracked.md"]);
-      assert.equal(f.commits.length, 1);
-      assert.equal(f.commits[0].subject, "in the session");
-      assert.deepEqual(f.commits[0].files, [
-        { path: "new.ts", added: 2, deleted: 0, binary: false },
-      ]);
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", store: false });
+    await put(p.root, "old.ts", "old\n");
+    await git(p.root, ["add", "."]);
+    await git(p.root, ["commit", "-qm", "before the session"], new Date(SINCE.getTime() - 1e6));
+    await put(p.root, "new.ts", "a\nb\n");
+    await git(p.root, ["add", "."]);
+    await git(p.root, ["commit", "-qm", "in the session"], new Date(NOW.getTime() - 7_200_000));
+    await put(p.root, "old.ts", "changed\nmore\n");
+    await put(p.root, "sub/untracked.md", "u\n");
+    const f = await gitFacts(p.root, SINCE);
+    assert.equal(f.branch, "main");
+    assert.deepEqual(f.changes, [{ path: "old.ts", added: 2, deleted: 1, binary: false }]);
+    assert.deepEqual(f.untracked, ["sub/untracked.md"]);
+    assert.equal(f.commits.length, 1);
+    assert.equal(f.commits[0].subject, "in the session");
+    assert.deepEqual(f.commits[0].files, [
+      { path: "new.ts", added: 2, deleted: 0, binary: false },
+    ]);
   });
   await t.step("detached HEAD reads as detached", async () => {
-    const p = await scratchRepo();
-    try {
-      await put(p.root, "a", "a\n");
-      await git(p.root, ["add", "."]);
-      await git(p.root, ["commit", "-qm", "a"]);
-      await git(p.root, ["checkout", "-q", "--detach"]);
-      assert.equal((await gitFacts(p.root, SINCE)).branch, "detached");
-    } finally {
-      await p.cleanup();
-    }
+    await using p = await scratchProject({ git: "repo", store: false });
+    await put(p.root, "a", "a\n");
+    await git(p.root, ["add", "."]);
+    await git(p.root, ["commit", "-qm", "a"]);
+    await git(p.root, ["checkout", "-q", "--detach"]);
+    assert.equal((await gitFacts(p.root, SINCE)).branch, "detached");
   });
 });
 
 Deno.test("paths git would quote are read once, as they are (-z everywhere)", async () => {
-  const p = await scratchRepo();
-  try {
-    const odd = ['q"x.ts', "back\\slash.ts", "tab\there.ts", "new\nline.ts", "ü é.ts", "plain.ts"];
-    for (const name of odd) await put(p.root, name, "a\n");
-    await git(p.root, ["add", "."]);
-    await git(p.root, ["commit", "-qm", "in the session"], new Date(NOW.getTime() - 7_200_000));
-    for (const name of odd.slice(0, 3)) await put(p.root, name, "a\nb\n");
-    await put(p.root, 'untracked "u".ts', "u\n");
-    const facts = await gitFacts(p.root, SINCE);
-    assert.deepEqual(facts.commits[0].files.map((f) => f.path).sort(), [...odd].sort());
-    assert.deepEqual(facts.changes.map((f) => f.path).sort(), odd.slice(0, 3).sort());
-    assert.deepEqual(facts.untracked, ['untracked "u".ts']);
-    const files = filesFromGit(facts).map((f) => f.path).sort();
-    assert.deepEqual(files, [...odd, 'untracked "u".ts'].sort());
-  } finally {
-    await p.cleanup();
-  }
+  await using p = await scratchProject({ git: "repo", store: false });
+  const odd = ['q"x.ts', "back\\slash.ts", "tab\there.ts", "new\nline.ts", "ü é.ts", "plain.ts"];
+  for (const name of odd) await put(p.root, name, "a\n");
+  await git(p.root, ["add", "."]);
+  await git(p.root, ["commit", "-qm", "in the session"], new Date(NOW.getTime() - 7_200_000));
+  for (const name of odd.slice(0, 3)) await put(p.root, name, "a\nb\n");
+  await put(p.root, 'untracked "u".ts', "u\n");
+  const facts = await gitFacts(p.root, SINCE);
+  assert.deepEqual(facts.commits[0].files.map((f) => f.path).sort(), [...odd].sort());
+  assert.deepEqual(facts.changes.map((f) => f.path).sort(), odd.slice(0, 3).sort());
+  assert.deepEqual(facts.untracked, ['untracked "u".ts']);
+  const files = filesFromGit(facts).map((f) => f.path).sort();
+  assert.deepEqual(files, [...odd, 'untracked "u".ts'].sort());
 });
