@@ -1,0 +1,422 @@
+/**
+ * `pull` and `push`: the store through `refs/session/store` of the project's own remote.
+ *
+ * The ref's tree: `handovers/<slug>.md`, `PARKED.md`, `dropped.jsonl` — never LATEST, locks,
+ * temp files or caches. A pull fetches the ref into a private ref, merges it into the store
+ * (lib/sync/merge.ts) and remembers the commit it agreed on (`refs/session/synced/<remote>`,
+ * the next merge's base). A push does the same merge in memory, commits the result on top of the
+ * remote's commit and pushes it without force; when the remote moved meanwhile it fetches,
+ * merges and tries again ({@link PUSH_ATTEMPTS} times). Only after the remote took it is the store
+ * brought up to the pushed state, so a failed push leaves the store as it was.
+ * @module
+ */
+
+import { FailureError } from "../errors.ts";
+import { parseParkedBytes } from "../parked/parked.ts";
+import { entryOf } from "../store/catalog.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { slugify } from "../store/slug.ts";
+import { isSafeSlug, type Store } from "../store/store.ts";
+import { isoStamp } from "../store/time.ts";
+import {
+  commitTime,
+  commitTree,
+  fetchStore,
+  git,
+  inRepo,
+  isAncestor,
+  lsTree,
+  mkTree,
+  pushStore,
+  readBlobs,
+  resolveRemote,
+  revParse,
+  syncedRef,
+  type TreeEntry,
+  updateRef,
+  writeBlobs,
+} from "./git.ts";
+import {
+  type Bullet,
+  type DocPlacement,
+  type DocRef,
+  keyBullets,
+  logLinesToAdd,
+  mergeParked,
+  placeDocs,
+  supersededLine,
+  tombstones,
+  travelling,
+} from "./merge.ts";
+import {
+  addDocs,
+  docKey,
+  editStoreParked,
+  localDocs,
+  readDocBytes,
+  readSyncCache,
+  spliceParked,
+  type SyncCache,
+  writeSyncCache,
+} from "./snapshot.ts";
+
+/** How many times a push behind the remote fetches, merges and tries again. */
+export const PUSH_ATTEMPTS = 6;
+
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+/** Who syncs: `user@host`, said in the `from` line of the handovers they push. */
+export interface Who {
+  user: string;
+  host: string;
+}
+
+/** Options of {@link pull} and {@link push}. */
+export interface SyncOptions {
+  remote?: string;
+  now: Date;
+  who: Who;
+}
+
+/** What a sync did, for the mode to report. */
+export interface SyncReport {
+  remote: string;
+  /** The remote had no store yet (pull: nothing to bring). */
+  empty: boolean;
+  /** Handovers written to the store, `from` → `to` (renamed when `to` differs). */
+  docsIn: DocPlacement[];
+  /** Handovers added to the ref (push), `from` → `to`. */
+  docsOut: DocPlacement[];
+  /** Parked items added, removed (dropped elsewhere) and changed in the store. */
+  parked: { added: number; removed: number; changed: number };
+  /** Slugs whose edit lost a conflict (logged to dropped.jsonl as superseded). */
+  superseded: string[];
+  /** Push: the commit the remote now has; undefined when nothing needed pushing. */
+  pushed?: string;
+  /** Push: how many attempts it took. */
+  attempts: number;
+}
+
+/** The store as the ref holds it. */
+interface RefState {
+  commit?: string;
+  docs: Map<string, string>; // name → blob id
+  docsTree?: string;
+  parked: Uint8Array;
+  log: string;
+  time: number;
+}
+
+async function refState(root: string, commit: string | undefined): Promise<RefState> {
+  const state: RefState = { commit, docs: new Map(), parked: new Uint8Array(), log: "", time: 0 };
+  if (commit === undefined) return state;
+  state.time = await commitTime(root, commit);
+  const top = await lsTree(root, commit);
+  const blobOf = (name: string) => top.find((e) => e.name === name && e.type === "blob")?.id;
+  const parked = blobOf("PARKED.md");
+  const log = blobOf("dropped.jsonl");
+  state.docsTree = top.find((e) => e.name === "handovers" && e.type === "tree")?.id;
+  if (state.docsTree) {
+    for (const e of await lsTree(root, state.docsTree)) {
+      // Only what could be a document here: a hand-rewritten ref may hold anything.
+      if (e.type === "blob" && e.name.endsWith(".md") && isSafeSlug(e.name.slice(0, -3))) {
+        state.docs.set(e.name.slice(0, -3), e.id);
+      }
+    }
+  }
+  const blobs = await readBlobs(root, [parked, log].filter((x): x is string => x !== undefined));
+  if (parked) state.parked = blobs.get(parked) ?? state.parked;
+  if (log) state.log = DECODER.decode(blobs.get(log) ?? new Uint8Array());
+  return state;
+}
+
+/** The ref's documents with their content keys (from the cache; new blobs read once). */
+async function refDocs(root: string, state: RefState, cache: SyncCache): Promise<DocRef[]> {
+  const missing = [...new Set(state.docs.values())].filter((id) => cache.blobs[id] === undefined);
+  const blobs = await readBlobs(root, missing);
+  for (const [id, bytes] of blobs) cache.blobs[id] = await docKey(bytes);
+  const out: DocRef[] = [];
+  for (const [name, id] of state.docs) {
+    if (cache.blobs[id] !== undefined) out.push({ name, key: cache.blobs[id] });
+  }
+  return out;
+}
+
+function bulletsOf(bytes: Uint8Array): Bullet[] {
+  return keyBullets(parseParkedBytes(bytes).items);
+}
+
+/** The base of the merge: the commit last agreed on with `remote`, if the remote still has it. */
+async function baseBullets(
+  root: string,
+  remote: string,
+  tip: string | undefined,
+): Promise<Bullet[] | undefined> {
+  const base = await revParse(root, `${syncedRef(remote)}^{commit}`);
+  // A ref rewritten by hand no longer contains the base: merge without one (nothing is removed
+  // but what a drop log records), rather than read its missing items as drops.
+  if (base === undefined || tip === undefined || !(await isAncestor(root, base, tip))) {
+    return undefined;
+  }
+  return bulletsOf((await refState(root, base)).parked);
+}
+
+async function prepare(store: Store, name: string | undefined): Promise<string> {
+  if (!(await inRepo(store.root))) {
+    throw new FailureError(
+      `${store.root} is not in a git repository; push and pull carry the store through the ` +
+        `project's git remote. Nothing was changed`,
+    );
+  }
+  return await resolveRemote(store.root, name);
+}
+
+function fromLine(who: Who, now: Date): string {
+  return `${who.user}@${who.host}, ${isoStamp(now)}`;
+}
+
+/** The rename suffix for a document from `from` (`user@host, time` → `user-host`). */
+function suffixOf(from: string | undefined, fallback: string): string {
+  const who = from?.split(",")[0].trim();
+  return slugify(who || fallback) || "elsewhere";
+}
+
+/**
+ * Brings the ref's state into the store: new handovers (renamed on a collision; expired ones
+ * left out, as `list` would remove them), and the merge of PARKED.md and dropped.jsonl.
+ */
+async function applyToStore(
+  store: Store,
+  state: RefState,
+  base: Bullet[] | undefined,
+  cache: SyncCache,
+  opts: SyncOptions,
+  report: SyncReport,
+  known: Map<string, Uint8Array> = new Map(),
+): Promise<void> {
+  const root = store.root;
+  const remoteDocs = await refDocs(root, state, cache);
+  const written = await addDocs(store, cache, async (local) => {
+    const have = new Set(local.map((d) => d.key));
+    const wanted = remoteDocs.filter((d) => !have.has(d.key));
+    const ids = wanted.map((d) => state.docs.get(d.name)!).filter((id) => !known.has(id));
+    const blobs = new Map([...known, ...(await readBlobs(root, ids))]);
+    const texts = new Map<string, Uint8Array>();
+    const suffix = new Map<string, string>();
+    for (const d of wanted) {
+      const bytes = blobs.get(state.docs.get(d.name)!);
+      if (!bytes) continue;
+      const fields = splitFrontMatter(DECODER.decode(bytes))?.fields ?? {};
+      if (entryOf(d.name, fields, opts.now).expired) continue;
+      texts.set(d.name, bytes);
+      suffix.set(d.name, suffixOf(fields.from, "elsewhere"));
+    }
+    const placed = placeDocs(
+      local,
+      wanted.filter((d) => texts.has(d.name)),
+      (d) => suffix.get(d.name)!,
+      isSafeSlug,
+    );
+    report.docsIn = placed;
+    return placed.map((p) => ({ name: p.to, bytes: texts.get(p.from)! }));
+  });
+  report.docsIn = report.docsIn.filter((p) => written.includes(p.to));
+  const remote = { items: bulletsOf(state.parked), dropped: tombstones(state.log) };
+  const result = await editStoreParked(store, (local) => {
+    const mine = keyBullets(local.doc.items);
+    const m = mergeParked(
+      base,
+      { items: mine, dropped: tombstones(local.log) },
+      remote,
+      local.mtimeMs > state.time,
+    );
+    const log = logLinesToAdd(local.log, state.log);
+    const ts = isoStamp(opts.now);
+    log.push(
+      ...logLinesToAdd(
+        local.log + "\n" + log.join("\n"),
+        m.superseded.map((s) => supersededLine(s, ts)).join("\n"),
+      ),
+    );
+    const changed = m.remove.size > 0 || m.replace.size > 0 || m.add.length > 0;
+    return { bytes: changed ? spliceParked(local.doc, mine, m) : undefined, log, result: m };
+  });
+  report.parked = {
+    added: result.add.length,
+    removed: result.remove.size,
+    changed: result.replace.size,
+  };
+  report.superseded.push(...result.superseded.map((s) => s.slug));
+}
+
+function newReport(remote: string): SyncReport {
+  return {
+    remote,
+    empty: false,
+    docsIn: [],
+    docsOut: [],
+    parked: { added: 0, removed: 0, changed: 0 },
+    superseded: [],
+    attempts: 0,
+  };
+}
+
+/** `pull`: the remote's store into this one. */
+export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport> {
+  const remote = await prepare(store, opts.remote);
+  const report = newReport(remote);
+  const tip = await fetchStore(store.root, remote);
+  if (tip === undefined) {
+    report.empty = true;
+    return report;
+  }
+  const cache = readSyncCache(store);
+  const state = await refState(store.root, tip);
+  const base = await baseBullets(store.root, remote, tip);
+  await applyToStore(store, state, base, cache, opts, report);
+  await updateRef(store.root, syncedRef(remote), tip);
+  writeSyncCache(store, cache);
+  return report;
+}
+
+/** `push`: this store merged into the remote's, then the store brought up to what was pushed. */
+export async function push(store: Store, opts: SyncOptions): Promise<SyncReport> {
+  const remote = await prepare(store, opts.remote);
+  const root = store.root;
+  const report = newReport(remote);
+  const cache = readSyncCache(store);
+  const from = fromLine(opts.who, opts.now);
+  const suffix = suffixOf(from, "here");
+  for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+    report.attempts = attempt;
+    const tip = await fetchStore(root, remote);
+    const state = await refState(root, tip);
+    const base = await baseBullets(root, remote, tip);
+    // Handovers: the ref's, plus this store's that it lacks (renamed on a slug collision).
+    const placed = placeDocs(
+      await refDocs(root, state, cache),
+      await localDocs(store, cache),
+      () => suffix,
+      isSafeSlug,
+    );
+    const blobs = placed.map((p) =>
+      ENCODER.encode(travelling(DECODER.decode(readDocBytes(store, p.from)), from))
+    );
+    const ids = await writeBlobs(root, blobs);
+    const known = new Map(ids.map((id, i) => [id, blobs[i]]));
+    let docsTree = state.docsTree;
+    if (placed.length > 0 || docsTree === undefined) {
+      const entries: TreeEntry[] = [...state.docs].map(([name, id]) => ({
+        mode: "100644",
+        type: "blob",
+        id,
+        name: `${name}.md`,
+      }));
+      placed.forEach((p, i) =>
+        entries.push({ mode: "100644", type: "blob", id: ids[i], name: `${p.to}.md` })
+      );
+      docsTree = await mkTree(root, entries);
+    }
+    // Parked items and the log: merged in memory; the store is not touched before the push.
+    const parkedBytes = (() => {
+      try {
+        return Deno.readFileSync(store.parked);
+      } catch {
+        return new Uint8Array();
+      }
+    })();
+    let log = "";
+    try {
+      log = Deno.readTextFileSync(store.dropped);
+    } catch { /* no drops yet */ }
+    let mtime = 0;
+    try {
+      mtime = Deno.statSync(store.parked).mtime?.getTime() ?? 0;
+    } catch { /* no PARKED.md */ }
+    const doc = parseParkedBytes(parkedBytes);
+    const mine = keyBullets(doc.items);
+    const m = mergeParked(
+      base,
+      { items: mine, dropped: tombstones(log) },
+      { items: bulletsOf(state.parked), dropped: tombstones(state.log) },
+      mtime > state.time,
+    );
+    const changed = m.remove.size > 0 || m.replace.size > 0 || m.add.length > 0;
+    const mergedParked = changed ? spliceParked(doc, mine, m) : parkedBytes;
+    const ts = isoStamp(opts.now);
+    const addLines = [
+      ...logLinesToAdd(log, state.log),
+      ...m.superseded.map((s) => supersededLine(s, ts)),
+    ];
+    const sep = log.length > 0 && !log.endsWith("\n") ? "\n" : "";
+    const mergedLog = log + (addLines.length ? sep + addLines.map((l) => l + "\n").join("") : "");
+    const [parkedId, logId] = await writeBlobs(root, [mergedParked, ENCODER.encode(mergedLog)]);
+    const tree = await mkTree(root, [
+      { mode: "100644", type: "blob", id: parkedId, name: "PARKED.md" },
+      { mode: "100644", type: "blob", id: logId, name: "dropped.jsonl" },
+      { mode: "040000", type: "tree", id: docsTree, name: "handovers" },
+    ]);
+    let commit = tip;
+    const sameTree = tip !== undefined && (await revParse(root, `${tip}^{tree}`)) === tree;
+    if (!sameTree) {
+      commit = await commitTree(
+        root,
+        tree,
+        tip,
+        `session push from ${opts.who.user}@${opts.who.host}`,
+        { name: `${opts.who.user}@${opts.who.host}`, email: `${opts.who.user}@${opts.who.host}` },
+        opts.now,
+      );
+      const outcome = await pushStore(root, remote, commit);
+      if (outcome.kind === "behind") {
+        // Another machine pushed first: back off a little (less lockstep), then merge theirs.
+        await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * attempt));
+        continue;
+      }
+      report.pushed = commit;
+    }
+    report.docsOut = placed;
+    // The remote has it: bring the store up to the pushed state (the same merge, now applied).
+    const pushedState: RefState = {
+      commit,
+      docs: new Map([...state.docs, ...placed.map((p, i) => [p.to, ids[i]] as [string, string])]),
+      docsTree,
+      parked: mergedParked,
+      log: mergedLog,
+      time: opts.now.getTime(),
+    };
+    await applyToStore(store, pushedState, base, cache, opts, report, known);
+    report.docsIn = report.docsIn.filter((d) => !placed.some((p) => p.to === d.from));
+    report.superseded = [...new Set([...m.superseded.map((s) => s.slug), ...report.superseded])];
+    if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
+    writeSyncCache(store, cache);
+    return report;
+  }
+  throw new FailureError(
+    `the remote "${remote}" kept moving: ${PUSH_ATTEMPTS} pushes in a row found newer items ` +
+      `there; nothing was forced and the store is unchanged. Try again`,
+  );
+}
+
+/**
+ * Who is syncing: the user from git's `user.email` (its local part), else `USER`/`USERNAME`; the
+ * host from /etc/hostname, else `HOSTNAME`/`COMPUTERNAME` (read, not asked of the OS: the CLI
+ * runs without --allow-sys).
+ */
+export async function whoAmI(
+  root: string,
+  env: (name: string) => string | undefined,
+): Promise<Who> {
+  const email = await git(root, ["config", "--get", "user.email"]);
+  const local = email.code === 0 ? DECODER.decode(email.stdout).trim().split("@")[0] : "";
+  let host = "";
+  try {
+    host = Deno.readTextFileSync("/etc/hostname").trim();
+  } catch { /* not Linux, or unreadable */ }
+  const clean = (s: string) => s.replace(/[\s,]+/g, "-");
+  return {
+    user: clean(local || env("USER") || env("USERNAME") || "someone"),
+    host: clean(host || env("HOSTNAME") || env("COMPUTERNAME") || "somewhere"),
+  };
+}
