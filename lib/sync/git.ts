@@ -273,7 +273,7 @@ export async function updateRef(root: string, ref: string, commit: string): Prom
 }
 
 /** What a push did: done, behind the remote (fetch, merge and try again), or refused. */
-export type PushOutcome = { kind: "pushed" } | { kind: "behind" };
+export type PushOutcome = { kind: "pushed" } | { kind: "behind"; why: string };
 
 /**
  * Pushes `commit` to the remote's store ref, never forcing: a remote that moved meanwhile
@@ -295,10 +295,14 @@ export async function pushStore(
   ]);
   if (r.code === 0) return { kind: "pushed" };
   const out = DECODER.decode(r.stdout);
-  if (/\[rejected\].*(fetch first|non-fast-forward|stale info)/.test(out)) {
-    return { kind: "behind" };
+  const why = /\[(remote )?rejected\][^\n]*/.exec(out)?.[0] ?? lastLine(r.stderr);
+  // Behind: another push landed first (or, on the remote, raced ours for the ref's lock).
+  if (
+    /\[rejected\].*(fetch first|non-fast-forward|stale info)/.test(out) ||
+    /\[remote rejected\].*(failed to update ref|cannot lock ref|incorrect old value)/.test(out)
+  ) {
+    return { kind: "behind", why };
   }
-  const why = /\[remote rejected\][^\n]*/.exec(out)?.[0] ?? lastLine(r.stderr);
   throw new FailureError(
     `the remote "${remote}" refused the push (${why}); the store is unchanged`,
   );

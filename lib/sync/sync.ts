@@ -288,6 +288,7 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
   const cache = readSyncCache(store);
   const from = fromLine(opts.who, opts.now);
   const suffix = suffixOf(from, "here");
+  let lastWhy = "";
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
     report.attempts = attempt;
     const tip = await fetchStore(root, remote);
@@ -370,6 +371,7 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       );
       const outcome = await pushStore(root, remote, commit);
       if (outcome.kind === "behind") {
+        lastWhy = outcome.why;
         // Another machine pushed first: back off a little (less lockstep), then merge theirs.
         await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * attempt));
         continue;
@@ -395,7 +397,7 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
   }
   throw new FailureError(
     `the remote "${remote}" kept moving: ${PUSH_ATTEMPTS} pushes in a row found newer items ` +
-      `there; nothing was forced and the store is unchanged. Try again`,
+      `there (last: ${lastWhy}); nothing was forced and the store is unchanged. Try again`,
   );
 }
 
