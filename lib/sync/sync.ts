@@ -43,6 +43,7 @@ import {
   keyBullets,
   logLinesToAdd,
   mergeParked,
+  type ParkedMerge,
   placeDocs,
   supersededLine,
   tombstones,
@@ -103,12 +104,19 @@ interface RefState {
   commit?: string;
   docs: Map<string, string>; // name → blob id
   docsTree?: string;
+  /** The blob ids of PARKED.md and dropped.jsonl (undefined: none). */
+  parkedId?: string;
+  logId?: string;
   parked: Uint8Array;
   log: string;
   time: number;
 }
 
-async function refState(root: string, commit: string | undefined): Promise<RefState> {
+async function refState(
+  root: string,
+  commit: string | undefined,
+  withParked = true,
+): Promise<RefState> {
   const state: RefState = { commit, docs: new Map(), parked: new Uint8Array(), log: "", time: 0 };
   if (commit === undefined) return state;
   state.time = await commitTime(root, commit);
@@ -117,6 +125,8 @@ async function refState(root: string, commit: string | undefined): Promise<RefSt
   const parked = blobOf("PARKED.md");
   const log = blobOf("dropped.jsonl");
   state.docsTree = top.find((e) => e.name === "handovers" && e.type === "tree")?.id;
+  state.parkedId = parked;
+  state.logId = log;
   if (state.docsTree) {
     for (const e of await lsTree(root, state.docsTree)) {
       // Only what could be a document here: a hand-rewritten ref may hold anything.
@@ -125,6 +135,7 @@ async function refState(root: string, commit: string | undefined): Promise<RefSt
       }
     }
   }
+  if (!withParked) return state;
   const blobs = await readBlobs(root, [parked, log].filter((x): x is string => x !== undefined));
   if (parked) state.parked = blobs.get(parked) ?? state.parked;
   if (log) state.log = DECODER.decode(blobs.get(log) ?? new Uint8Array());
@@ -147,19 +158,23 @@ function bulletsOf(bytes: Uint8Array): Bullet[] {
   return keyBullets(parseParkedBytes(bytes).items);
 }
 
-/** The base of the merge: the commit last agreed on with `remote`, if the remote still has it. */
-async function baseBullets(
+/**
+ * The base of the merge: the commit last agreed on with `remote`, if the remote's history still
+ * holds it. A ref rewritten by hand no longer contains it: then the merge runs without a base
+ * (nothing is removed but what a drop log records) rather than read missing items as drops.
+ */
+async function baseCommit(
   root: string,
   remote: string,
   tip: string | undefined,
-): Promise<Bullet[] | undefined> {
+): Promise<string | undefined> {
   const base = await revParse(root, `${syncedRef(remote)}^{commit}`);
-  // A ref rewritten by hand no longer contains the base: merge without one (nothing is removed
-  // but what a drop log records), rather than read its missing items as drops.
-  if (base === undefined || tip === undefined || !(await isAncestor(root, base, tip))) {
-    return undefined;
-  }
-  return bulletsOf((await refState(root, base)).parked);
+  if (base === undefined || tip === undefined) return undefined;
+  return base === tip || (await isAncestor(root, base, tip)) ? base : undefined;
+}
+
+async function baseBullets(root: string, base: string | undefined): Promise<Bullet[] | undefined> {
+  return base === undefined ? undefined : bulletsOf((await refState(root, base)).parked);
 }
 
 async function prepare(store: Store, name: string | undefined): Promise<string> {
@@ -194,6 +209,19 @@ async function applyToStore(
   opts: SyncOptions,
   report: SyncReport,
   known: Map<string, Uint8Array> = new Map(),
+  skip: { docs: boolean; parked: boolean } = { docs: false, parked: false },
+): Promise<void> {
+  if (!skip.docs) await applyDocs(store, state, cache, opts, report, known);
+  if (!skip.parked) await applyParked(store, state, base, opts, report);
+}
+
+async function applyDocs(
+  store: Store,
+  state: RefState,
+  cache: SyncCache,
+  opts: SyncOptions,
+  report: SyncReport,
+  known: Map<string, Uint8Array>,
 ): Promise<void> {
   const root = store.root;
   const remoteDocs = await refDocs(root, state, cache);
@@ -222,6 +250,15 @@ async function applyToStore(
     return placed.map((p) => ({ name: p.to, bytes: texts.get(p.from)! }));
   });
   report.docsIn = report.docsIn.filter((p) => written.includes(p.to));
+}
+
+async function applyParked(
+  store: Store,
+  state: RefState,
+  base: Bullet[] | undefined,
+  opts: SyncOptions,
+  report: SyncReport,
+): Promise<void> {
   const remote = { items: bulletsOf(state.parked), dropped: tombstones(state.log) };
   const result = await editStoreParked(store, (local) => {
     const mine = keyBullets(local.doc.items);
@@ -250,6 +287,47 @@ async function applyToStore(
   report.superseded.push(...result.superseded.map((s) => s.slug));
 }
 
+function readOr<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback; // not there yet
+  }
+}
+
+/**
+ * PARKED.md and dropped.jsonl merged with the ref's, in memory (`against` undefined: the remote
+ * has not moved since the last sync, so the store's files are the merge, unparsed).
+ */
+function mergeLocal(
+  store: Store,
+  against: { base: Bullet[] | undefined; state: RefState } | undefined,
+  now: Date,
+): { bytes: Uint8Array; log: string; merge?: ParkedMerge } {
+  const bytes = readOr(() => Deno.readFileSync(store.parked), new Uint8Array());
+  const log = readOr(() => Deno.readTextFileSync(store.dropped), "");
+  if (against === undefined) return { bytes, log };
+  const { base, state } = against;
+  const mtime = readOr(() => Deno.statSync(store.parked).mtime?.getTime() ?? 0, 0);
+  const doc = parseParkedBytes(bytes);
+  const mine = keyBullets(doc.items);
+  const m = mergeParked(
+    base,
+    { items: mine, dropped: tombstones(log) },
+    { items: bulletsOf(state.parked), dropped: tombstones(state.log) },
+    mtime > state.time,
+  );
+  const changed = m.remove.size > 0 || m.replace.size > 0 || m.add.length > 0;
+  const ts = isoStamp(now);
+  const add = [...logLinesToAdd(log, state.log), ...m.superseded.map((s) => supersededLine(s, ts))];
+  const sep = log.length > 0 && !log.endsWith("\n") ? "\n" : "";
+  return {
+    bytes: changed ? spliceParked(doc, mine, m) : bytes,
+    log: log + (add.length ? sep + add.map((l) => l + "\n").join("") : ""),
+    merge: m,
+  };
+}
+
 function newReport(remote: string): SyncReport {
   return {
     remote,
@@ -271,10 +349,19 @@ export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport>
     report.empty = true;
     return report;
   }
+  const base = await baseCommit(store.root, remote, tip);
+  // The remote has not moved since this store last agreed with it: nothing to bring in.
+  if (base === tip) return report;
   const cache = readSyncCache(store);
   const state = await refState(store.root, tip);
-  const base = await baseBullets(store.root, remote, tip);
-  await applyToStore(store, state, base, cache, opts, report);
+  // What did not change on the remote since the base needs no merge (cost follows the change).
+  const was = base === undefined ? undefined : await refState(store.root, base, false);
+  const skip = {
+    docs: was !== undefined && was.docsTree === state.docsTree,
+    parked: was !== undefined && was.parkedId === state.parkedId && was.logId === state.logId,
+  };
+  const bullets = skip.parked ? undefined : await baseBullets(store.root, base);
+  await applyToStore(store, state, bullets, cache, opts, report, new Map(), skip);
   await updateRef(store.root, syncedRef(remote), tip);
   writeSyncCache(store, cache);
   return report;
@@ -292,8 +379,11 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
     report.attempts = attempt;
     const tip = await fetchStore(root, remote);
-    const state = await refState(root, tip);
-    const base = await baseBullets(root, remote, tip);
+    const baseId = await baseCommit(root, remote, tip);
+    // The remote has not moved since the last sync: the merge is this store as it is.
+    const unmoved = tip !== undefined && baseId === tip;
+    const state = await refState(root, tip, !unmoved);
+    const base = unmoved ? undefined : await baseBullets(root, baseId);
     // Handovers: the ref's, plus this store's that it lacks (renamed on a slug collision).
     const placed = placeDocs(
       await refDocs(root, state, cache),
@@ -320,38 +410,11 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       docsTree = await mkTree(root, entries);
     }
     // Parked items and the log: merged in memory; the store is not touched before the push.
-    const parkedBytes = (() => {
-      try {
-        return Deno.readFileSync(store.parked);
-      } catch {
-        return new Uint8Array();
-      }
-    })();
-    let log = "";
-    try {
-      log = Deno.readTextFileSync(store.dropped);
-    } catch { /* no drops yet */ }
-    let mtime = 0;
-    try {
-      mtime = Deno.statSync(store.parked).mtime?.getTime() ?? 0;
-    } catch { /* no PARKED.md */ }
-    const doc = parseParkedBytes(parkedBytes);
-    const mine = keyBullets(doc.items);
-    const m = mergeParked(
-      base,
-      { items: mine, dropped: tombstones(log) },
-      { items: bulletsOf(state.parked), dropped: tombstones(state.log) },
-      mtime > state.time,
+    const { bytes: mergedParked, log: mergedLog, merge: m } = mergeLocal(
+      store,
+      unmoved ? undefined : { base, state },
+      opts.now,
     );
-    const changed = m.remove.size > 0 || m.replace.size > 0 || m.add.length > 0;
-    const mergedParked = changed ? spliceParked(doc, mine, m) : parkedBytes;
-    const ts = isoStamp(opts.now);
-    const addLines = [
-      ...logLinesToAdd(log, state.log),
-      ...m.superseded.map((s) => supersededLine(s, ts)),
-    ];
-    const sep = log.length > 0 && !log.endsWith("\n") ? "\n" : "";
-    const mergedLog = log + (addLines.length ? sep + addLines.map((l) => l + "\n").join("") : "");
     const [parkedId, logId] = await writeBlobs(root, [mergedParked, ENCODER.encode(mergedLog)]);
     const tree = await mkTree(root, [
       { mode: "100644", type: "blob", id: parkedId, name: "PARKED.md" },
@@ -388,9 +451,11 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       log: mergedLog,
       time: opts.now.getTime(),
     };
-    await applyToStore(store, pushedState, base, cache, opts, report, known);
+    // Unmoved: the store already is what was pushed (no merge brought anything in).
+    if (!unmoved) await applyToStore(store, pushedState, base, cache, opts, report, known);
     report.docsIn = report.docsIn.filter((d) => !placed.some((p) => p.to === d.from));
-    report.superseded = [...new Set([...m.superseded.map((s) => s.slug), ...report.superseded])];
+    const lost = m?.superseded.map((s) => s.slug) ?? [];
+    report.superseded = [...new Set([...lost, ...report.superseded])];
     if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
     writeSyncCache(store, cache);
     return report;
