@@ -6,7 +6,8 @@
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
-import { push, whoAmI } from "../sync/sync.ts";
+import { push } from "../sync/sync.ts";
+import { whoAmI } from "../sync/identity.ts";
 import { describe } from "../sync/report.ts";
 
 /** Arguments and help of `push`. */

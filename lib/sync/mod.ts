@@ -9,6 +9,8 @@
  *   update-ref, push with an explicit refspec, never forced).
  * - `snapshot.ts` — the store's side: handovers by content key (cached by mtime and size), and
  *   applying a merge through the store's locks and atomic writes.
+ * - `ref_state.ts` — the store as a ref's commit holds it, and the merge's base.
+ * - `identity.ts` — who syncs, and the `from` line / `-from-<user-host>` suffix naming them.
  * - `sync.ts` — `pull` and `push`: fetch, merge, commit, push, retry when behind.
  * - `report.ts` — what the modes print.
  * @module
@@ -17,5 +19,7 @@
 export * from "./merge.ts";
 export * from "./git.ts";
 export * from "./snapshot.ts";
+export * from "./ref_state.ts";
+export * from "./identity.ts";
 export * from "./sync.ts";
 export * from "./report.ts";

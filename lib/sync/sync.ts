@@ -15,17 +15,12 @@ import { FailureError } from "../errors.ts";
 import { parseParkedBytes } from "../parked/parked.ts";
 import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
-import { slugify } from "../store/slug.ts";
 import { isSafeSlug, type Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
 import {
-  commitTime,
   commitTree,
   fetchStore,
-  git,
   inRepo,
-  isAncestor,
-  lsTree,
   mkTree,
   pushStore,
   readBlobs,
@@ -36,10 +31,10 @@ import {
   updateRef,
   writeBlobs,
 } from "./git.ts";
+import { fromLine, suffixOf, type Who } from "./identity.ts";
 import {
   type Bullet,
   type DocPlacement,
-  type DocRef,
   keyBullets,
   logLinesToAdd,
   mergeParked,
@@ -50,8 +45,15 @@ import {
   travelling,
 } from "./merge.ts";
 import {
+  baseBullets,
+  baseCommit,
+  bulletsOf,
+  refDocs,
+  type RefState,
+  refState,
+} from "./ref_state.ts";
+import {
   addDocs,
-  docKey,
   editStoreParked,
   localDocs,
   readDocBytes,
@@ -66,12 +68,6 @@ export const PUSH_ATTEMPTS = 6;
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
-
-/** Who syncs: `user@host`, said in the `from` line of the handovers they push. */
-export interface Who {
-  user: string;
-  host: string;
-}
 
 /** Options of {@link pull} and {@link push}. */
 export interface SyncOptions {
@@ -99,84 +95,6 @@ export interface SyncReport {
   attempts: number;
 }
 
-/** The store as the ref holds it. */
-interface RefState {
-  commit?: string;
-  docs: Map<string, string>; // name → blob id
-  docsTree?: string;
-  /** The blob ids of PARKED.md and dropped.jsonl (undefined: none). */
-  parkedId?: string;
-  logId?: string;
-  parked: Uint8Array;
-  log: string;
-  time: number;
-}
-
-async function refState(
-  root: string,
-  commit: string | undefined,
-  withParked = true,
-): Promise<RefState> {
-  const state: RefState = { commit, docs: new Map(), parked: new Uint8Array(), log: "", time: 0 };
-  if (commit === undefined) return state;
-  state.time = await commitTime(root, commit);
-  const top = await lsTree(root, commit);
-  const blobOf = (name: string) => top.find((e) => e.name === name && e.type === "blob")?.id;
-  const parked = blobOf("PARKED.md");
-  const log = blobOf("dropped.jsonl");
-  state.docsTree = top.find((e) => e.name === "handovers" && e.type === "tree")?.id;
-  state.parkedId = parked;
-  state.logId = log;
-  if (state.docsTree) {
-    for (const e of await lsTree(root, state.docsTree)) {
-      // Only what could be a document here: a hand-rewritten ref may hold anything.
-      if (e.type === "blob" && e.name.endsWith(".md") && isSafeSlug(e.name.slice(0, -3))) {
-        state.docs.set(e.name.slice(0, -3), e.id);
-      }
-    }
-  }
-  if (!withParked) return state;
-  const blobs = await readBlobs(root, [parked, log].filter((x): x is string => x !== undefined));
-  if (parked) state.parked = blobs.get(parked) ?? state.parked;
-  if (log) state.log = DECODER.decode(blobs.get(log) ?? new Uint8Array());
-  return state;
-}
-
-/** The ref's documents with their content keys (from the cache; new blobs read once). */
-async function refDocs(root: string, state: RefState, cache: SyncCache): Promise<DocRef[]> {
-  const missing = [...new Set(state.docs.values())].filter((id) => cache.blobs[id] === undefined);
-  const blobs = await readBlobs(root, missing);
-  for (const [id, bytes] of blobs) cache.blobs[id] = await docKey(bytes);
-  const out: DocRef[] = [];
-  for (const [name, id] of state.docs) {
-    if (cache.blobs[id] !== undefined) out.push({ name, key: cache.blobs[id] });
-  }
-  return out;
-}
-
-function bulletsOf(bytes: Uint8Array): Bullet[] {
-  return keyBullets(parseParkedBytes(bytes).items);
-}
-
-/**
- * The base of the merge: the commit last agreed on with `remote`, if the remote's history still
- * holds it. A ref rewritten by hand no longer contains it: then the merge runs without a base
- * (nothing is removed but what a drop log records) rather than read missing items as drops.
- */
-async function baseCommit(
-  root: string,
-  remote: string,
-  tip: string | undefined,
-): Promise<string | undefined> {
-  const base = await revParse(root, `${syncedRef(remote)}^{commit}`);
-  if (base === undefined || tip === undefined) return undefined;
-  return base === tip || (await isAncestor(root, base, tip)) ? base : undefined;
-}
-
-async function baseBullets(root: string, base: string | undefined): Promise<Bullet[] | undefined> {
-  return base === undefined ? undefined : bulletsOf((await refState(root, base)).parked);
-}
-
 async function prepare(store: Store, name: string | undefined): Promise<string> {
   if (!(await inRepo(store.root))) {
     throw new FailureError(
@@ -185,16 +103,6 @@ async function prepare(store: Store, name: string | undefined): Promise<string> 
     );
   }
   return await resolveRemote(store.root, name);
-}
-
-function fromLine(who: Who, now: Date): string {
-  return `${who.user}@${who.host}, ${isoStamp(now)}`;
-}
-
-/** The rename suffix for a document from `from` (`user@host, time` → `user-host`). */
-function suffixOf(from: string | undefined, fallback: string): string {
-  const who = from?.split(",")[0].trim();
-  return slugify(who || fallback) || "elsewhere";
 }
 
 /**
@@ -464,26 +372,4 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
     `the remote "${remote}" kept moving: ${PUSH_ATTEMPTS} pushes in a row found newer items ` +
       `there (last: ${lastWhy}); nothing was forced and the store is unchanged. Try again`,
   );
-}
-
-/**
- * Who is syncing: the user from git's `user.email` (its local part), else `USER`/`USERNAME`; the
- * host from /etc/hostname, else `HOSTNAME`/`COMPUTERNAME` (read, not asked of the OS: the CLI
- * runs without --allow-sys).
- */
-export async function whoAmI(
-  root: string,
-  env: (name: string) => string | undefined,
-): Promise<Who> {
-  const email = await git(root, ["config", "--get", "user.email"]);
-  const local = email.code === 0 ? DECODER.decode(email.stdout).trim().split("@")[0] : "";
-  let host = "";
-  try {
-    host = Deno.readTextFileSync("/etc/hostname").trim();
-  } catch { /* not Linux, or unreadable */ }
-  const clean = (s: string) => s.replace(/[\s,]+/g, "-");
-  return {
-    user: clean(local || env("USER") || env("USERNAME") || "someone"),
-    host: clean(host || env("HOSTNAME") || env("COMPUTERNAME") || "somewhere"),
-  };
 }
