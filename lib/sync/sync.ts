@@ -64,7 +64,7 @@ import {
 } from "./snapshot.ts";
 
 /** How many times a push behind the remote fetches, merges and tries again. */
-export const PUSH_ATTEMPTS = 6;
+export const PUSH_ATTEMPTS = 10;
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
@@ -343,8 +343,10 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       const outcome = await pushStore(root, remote, commit);
       if (outcome.kind === "behind") {
         lastWhy = outcome.why;
-        // Another machine pushed first: back off a little (less lockstep), then merge theirs.
-        await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * attempt));
+        // Another machine pushed first: back off (exponential, with jitter, so pushers racing
+        // each other spread out rather than collide again), then merge theirs.
+        const ms = Math.random() * Math.min(2_000, 50 * 2 ** attempt);
+        await new Promise((r) => setTimeout(r, ms));
         continue;
       }
       report.pushed = commit;
