@@ -8,44 +8,9 @@ import { git } from "./support/cli.ts";
 import { CLI, NOW, runCli } from "./support/scratch.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import { parseParked } from "../lib/parked/parked.ts";
+import { slugs, STORE, world } from "./sync/_world.ts";
 
-const STORE = ".claude/state/session";
 const FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
-
-async function world(n: number) {
-  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-syncp-" }));
-  const remote = `${tmp}/remote.git`;
-  await git(tmp, ["init", "-q", "--bare", "-b", "main", remote]);
-  const clones: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const dir = `${tmp}/c${i}`;
-    if (i === 0) {
-      await git(tmp, ["init", "-q", "-b", "main", dir]);
-      await Deno.writeTextFile(`${dir}/.gitignore`, ".claude/state/\n");
-      await git(dir, ["add", "-A"]);
-      await git(dir, ["commit", "-q", "-m", "init"]);
-      await git(dir, ["remote", "add", "origin", remote]);
-      await git(dir, ["push", "-q", "-u", "origin", "main"]);
-    } else await git(tmp, ["clone", "-q", remote, dir]);
-    await git(dir, ["config", "user.email", `p${i}@example.com`]);
-    clones.push(dir);
-  }
-  return {
-    tmp,
-    remote,
-    clones,
-    cleanup: () => Deno.remove(tmp, { recursive: true }).catch(() => {}),
-  };
-}
-
-function slugs(cwd: string): string[] {
-  try {
-    return parseParked(Deno.readTextFileSync(`${cwd}/${STORE}/PARKED.md`)).items.map((i) => i.slug)
-      .sort();
-  } catch {
-    return [];
-  }
-}
 
 /** Whether the store reads whole: PARKED.md parses, every dropped.jsonl line is JSON. */
 function storeValid(cwd: string): void {
@@ -104,7 +69,7 @@ async function killWhenPaused(args: string[], cwd: string): Promise<boolean> {
 }
 
 Deno.test("three clones, as processes, parking and pushing at once: all items everywhere", async () => {
-  const w = await world(3);
+  const w = await world(3, { prefix: "p" });
   try {
     await Promise.all(w.clones.map(async (c, i) => {
       for (let k = 0; k < 3; k++) {
@@ -123,7 +88,7 @@ Deno.test("three clones, as processes, parking and pushing at once: all items ev
 });
 
 Deno.test("kill -9 mid-write of a push and of a pull: store valid, ref consistent, next sync whole", async () => {
-  const w = await world(2);
+  const w = await world(2, { prefix: "p" });
   const [a, b] = w.clones;
   try {
     await runCli(["park", "Alpha item"], { cwd: a });
@@ -150,7 +115,7 @@ Deno.test("kill -9 mid-write of a push and of a pull: store valid, ref consisten
 });
 
 Deno.test("kill -9 at random moments of pushes and pulls: never a broken store or ref", async () => {
-  const w = await world(2);
+  const w = await world(2, { prefix: "p" });
   const [a, b] = w.clones;
   try {
     for (let round = 0; round < 6; round++) {

@@ -6,22 +6,14 @@
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
-import { pull } from "../sync/sync.ts";
-import { whoAmI } from "../sync/identity.ts";
-import { describe } from "../sync/report.ts";
+import { REMOTE_FLAG, syncLines } from "../sync/report.ts";
 
 /** Arguments and help of `pull`. */
 export const SPEC: ModeSpec = {
   mode: "pull",
   usage: "pull [--remote NAME] [--dir DIR]",
   summary: "Brings handovers and parked items from the git remote's refs/session/store.",
-  flags: {
-    remote: {
-      type: "string",
-      value: "NAME",
-      help: "the git remote (default: the branch's upstream remote, else origin)",
-    },
-  },
+  flags: { remote: REMOTE_FLAG },
   notes: [
     "Handovers are added (one with a slug already here is renamed <slug>-from-<user-host>);",
     "parked items are merged by slug, a drop on either side wins. Work tree, index, HEAD and",
@@ -35,12 +27,8 @@ export const SPEC: ModeSpec = {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const store = storeFor(ctx, a.dir);
-  const report = await pull(store, {
-    remote: a.flags.remote as string | undefined,
-    now: ctx.now,
-    who: await whoAmI(store.root, ctx.env),
-  });
-  for (const line of describe(report, "pull")) ctx.out(line);
+  const remote = a.flags.remote as string | undefined;
+  const lines = await syncLines("pull", storeFor(ctx, a.dir), { ...ctx, remote });
+  for (const line of lines) ctx.out(line);
   return EXIT.ok;
 }

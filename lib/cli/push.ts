@@ -6,22 +6,14 @@
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, EXIT, storeFor } from "./context.ts";
-import { push } from "../sync/sync.ts";
-import { whoAmI } from "../sync/identity.ts";
-import { describe } from "../sync/report.ts";
+import { REMOTE_FLAG, syncLines } from "../sync/report.ts";
 
 /** Arguments and help of `push`. */
 export const SPEC: ModeSpec = {
   mode: "push",
   usage: "push [--remote NAME] [--dir DIR]",
   summary: "Merges handovers and parked items into the git remote's refs/session/store.",
-  flags: {
-    remote: {
-      type: "string",
-      value: "NAME",
-      help: "the git remote (default: the branch's upstream remote, else origin)",
-    },
-  },
+  flags: { remote: REMOTE_FLAG },
   notes: [
     "The remote's items are merged in first (as pull does); a remote that moved meanwhile is",
     "fetched and merged again, never overwritten. A handover whose slug the remote already has",
@@ -36,12 +28,8 @@ export const SPEC: ModeSpec = {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const store = storeFor(ctx, a.dir);
-  const report = await push(store, {
-    remote: a.flags.remote as string | undefined,
-    now: ctx.now,
-    who: await whoAmI(store.root, ctx.env),
-  });
-  for (const line of describe(report, "push")) ctx.out(line);
+  const remote = a.flags.remote as string | undefined;
+  const lines = await syncLines("push", storeFor(ctx, a.dir), { ...ctx, remote });
+  for (const line of lines) ctx.out(line);
   return EXIT.ok;
 }

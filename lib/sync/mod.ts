@@ -12,7 +12,7 @@
  * - `ref_state.ts` — the store as a ref's commit holds it, and the merge's base.
  * - `identity.ts` — who syncs, and the `from` line / `-from-<user-host>` suffix naming them.
  * - `sync.ts` — `pull` and `push`: fetch, merge, commit, push, retry when behind.
- * - `report.ts` — what the modes print.
+ * - `report.ts` — what the modes print, and their shared run.
  * @module
  */
 

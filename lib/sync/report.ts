@@ -1,10 +1,13 @@
 /**
  * What `push` and `pull` print: one line per kind of change, renames spelled out (the merge rules
- * promise that a collision is said in the output). Pure.
+ * promise that a collision is said in the output); and the two modes' shared run (their flag,
+ * the call, the lines), so each mode file holds only its help.
  * @module
  */
 
-import type { SyncReport } from "./sync.ts";
+import type { Store } from "../store/store.ts";
+import { whoAmI } from "./identity.ts";
+import { pull, push, type SyncReport } from "./sync.ts";
 
 /** The lines reporting a sync. */
 export function describe(report: SyncReport, mode: "push" | "pull"): string[] {
@@ -19,8 +22,8 @@ export function describe(report: SyncReport, mode: "push" | "pull"): string[] {
   if (mode === "push") {
     out.push(
       report.pushed
-        ? `Pushed to "${remote}" (refs/session/store, ${report.pushed.slice(0, 12)}): ` +
-          `${plural(report.docsOut.length, "new handover")}` +
+        ? `Pushed to "${remote}" (refs/session/store, ${report.pushed.slice(0, 12)})` +
+          (report.docsOut.length ? `: ${plural(report.docsOut.length, "new handover")}` : "") +
           (report.attempts > 1 ? `, after ${report.attempts} attempts (the remote moved)` : "")
         : `"${remote}" already holds this store; nothing to push.`,
     );
@@ -51,4 +54,21 @@ export function describe(report: SyncReport, mode: "push" | "pull"): string[] {
     );
   }
   return out;
+}
+
+/** The `--remote NAME` flag both modes take (a lib/cli/args.ts FlagDef). */
+export const REMOTE_FLAG = {
+  type: "string",
+  value: "NAME",
+  help: "the git remote (default: the branch's upstream remote, else origin)",
+} as const;
+
+/** Runs `push` or `pull` for a store and returns the lines to print. */
+export async function syncLines(
+  mode: "push" | "pull",
+  store: Store,
+  o: { remote?: string; now: Date; env: (name: string) => string | undefined },
+): Promise<string[]> {
+  const opts = { remote: o.remote, now: o.now, who: await whoAmI(store.root, o.env) };
+  return describe(await (mode === "push" ? push : pull)(store, opts), mode);
 }

@@ -1,53 +1,13 @@
 import assert from "node:assert/strict";
 import { cli, git } from "../support/cli.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
-import { parseParked } from "../../lib/parked/parked.ts";
-
-const STORE = ".claude/state/session";
-
-/** A bare remote and `n` clones of it, each with its own identity; the store is git-ignored. */
-async function world(n: number, o: { remote?: boolean } = {}) {
-  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-sync-" }));
-  const remote = `${tmp}/remote.git`;
-  await git(tmp, ["init", "-q", "--bare", "-b", "main", remote]);
-  const clones: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const dir = `${tmp}/c${i}`;
-    if (i === 0) {
-      await git(tmp, ["init", "-q", "-b", "main", dir]);
-      await Deno.writeTextFile(`${dir}/.gitignore`, ".claude/state/\n");
-      await Deno.writeTextFile(`${dir}/code.ts`, "export const x = 1;\n");
-      await git(dir, ["add", "-A"]);
-      await git(dir, ["commit", "-q", "-m", "init"]);
-      if (o.remote !== false) {
-        await git(dir, ["remote", "add", "origin", remote]);
-        await git(dir, ["push", "-q", "-u", "origin", "main"]);
-      }
-    } else await git(tmp, ["clone", "-q", remote, dir]);
-    await git(dir, ["config", "user.email", `u${i}@example.com`]);
-    clones.push(dir);
-  }
-  return {
-    tmp,
-    remote,
-    clones,
-    cleanup: () => Deno.remove(tmp, { recursive: true }).catch(() => {}),
-  };
-}
+import { slugs, STORE, world } from "./_world.ts";
 
 const park = (cwd: string, text: string) => cli(["park", text], { cwd });
 const run = (cwd: string, ...args: string[]) => cli(args, { cwd });
 async function dump(cwd: string, name: string, goal: string) {
   const r = await cli(["dump", name], { cwd, stdin: `## Goal\n${goal}\n\n## Next step\nGo on.\n` });
   assert.equal(r.code, 0, r.err);
-}
-function slugs(cwd: string): string[] {
-  try {
-    return parseParked(Deno.readTextFileSync(`${cwd}/${STORE}/PARKED.md`)).items.map((i) => i.slug)
-      .sort();
-  } catch {
-    return [];
-  }
 }
 function docs(cwd: string): string[] {
   const out: string[] = [];
