@@ -70,6 +70,13 @@ Deno.test("two clones: parks, a drop and a handover travel both ways; git untouc
     const doc = Deno.readTextFileSync(`${b}/${STORE}/auth-refactor.md`);
     assert.match(splitFrontMatter(doc)!.fields.from, /^u0@.+, 2026-11-30T12:00:00Z$/);
     assert.match(doc, /Refactor auth\./);
+    // The front matter with `from` is ours: list reads its date, recall shows the body.
+    const listed = await run(b, "list", "--json");
+    assert.match(listed.out, /"slug": "auth-refactor"[\s\S]*"created": "2026-11-30T12:00:00Z"/);
+    const recalled = await run(b, "recall", "auth-refactor");
+    assert.equal(recalled.code, 0, recalled.err);
+    assert.match(recalled.out, /Refactor auth\./);
+    assert.doesNotMatch(recalled.out, /^from:/m);
     // No LATEST travels: the next /clear on b restores nothing of a's.
     assert.equal(await Deno.stat(`${b}/${STORE}/LATEST`).then(() => true, () => false), false);
 
