@@ -217,7 +217,7 @@ export function spliceParked(doc: ParkedDoc, local: Bullet[], m: ParkedMerge): U
   if (check.count !== m.result.length) {
     throw new FailureError(
       `PARKED.md could not be merged safely (its layout confused the merge: ${check.count} ` +
-        `items instead of ${m.result.length}); nothing was changed`,
+        `items instead of ${m.result.length}); PARKED.md is unchanged`,
     );
   }
   return out;
