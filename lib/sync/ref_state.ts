@@ -43,8 +43,12 @@ export async function refState(
   state.logId = log;
   if (state.docsTree) {
     for (const e of await lsTree(root, state.docsTree)) {
-      // Only what could be a document here: a hand-rewritten ref may hold anything.
-      if (e.type === "blob" && e.name.endsWith(".md") && isSafeSlug(e.name.slice(0, -3))) {
+      // Only what could be a document here (a file, not a link): a hand-rewritten ref may hold
+      // anything.
+      if (
+        e.type === "blob" && /^100(644|755)$/.test(e.mode) && e.name.endsWith(".md") &&
+        isSafeSlug(e.name.slice(0, -3))
+      ) {
         state.docs.set(e.name.slice(0, -3), e.id);
       }
     }
