@@ -4,10 +4,10 @@
  * valid, the ref a commit, and the next sync completes with everything.
  */
 import assert from "node:assert/strict";
-import { git } from "./support/cli.ts";
-import { CLI, NOW, runCli } from "./support/scratch.ts";
+import { CLI, git, NOW } from "./support/scratch.ts";
+import { runCliProcess } from "./support/run.ts";
 import { isoStamp } from "../lib/store/time.ts";
-import { parseParked } from "../lib/parked/parked.ts";
+import { parseParked } from "../lib/parked/scanner.ts";
 import { slugs, STORE, world } from "./sync/_world.ts";
 
 const FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
@@ -73,13 +73,13 @@ Deno.test("three clones, as processes, parking and pushing at once: all items ev
   try {
     await Promise.all(w.clones.map(async (c, i) => {
       for (let k = 0; k < 3; k++) {
-        const p = await runCli(["park", `Process item ${k} of ${i}`], { cwd: c });
+        const p = await runCliProcess(["park", `Process item ${k} of ${i}`], { cwd: c });
         assert.equal(p.code, 0, p.stderr);
-        const r = await runCli(["push"], { cwd: c });
+        const r = await runCliProcess(["push"], { cwd: c });
         assert.equal(r.code, 0, r.stderr);
       }
     }));
-    for (const c of w.clones) assert.equal((await runCli(["pull"], { cwd: c })).code, 0);
+    for (const c of w.clones) assert.equal((await runCliProcess(["pull"], { cwd: c })).code, 0);
     for (const c of w.clones) assert.equal(slugs(c).length, 9, slugs(c).join());
     for (const c of w.clones) assert.deepEqual(slugs(c), slugs(w.clones[0]));
   } finally {
@@ -91,9 +91,9 @@ Deno.test("kill -9 mid-write of a push and of a pull: store valid, ref consisten
   const w = await world(2, { prefix: "p" });
   const [a, b] = w.clones;
   try {
-    await runCli(["park", "Alpha item"], { cwd: a });
-    await runCli(["push"], { cwd: a });
-    await runCli(["park", "Beta item"], { cwd: b });
+    await runCliProcess(["park", "Alpha item"], { cwd: a });
+    await runCliProcess(["push"], { cwd: a });
+    await runCliProcess(["park", "Beta item"], { cwd: b });
     // b's push lands on the remote, then pauses bringing a's item in: killed there.
     assert.ok(await killWhenPaused(["push"], b));
     storeValid(b);
@@ -106,7 +106,7 @@ Deno.test("kill -9 mid-write of a push and of a pull: store valid, ref consisten
     storeValid(a);
     assert.deepEqual(slugs(a), ["alpha-item"]);
     // The next syncs complete.
-    for (const c of [a, b]) assert.equal((await runCli(["pull"], { cwd: c })).code, 0);
+    for (const c of [a, b]) assert.equal((await runCliProcess(["pull"], { cwd: c })).code, 0);
     assert.deepEqual(slugs(a), ["alpha-item", "beta-item"]);
     assert.deepEqual(slugs(b), ["alpha-item", "beta-item"]);
   } finally {
@@ -120,7 +120,7 @@ Deno.test("kill -9 at random moments of pushes and pulls: never a broken store o
   try {
     for (let round = 0; round < 6; round++) {
       const c = round % 2 ? b : a;
-      await runCli(["park", `Round ${round} item`], { cwd: c });
+      await runCliProcess(["park", `Round ${round} item`], { cwd: c });
       const child = spawnCli([round % 3 ? "push" : "pull"], c);
       await new Promise((r) => setTimeout(r, 60 + Math.random() * 400));
       try {
@@ -132,10 +132,10 @@ Deno.test("kill -9 at random moments of pushes and pulls: never a broken store o
       await refConsistent(w.remote);
     }
     for (const c of [a, b, a]) {
-      const r = await runCli(["push"], { cwd: c });
+      const r = await runCliProcess(["push"], { cwd: c });
       assert.equal(r.code, 0, r.stderr);
     }
-    await runCli(["pull"], { cwd: b });
+    await runCliProcess(["pull"], { cwd: b });
     assert.equal(slugs(a).length, 6, slugs(a).join());
     assert.deepEqual(slugs(b), slugs(a));
   } finally {

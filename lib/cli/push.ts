@@ -5,7 +5,8 @@
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, EXIT, storeFor } from "./context.ts";
+import { EXIT } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
 import { REMOTE_FLAG, syncLines } from "../sync/report.ts";
 
 /** Arguments and help of `push`. */

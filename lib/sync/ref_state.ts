@@ -5,7 +5,7 @@
  * @module
  */
 
-import { parseParkedBytes } from "../parked/parked.ts";
+import { parseParkedBytes } from "../parked/scanner.ts";
 import { isSafeSlug } from "../store/store.ts";
 import { commitTime, isAncestor, lsTree, readBlobs, revParse, syncedRef } from "./git.ts";
 import { type Bullet, type DocRef, keyBullets } from "./merge.ts";

@@ -12,7 +12,7 @@
  */
 
 import { FailureError } from "../errors.ts";
-import { parseParkedBytes } from "../parked/parked.ts";
+import { parseParkedBytes } from "../parked/scanner.ts";
 import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { isSafeSlug, type Store } from "../store/store.ts";

@@ -3,8 +3,8 @@
  * own identity, the store git-ignored; and reading a clone's parked slugs and handovers.
  * @module
  */
-import { git } from "../support/cli.ts";
-import { parseParked } from "../../lib/parked/parked.ts";
+import { git } from "../support/scratch.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
 
 /** The store's place in a clone. */
 export const STORE = ".claude/state/session";

@@ -3,8 +3,8 @@
  * push and pull, then the same with nothing changed and with one item changed. Not a test (no
  * `_test` suffix); run: `deno run -A tests/sync/measure.ts`.
  */
-import { git } from "../support/cli.ts";
-import { runCli } from "../support/scratch.ts";
+import { git } from "../support/scratch.ts";
+import { runCliProcess } from "../support/run.ts";
 
 const STORE = ".claude/state/session";
 const DOCS = Number(Deno.env.get("DOCS") ?? 1000);
@@ -42,7 +42,7 @@ await Deno.writeTextFile(`${a}/${STORE}/PARKED.md`, lines.join("\n") + "\n");
 
 async function timed(label: string, args: string[], cwd: string): Promise<void> {
   const t = performance.now();
-  const r = await runCli(args, { cwd });
+  const r = await runCliProcess(args, { cwd });
   const ms = performance.now() - t;
   if (r.code !== 0) throw new Error(`${label}: ${r.stderr}`);
   console.log(
@@ -51,7 +51,7 @@ async function timed(label: string, args: string[], cwd: string): Promise<void> 
 }
 
 const floor = performance.now();
-await runCli(["--help"], { cwd: a });
+await runCliProcess(["--help"], { cwd: a });
 console.log(
   `${"floor: session.ts --help".padEnd(44)} ${
     (performance.now() - floor).toFixed(0).padStart(6)
@@ -60,7 +60,7 @@ console.log(
 console.log(`store: ${DOCS} handovers, ${ITEMS} parked items`);
 await timed("push, first (everything new)", ["push"], a);
 await timed("push, nothing changed", ["push"], a);
-await runCli(["park", "One more thing"], { cwd: a });
+await runCliProcess(["park", "One more thing"], { cwd: a });
 await timed("push, one item parked", ["push"], a);
 await Deno.writeTextFile(
   `${a}/${STORE}/new-doc.md`,
@@ -69,10 +69,10 @@ await Deno.writeTextFile(
 await timed("push, one handover added", ["push"], a);
 await timed("pull, first (everything new)", ["pull"], b);
 await timed("pull, nothing changed", ["pull"], b);
-await runCli(["park", "Another thing"], { cwd: a });
-await runCli(["push"], { cwd: a });
+await runCliProcess(["park", "Another thing"], { cwd: a });
+await runCliProcess(["push"], { cwd: a });
 await timed("pull, one item parked elsewhere", ["pull"], b);
-await runCli(["drop", "item-5000"], { cwd: b });
+await runCliProcess(["drop", "item-5000"], { cwd: b });
 await timed("push, one item dropped", ["push"], b);
 await timed("pull, one drop from elsewhere", ["pull"], a);
 await Deno.remove(tmp, { recursive: true });

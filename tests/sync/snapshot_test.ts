@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseParked } from "../../lib/parked/parked.ts";
+import { parseParked } from "../../lib/parked/scanner.ts";
 import { keyBullets, mergeParked } from "../../lib/sync/merge.ts";
 import { spliceParked } from "../../lib/sync/snapshot.ts";
 

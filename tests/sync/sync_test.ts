@@ -1,12 +1,16 @@
 import assert from "node:assert/strict";
-import { cli, git } from "../support/cli.ts";
+import { git } from "../support/scratch.ts";
+import { runCliInProcess } from "../support/run.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { slugs, STORE, world } from "./_world.ts";
 
-const park = (cwd: string, text: string) => cli(["park", text], { cwd });
-const run = (cwd: string, ...args: string[]) => cli(args, { cwd });
+const park = (cwd: string, text: string) => runCliInProcess(["park", text], { cwd });
+const run = (cwd: string, ...args: string[]) => runCliInProcess(args, { cwd });
 async function dump(cwd: string, name: string, goal: string) {
-  const r = await cli(["dump", name], { cwd, stdin: `## Goal\n${goal}\n\n## Next step\nGo on.\n` });
+  const r = await runCliInProcess(["dump", name], {
+    cwd,
+    stdin: `## Goal\n${goal}\n\n## Next step\nGo on.\n`,
+  });
   assert.equal(r.code, 0, r.err);
 }
 function docs(cwd: string): string[] {
@@ -80,7 +84,7 @@ Deno.test("two clones: parks, a drop and a handover travel both ways; git untouc
     // No LATEST travels: the next /clear on b restores nothing of a's.
     assert.equal(await Deno.stat(`${b}/${STORE}/LATEST`).then(() => true, () => false), false);
 
-    assert.equal((await cli(["drop", "flaky upload"], { cwd: b })).code, 0);
+    assert.equal((await runCliInProcess(["drop", "flaky upload"], { cwd: b })).code, 0);
     await park(b, "Ship the release notes");
     assert.equal((await run(b, "push")).code, 0);
     const back = await run(a, "pull");
@@ -183,14 +187,14 @@ Deno.test("edited on both sides: the newer edit kept, the other logged as supers
   const w = await world(2);
   const [a, b] = w.clones;
   try {
-    await cli(["park", "Upload retries", "--why", "flaky"], { cwd: a });
+    await runCliInProcess(["park", "Upload retries", "--why", "flaky"], { cwd: a });
     await run(a, "push");
     await run(b, "pull");
-    await cli(["park", "Upload retries", "--why", "from a"], { cwd: a });
+    await runCliInProcess(["park", "Upload retries", "--why", "from a"], { cwd: a });
     await run(a, "push");
     // b edits later (its PARKED.md is newer than a's push), then syncs.
     await new Promise((r) => setTimeout(r, 20));
-    await cli(["park", "Upload retries", "--why", "from b"], { cwd: b });
+    await runCliInProcess(["park", "Upload retries", "--why", "from b"], { cwd: b });
     const r = await run(b, "pull");
     assert.match(r.out, /upload-retries was edited on both sides/);
     const parked = Deno.readTextFileSync(`${b}/${STORE}/PARKED.md`);
@@ -235,7 +239,7 @@ Deno.test("no remote, an unreachable one, a refused push: exit 1, a clear messag
 
     const plain = await Deno.realPath(await Deno.makeTempDir());
     await Deno.mkdir(`${plain}/${STORE}`, { recursive: true });
-    const outside = await cli(["push"], { cwd: plain });
+    const outside = await runCliInProcess(["push"], { cwd: plain });
     assert.equal(outside.code, 1);
     assert.match(outside.err, /not in a git repository/);
     await Deno.remove(plain, { recursive: true });
