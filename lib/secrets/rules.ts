@@ -1,0 +1,233 @@
+/**
+ * The shapes of well-known credentials, one rule each, in the order {@link redact} applies them.
+ *
+ * Where secretlint's recommended preset (13.1.0) has a rule for a shape, the pattern here is its
+ * pattern (noted per rule), sometimes widened (future lengths, more prefixes) or narrowed to keep
+ * false positives out; the shapes it does not cover (JWTs, GCP API keys, AWS access key ids, which
+ * it leaves off by default, OpenAI keys without the `T3BlbkFJ` marker, passwords in any URL scheme,
+ * bearer tokens) are written the same way. Why the preset itself is not loaded: mod.ts.
+ *
+ * Every pattern is bounded on both sides by a non-word character, so a shape inside a longer
+ * base64 or hex run (integrity strings, digests, code) never matches, and stays on one line
+ * except the PEM block's, so the line-by-line redactor (stream.ts) sees what {@link redact} sees.
+ * @module
+ */
+
+import { characterClasses, isPlaceholder, isReference, MARK } from "./_values.ts";
+
+/** A stable name for each kind of secret: what `[redacted:<kind>]` and the counts say. */
+export type SecretKind =
+  | "private-key"
+  | "jwt"
+  | "aws-secret-key"
+  | "aws-access-key"
+  | "gcp-api-key"
+  | "github-token"
+  | "gitlab-token"
+  | "npm-token"
+  | "slack-webhook"
+  | "slack-token"
+  | "anthropic-key"
+  | "openai-key"
+  | "stripe-key"
+  | "url-password"
+  | "bearer-token"
+  | "secret-assignment";
+
+/** A range `[start, end)` of a text to replace. */
+export type Span = [number, number];
+
+/** One rule: a kind, and where in a text its secrets are. */
+export interface Rule {
+  kind: SecretKind;
+  /** Non-overlapping spans in ascending order. */
+  find(text: string): Span[];
+}
+
+/** A rule from one global pattern: the whole match, or its group `value` when it has one. */
+function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
+  return {
+    kind,
+    find(text) {
+      const spans: Span[] = [];
+      for (const m of text.matchAll(pattern)) {
+        const value = m.groups?.value ?? m[0];
+        if (keep !== undefined && !keep(value)) continue;
+        const start = m.index! + (m.groups?.value === undefined ? 0 : m[0].lastIndexOf(value));
+        spans.push([start, start + value.length]);
+      }
+      return spans;
+    },
+  };
+}
+
+/** The part of a token after its fixed prefix is random, not a placeholder. */
+function randomAfter(prefix: RegExp): (value: string) => boolean {
+  return (value) => !isPlaceholder(value.replace(prefix, ""));
+}
+
+// PEM private keys: the whole block, from BEGIN to its END (within 64 KB), or, cut short, through
+// the base64 and header lines that follow. Lines end in a newline or, inside a JSON string (a
+// transcript, a GCP service-account file), in an escaped `\n`. secretlint-rule-privatekey matches
+// only the BEGIN line, or whole blocks of 100+ base64 characters.
+const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/g;
+const PEM_WINDOW = 65_536;
+const PEM_BODY_LINE = /^(?:\r?\n|\\r?\\n)(?:[A-Za-z0-9+\/=]+|[A-Za-z-]+: [^\n\\]*)/;
+
+const privateKey: Rule = {
+  kind: "private-key",
+  find(text) {
+    const spans: Span[] = [];
+    PEM_BEGIN.lastIndex = 0;
+    for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
+      const start = m.index;
+      let end = start + m[0].length;
+      const close = text.indexOf(`-----END ${m[1]}PRIVATE KEY${m[2] ?? ""}-----`, end);
+      if (close >= 0 && close - start <= PEM_WINDOW) {
+        end = text.indexOf("-----", close + 9) + 5;
+      } else {
+        for (let line = PEM_BODY_LINE.exec(text.slice(end, end + 4096)); line !== null;) {
+          end += line[0].length;
+          line = PEM_BODY_LINE.exec(text.slice(end, end + 4096));
+        }
+      }
+      spans.push([start, end]);
+      PEM_BEGIN.lastIndex = end;
+    }
+    return spans;
+  },
+};
+
+/** A JWT: three base64url parts whose first decodes to a JSON object with an `alg`. */
+function isJwtHeader(token: string): boolean {
+  const part = token.slice(0, token.indexOf("."));
+  try {
+    const header = JSON.parse(atob(part.replaceAll("-", "+").replaceAll("_", "/")));
+    return typeof header === "object" && header !== null && typeof header.alg === "string";
+  } catch {
+    return false;
+  }
+}
+
+// Not in secretlint. `ey` is how the base64 of a JSON object (`{"`, `{ `) begins.
+const jwt = shaped(
+  "jwt",
+  /(?<![A-Za-z0-9_.\/+-])ey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_\/+=-])/g,
+  isJwtHeader,
+);
+
+// An AWS secret access key, 40 characters, where its context says it is one: after a name that
+// says so (secretlint-rule-aws's pattern, widened to `SecretAccessKey` as the AWS CLI prints it),
+// or on the same line as an access key id (raw or already redacted).
+const AWS_SECRET_NAMED =
+  /(?:aws_?)?secret_?access_?key["']?[ \t]*(?::|=>|=)[ \t]*["']?(?<value>[A-Za-z0-9\/+=]{40})(?![A-Za-z0-9\/+=])/gi;
+const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/;
+const AWS_SECRET_BARE = /(?<![A-Za-z0-9\/+=])[A-Za-z0-9\/+]{40}(?![A-Za-z0-9\/+=])/g;
+
+const awsSecretKey: Rule = {
+  kind: "aws-secret-key",
+  find(text) {
+    const spans = shaped("aws-secret-key", AWS_SECRET_NAMED, (v) => !isPlaceholder(v)).find(text);
+    let from = 0;
+    for (const line of text.split("\n")) {
+      if (AWS_KEY_ID.test(line) || line.includes(`${MARK}aws-access-key]`)) {
+        for (const m of line.matchAll(AWS_SECRET_BARE)) {
+          // Mixed case and a digit or a slash: a git hash (hex) or a word never is.
+          if (characterClasses(m[0]) < 3 && !/[\/+]/.test(m[0])) continue;
+          if (isPlaceholder(m[0])) continue;
+          const start = from + m.index!;
+          if (!spans.some(([s, e]) => s <= start && start < e)) spans.push([start, start + 40]);
+        }
+      }
+      from += line.length + 1;
+    }
+    return spans.sort((a, b) => a[0] - b[0]);
+  },
+};
+
+const BEARER = /(?<=\b[Bb]earer[ \t]+)[A-Za-z0-9._~+\/-]{16,}=*(?![A-Za-z0-9._~+\/=-])/g;
+
+// URL credentials, any scheme: the password only, scheme, user and host kept. secretlint has
+// this for http(s)/ftp with `[-A-Za-z0-9_]` passwords and for database URLs (whole URL).
+const URL_PASSWORD =
+  /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:\/?#@"'<>]+:(?<value>[^\s\/?#"'<>]+)@(?=[A-Za-z0-9\[])/g;
+
+/** Every shaped rule, in the order they run; secret-named assignments come after (assignment.ts). */
+export const SHAPED_RULES: readonly Rule[] = [
+  privateKey,
+  jwt,
+  awsSecretKey,
+  // secretlint-rule-aws (off there by default: enableIDScanRule), AWS's documented example kept.
+  shaped(
+    "aws-access-key",
+    /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    (v) => !v.includes("EXAMPLE") && !isPlaceholder(v.slice(4)),
+  ),
+  // Not in secretlint's preset.
+  shaped(
+    "gcp-api-key",
+    /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    randomAfter(/^AIza/),
+  ),
+  // secretlint-rule-github: classic and fine-grained, lengths widened for future tokens.
+  shaped(
+    "github-token",
+    /(?<![A-Za-z0-9_])(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36,251}|github_pat_[A-Za-z0-9_]{60,244})(?![A-Za-z0-9_])/g,
+    randomAfter(/^(?:gh._|github_pat_)/),
+  ),
+  // secretlint-rule-gitlab (glpat), plus GitLab's other documented token prefixes.
+  shaped(
+    "gitlab-token",
+    /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|soat|ft)-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/g,
+    randomAfter(/^gl[a-z]+-/),
+  ),
+  // secretlint-rule-npm.
+  shaped(
+    "npm-token",
+    /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g,
+    randomAfter(/^npm_/),
+  ),
+  // secretlint-rule-slack (incoming webhooks), plus workflow webhooks.
+  shaped(
+    "slack-webhook",
+    /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/T[A-Za-z0-9_]{1,40}\/[A-Za-z0-9_]{1,40}\/[A-Za-z0-9_\/]{1,80}/g,
+    (v) => !isPlaceholder(v.slice(v.lastIndexOf("/") + 1)),
+  ),
+  // secretlint-rule-slack.
+  shaped(
+    "slack-token",
+    /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-(?:\d-)?(?:[A-Za-z0-9]{1,40}-)+[A-Za-z0-9]{1,40}(?![A-Za-z0-9_-])/g,
+    (v) => v.length >= 20 && !isPlaceholder(v.slice(5)),
+  ),
+  // secretlint-rule-anthropic wants `sk-ant-api0N-` and 90–128 characters ending in AA; any
+  // `sk-ant-<type>-` (admin, oat) and any length from 20 here.
+  shaped(
+    "anthropic-key",
+    /(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,8}\d{0,3}-[A-Za-z0-9_-]{20,200}(?![A-Za-z0-9_-])/g,
+    randomAfter(/^sk-ant-[a-z0-9]+-/),
+  ),
+  // secretlint-rule-openai wants the T3BlbkFJ marker, which project and service keys need not have.
+  shaped(
+    "openai-key",
+    /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,250}|[A-Za-z0-9]{32,200})(?![A-Za-z0-9_-])/g,
+    (v) => characterClasses(v.slice(3)) >= 2 && randomAfter(/^sk-(?:[a-zA-Z]+-)?/)(v),
+  ),
+  // secretlint-rule-stripe (secret and restricted keys; publishable keys are public), plus
+  // webhook signing secrets.
+  shaped(
+    "stripe-key",
+    /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g,
+    randomAfter(/^(?:[a-z]+_)+/),
+  ),
+  shaped(
+    "url-password",
+    URL_PASSWORD,
+    (v) => !isReference(v) && !isPlaceholder(v),
+  ),
+  // `Authorization: Bearer <token>` whatever the token's shape (a JWT is caught before).
+  shaped(
+    "bearer-token",
+    BEARER,
+    (v) => characterClasses(v) >= 2 && /[0-9]/.test(v) && !isReference(v) && !isPlaceholder(v),
+  ),
+];
