@@ -21,7 +21,7 @@
  */
 
 import { isPlaceholder, isReference } from "./_values.ts";
-import type { Rule, Span } from "./rules.ts";
+import { escapable, type Rule, type Span } from "./rules.ts";
 
 const SECRET_WORDS = new Set([
   "password",
@@ -126,8 +126,9 @@ export function isSecretValue(value: string, quoted: boolean): boolean {
 
 // A name, optionally quoted (or quoted with `\"` inside a JSON string), then `=`, `:`, `:=` or
 // `=>`, spaces or tabs around it but never a line break (a YAML key ending its line opens a map).
-const NAME_THEN_OPERATOR =
-  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(:=|=>|=|:)[ \t]*/g;
+const NAME_THEN_OPERATOR = escapable(
+  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(:=|=>|=|:)[ \t]*/g,
+);
 
 /** Characters that end an unquoted value (a backslash: an escape inside a JSON string). */
 const UNQUOTED_END = /[\s"'`,;&)}\]\\]/;

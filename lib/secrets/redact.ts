@@ -21,6 +21,9 @@ export interface Redaction {
 /** Every rule in the order it runs: the specific shapes first, the generic names last. */
 export const RULES: readonly Rule[] = [...SHAPED_RULES, secretAssignment];
 
+/** Every kind a redaction can report, in the order the rules run. */
+export const SECRET_KINDS: readonly SecretKind[] = RULES.map((rule) => rule.kind);
+
 /** The text that replaces a secret of `kind`. */
 export function redactionMark(kind: SecretKind): string {
   return `${MARK}${kind}]`;

@@ -44,13 +44,27 @@ export interface Rule {
   find(text: string): Span[];
 }
 
+/**
+ * `pattern` with its leading `(?<![…])` (not preceded by a character of the token's alphabet)
+ * relaxed to also accept an escape's letter (`\\n`, `\\t`, `\\r`): inside a JSON string (a
+ * transcript line) a token at the start of a line follows an escaped newline.
+ */
+export function escapable(pattern: RegExp): RegExp {
+  const source = pattern.source.replace(
+    /^\(\?<!\[([^\]]*)\]\)/,
+    (_, set) => `(?:(?<![${set}])|(?<=\\\\[nrt]))`,
+  );
+  return new RegExp(source, pattern.flags);
+}
+
 /** A rule from one global pattern: the whole match, or its group `value` when it has one. */
 function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
+  const escaped = escapable(pattern);
   return {
     kind,
     find(text) {
       const spans: Span[] = [];
-      for (const m of text.matchAll(pattern)) {
+      for (const m of text.matchAll(escaped)) {
         const value = m.groups?.value ?? m[0];
         if (keep !== undefined && !keep(value)) continue;
         const start = m.index! + (m.groups?.value === undefined ? 0 : m[0].lastIndexOf(value));
@@ -72,7 +86,8 @@ function randomAfter(prefix: RegExp): (value: string) => boolean {
 // only the BEGIN line, or whole blocks of 100+ base64 characters.
 const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/g;
 const PEM_WINDOW = 65_536;
-const PEM_BODY_LINE = /^(?:\r?\n|\\r?\\n)(?:[A-Za-z0-9+\/=]+|[A-Za-z-]+: [^\n\\]*)/;
+const PEM_BODY_LINE =
+  /^(?:\r?\n|\\r?\\n)(?:[A-Za-z][A-Za-z0-9-]*: [^\n\\]*|[A-Za-z0-9+\/=]+(?![^\r\n\\]))/;
 
 const privateKey: Rule = {
   kind: "private-key",
@@ -120,9 +135,11 @@ const jwt = shaped(
 // says so (secretlint-rule-aws's pattern, widened to `SecretAccessKey` as the AWS CLI prints it),
 // or on the same line as an access key id (raw or already redacted).
 const AWS_SECRET_NAMED =
-  /(?:aws_?)?secret_?access_?key["']?[ \t]*(?::|=>|=)[ \t]*["']?(?<value>[A-Za-z0-9\/+=]{40})(?![A-Za-z0-9\/+=])/gi;
-const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/;
-const AWS_SECRET_BARE = /(?<![A-Za-z0-9\/+=])[A-Za-z0-9\/+]{40}(?![A-Za-z0-9\/+=])/g;
+  /(?:aws_?)?secret_?access_?key(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*(?:\\?["'])?(?<value>[A-Za-z0-9\/+=]{40})(?![A-Za-z0-9\/+=])/gi;
+const AWS_KEY_ID = escapable(
+  /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/,
+);
+const AWS_SECRET_BARE = escapable(/(?<![A-Za-z0-9\/+=])[A-Za-z0-9\/+]{40}(?![A-Za-z0-9\/+=])/g);
 
 const awsSecretKey: Rule = {
   kind: "aws-secret-key",
@@ -150,7 +167,7 @@ const BEARER = /(?<=\b[Bb]earer[ \t]+)[A-Za-z0-9._~+\/-]{16,}=*(?![A-Za-z0-9._~+
 // URL credentials, any scheme: the password only, scheme, user and host kept. secretlint has
 // this for http(s)/ftp with `[-A-Za-z0-9_]` passwords and for database URLs (whole URL).
 const URL_PASSWORD =
-  /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:\/?#@"'<>]+:(?<value>[^\s\/?#"'<>]+)@(?=[A-Za-z0-9\[])/g;
+  /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:\/?#@"'<>]*:(?<value>[^\s\/?#"'<>]+)@(?=[A-Za-z0-9\[])/g;
 
 /** Every shaped rule, in the order they run; secret-named assignments come after (assignment.ts). */
 export const SHAPED_RULES: readonly Rule[] = [
