@@ -46,13 +46,14 @@ export interface Rule {
 
 /**
  * `pattern` with its leading `(?<![…])` (not preceded by a character of the token's alphabet)
- * relaxed to also accept an escape's letter (`\\n`, `\\t`, `\\r`): inside a JSON string (a
+ * made escape-aware: never right after a backslash (the match would eat an escape's letter and
+ * break the JSON around it), and also after an escape's letter (`\\n`, `\\t`, `\\r`): inside a JSON string (a
  * transcript line) a token at the start of a line follows an escaped newline.
  */
 export function escapable(pattern: RegExp): RegExp {
   const source = pattern.source.replace(
     /^\(\?<!\[([^\]]*)\]\)/,
-    (_, set) => `(?:(?<![${set}])|(?<=\\\\[nrt]))`,
+    (_, set) => `(?:(?<![\\\\${set}])|(?<=\\\\[nrt]))`,
   );
   return new RegExp(source, pattern.flags);
 }
