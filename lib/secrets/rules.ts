@@ -140,14 +140,28 @@ const AWS_SECRET_NAMED =
 const AWS_KEY_ID = escapable(
   /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/,
 );
-const AWS_SECRET_BARE = escapable(/(?<![A-Za-z0-9\/+=])[A-Za-z0-9\/+]{40}(?![A-Za-z0-9\/+=])/g);
+const AWS_SECRET_BARE = escapable(
+  /(?<![A-Za-z0-9\/+=_-])[A-Za-z0-9\/+]{40}(?![A-Za-z0-9\/+=_-])/g,
+);
+
+/** The lines of `text` with their offsets, a line ending at a newline or an escaped one. */
+function lines(text: string): [number, string][] {
+  const out: [number, string][] = [];
+  let from = 0;
+  for (const m of text.matchAll(/\r?\n|\\r?\\n/g)) {
+    out.push([from, text.slice(from, m.index)]);
+    from = m.index! + m[0].length;
+  }
+  out.push([from, text.slice(from)]);
+  return out;
+}
 
 const awsSecretKey: Rule = {
   kind: "aws-secret-key",
   find(text) {
     const spans = shaped("aws-secret-key", AWS_SECRET_NAMED, (v) => !isPlaceholder(v)).find(text);
-    let from = 0;
-    for (const line of text.split("\n")) {
+    // A line ends at a newline or, inside a JSON string, at an escaped one.
+    for (const [from, line] of lines(text)) {
       if (AWS_KEY_ID.test(line) || line.includes(`${MARK}aws-access-key]`)) {
         for (const m of line.matchAll(AWS_SECRET_BARE)) {
           // Mixed case and a digit or a slash: a git hash (hex) or a word never is.
@@ -157,7 +171,6 @@ const awsSecretKey: Rule = {
           if (!spans.some(([s, e]) => s <= start && start < e)) spans.push([start, start + 40]);
         }
       }
-      from += line.length + 1;
     }
     return spans.sort((a, b) => a[0] - b[0]);
   },
@@ -174,19 +187,6 @@ const URL_PASSWORD =
 export const SHAPED_RULES: readonly Rule[] = [
   privateKey,
   jwt,
-  awsSecretKey,
-  // secretlint-rule-aws (off there by default: enableIDScanRule), AWS's documented example kept.
-  shaped(
-    "aws-access-key",
-    /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
-    (v) => !v.includes("EXAMPLE") && !isPlaceholder(v.slice(4)),
-  ),
-  // Not in secretlint's preset.
-  shaped(
-    "gcp-api-key",
-    /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
-    randomAfter(/^AIza/),
-  ),
   // secretlint-rule-github: classic and fine-grained, lengths widened for future tokens.
   shaped(
     "github-token",
@@ -237,6 +237,20 @@ export const SHAPED_RULES: readonly Rule[] = [
     /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g,
     randomAfter(/^(?:[a-z]+_)+/),
   ),
+  // Not in secretlint's preset.
+  shaped(
+    "gcp-api-key",
+    /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    randomAfter(/^AIza/),
+  ),
+  // secretlint-rule-aws (off there by default: enableIDScanRule), AWS's documented example kept.
+  shaped(
+    "aws-access-key",
+    /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    (v) => !v.includes("EXAMPLE") && !isPlaceholder(v.slice(4)),
+  ),
+  // After the access key ids: a secret on their line is one.
+  awsSecretKey,
   shaped(
     "url-password",
     URL_PASSWORD,
