@@ -126,9 +126,36 @@ export function isSecretValue(value: string, quoted: boolean): boolean {
 
 // A name, optionally quoted (or quoted with `\"` inside a JSON string), then `=`, `:`, `:=` or
 // `=>`, spaces or tabs around it but never a line break (a YAML key ending its line opens a map).
+// Sticky: tried only where a name holds a word of a secret's name (TRIGGER), which is ~10x faster
+// on 100 KB of JSON than trying it at every position.
 const NAME_THEN_OPERATOR = escapable(
-  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(:=|=>|=|:)[ \t]*/g,
+  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(:=|=>|=|:)[ \t]*/y,
 );
+
+/** Where a secret's name may be: a part of one of its words (isSecretName decides). */
+const TRIGGER = /pass|pwd|secret|token|credential|auth|key/gi;
+
+/** A character a name may hold. */
+function isNameChar(c: string): boolean {
+  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") ||
+    c === "_" || c === "." || c === "-";
+}
+
+/** The name-then-operator match around the trigger word at `hit`, if there is one. */
+function nameAround(text: string, hit: number): RegExpExecArray | null {
+  let start = hit;
+  while (start > 0 && hit - start < 82 && isNameChar(text[start - 1])) start--;
+  if (text[start - 1] === "\\") start++; // an escape's letter (`\n` in a JSON string) ends there
+  const quoted = text[start - 1] === '"' || text[start - 1] === "'"
+    ? (text[start - 2] === "\\" && text[start - 1] === '"' ? start - 2 : start - 1)
+    : start;
+  for (const at of quoted === start ? [start] : [quoted, start]) {
+    NAME_THEN_OPERATOR.lastIndex = at;
+    const m = NAME_THEN_OPERATOR.exec(text);
+    if (m !== null) return m;
+  }
+  return null;
+}
 
 /** Characters that end an unquoted value (a backslash: an escape inside a JSON string). */
 const UNQUOTED_END = /[\s"'`,;&)}\]\\]/;
@@ -171,15 +198,16 @@ export const secretAssignment: Rule = {
   kind: "secret-assignment",
   find(text) {
     const spans: Span[] = [];
-    NAME_THEN_OPERATOR.lastIndex = 0;
-    for (let m = NAME_THEN_OPERATOR.exec(text); m !== null; m = NAME_THEN_OPERATOR.exec(text)) {
-      if (!isSecretName(m[2])) continue;
+    TRIGGER.lastIndex = 0;
+    for (let hit = TRIGGER.exec(text); hit !== null; hit = TRIGGER.exec(text)) {
+      const m = nameAround(text, hit.index);
+      if (m === null || !isSecretName(m[2])) continue;
       const value = valueAt(text, m.index + m[0].length);
       if (value === undefined) continue;
       if (isSecretValue(text.slice(value.start, value.end), value.quoted)) {
         spans.push([value.start, value.end]);
       }
-      NAME_THEN_OPERATOR.lastIndex = Math.max(NAME_THEN_OPERATOR.lastIndex, value.end);
+      TRIGGER.lastIndex = Math.max(TRIGGER.lastIndex, value.end);
     }
     return spans;
   },

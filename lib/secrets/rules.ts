@@ -60,7 +60,8 @@ export function escapable(pattern: RegExp): RegExp {
 
 /** A rule from one global pattern: the whole match, or its group `value` when it has one. */
 function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
-  const escaped = escapable(pattern);
+  // `d`: the indices of the `value` group, where the value alone is to be replaced.
+  const escaped = escapable(new RegExp(pattern.source, pattern.flags + "d"));
   return {
     kind,
     find(text) {
@@ -68,8 +69,8 @@ function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boo
       for (const m of text.matchAll(escaped)) {
         const value = m.groups?.value ?? m[0];
         if (keep !== undefined && !keep(value)) continue;
-        const start = m.index! + (m.groups?.value === undefined ? 0 : m[0].lastIndexOf(value));
-        spans.push([start, start + value.length]);
+        const [start, end] = m.indices!.groups?.value ?? m.indices![0]!;
+        spans.push([start, end]);
       }
       return spans;
     },
@@ -156,10 +157,13 @@ function lines(text: string): [number, string][] {
   return out;
 }
 
+const awsSecretNamed = shaped("aws-secret-key", AWS_SECRET_NAMED, (v) => !isPlaceholder(v));
+
 const awsSecretKey: Rule = {
   kind: "aws-secret-key",
   find(text) {
-    const spans = shaped("aws-secret-key", AWS_SECRET_NAMED, (v) => !isPlaceholder(v)).find(text);
+    const spans = awsSecretNamed.find(text);
+    if (!AWS_KEY_ID.test(text) && !text.includes(`${MARK}aws-access-key]`)) return spans;
     // A line ends at a newline or, inside a JSON string, at an escaped one.
     for (const [from, line] of lines(text)) {
       if (AWS_KEY_ID.test(line) || line.includes(`${MARK}aws-access-key]`)) {
@@ -176,12 +180,14 @@ const awsSecretKey: Rule = {
   },
 };
 
-const BEARER = /(?<=\b[Bb]earer[ \t]+)[A-Za-z0-9._~+\/-]{16,}=*(?![A-Za-z0-9._~+\/=-])/g;
+// Lookbehinds after a literal, never first: V8 then scans for the literal (~10x faster on 100 KB).
+const BEARER =
+  /earer(?<=\b[Bb]earer)[ \t]+(?<value>[A-Za-z0-9._~+\/-]{16,}=*)(?![A-Za-z0-9._~+\/=-])/g;
 
 // URL credentials, any scheme: the password only, scheme, user and host kept. secretlint has
 // this for http(s)/ftp with `[-A-Za-z0-9_]` passwords and for database URLs (whole URL).
 const URL_PASSWORD =
-  /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:\/?#@"'<>]*:(?<value>[^\s\/?#"'<>]+)@(?=[A-Za-z0-9\[])/g;
+  /:\/\/(?<=[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)[^\s:\/?#@"'<>]*:(?<value>[^\s\/?#"'<>]+)@(?=[A-Za-z0-9\[])/g;
 
 /** Every shaped rule, in the order they run; secret-named assignments come after (assignment.ts). */
 export const SHAPED_RULES: readonly Rule[] = [
