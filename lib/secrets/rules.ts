@@ -134,7 +134,7 @@ const jwt = shaped(
 );
 
 // An AWS secret access key, 40 characters, where its context says it is one: after a name that
-// says so (secretlint-rule-aws's pattern, widened to `SecretAccessKey` as the AWS CLI prints it),
+// says so (secretlint-rule-aws's pattern, escaped quotes allowed),
 // or on the same line as an access key id (raw or already redacted).
 const AWS_SECRET_NAMED =
   /(?:aws_?)?secret_?access_?key(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*(?:\\?["'])?(?<value>[A-Za-z0-9\/+=]{40})(?![A-Za-z0-9\/+=])/gi;
@@ -185,9 +185,12 @@ const BEARER =
   /earer(?<=\b[Bb]earer)[ \t]+(?<value>[A-Za-z0-9._~+\/-]{16,}=*)(?![A-Za-z0-9._~+\/=-])/g;
 
 // URL credentials, any scheme: the password only, scheme, user and host kept. secretlint has
-// this for http(s)/ftp with `[-A-Za-z0-9_]` passwords and for database URLs (whole URL).
+// this for http(s)/ftp with `[-A-Za-z0-9_]` passwords and for database URLs (whole URL). No
+// backslash in user or password: inside a JSON string it starts an escape, and a match must not
+// reach across an escaped newline (stream.ts cuts long lines there). A `#` is taken as part of a
+// password (people write them unencoded), a `/` or `?` ends it (a path, a query).
 const URL_PASSWORD =
-  /:\/\/(?<=[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)[^\s:\/?#@"'<>]*:(?<value>[^\s\/?#"'<>]+)@(?=[A-Za-z0-9\[])/g;
+  /:\/\/(?<=[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)[^\s:\/?#@"'<>\\]*:(?<value>[^\s\/?"'<>\\]+)@(?=[A-Za-z0-9\[])/g;
 
 /** Every shaped rule, in the order they run; secret-named assignments come after (assignment.ts). */
 export const SHAPED_RULES: readonly Rule[] = [

@@ -50,9 +50,16 @@ export class LineRedactor {
     return this.#emit(this.#pending.length);
   }
 
-  /** A line longer than the bound is redacted as it stands rather than held without limit. */
+  /**
+   * A line longer than the bound (a transcript's JSON line can hold a whole file) is cut at its
+   * last escaped newline (`\\n` inside a JSON string), where no rule but the PEM block's reaches
+   * across, and never inside a begun PEM block; past four times the bound, as it stands.
+   */
   #overflow(): string {
-    return this.#pending.length >= HOLD_LIMIT ? this.#emit(this.#pending.length) : "";
+    if (this.#pending.length < HOLD_LIMIT) return "";
+    const cut = this.#pending.lastIndexOf("\\n") + 2;
+    if (cut >= 2 && openBlock(this.#pending.slice(0, cut)) < 0) return this.#emit(cut);
+    return this.#pending.length >= 4 * HOLD_LIMIT ? this.#emit(this.#pending.length) : "";
   }
 
   #emit(cut: number): string {

@@ -142,3 +142,27 @@ Deno.test("redact: 100 KB of transcript-like text in a few milliseconds", () => 
   // Generous: a shared 2-core machine; the report gives the real figure.
   assert.ok(times[4] < 100, `median ${times[4].toFixed(1)} ms`);
 });
+
+Deno.test("line redactor: a transcript line longer than its bound is cut at escaped newlines, no secret split", () => {
+  const random = prng(314);
+  const gen = new Secrets(random);
+  const parts: string[] = [];
+  const samples: Sample[] = [];
+  for (let size = 0; size < 600_000; size += parts[parts.length - 1].length + 1) {
+    if (random() < 0.05) {
+      const sample = gen.sample(KINDS[Math.floor(random() * KINDS.length)]);
+      samples.push(sample);
+      parts.push(sample.text);
+    } else parts.push(FILLER[Math.floor(random() * FILLER.length)]);
+  }
+  const line = JSON.stringify({ type: "user", message: { content: parts.join("\n") } }) + "\n";
+  const whole = redact(line);
+  const stream = new LineRedactor();
+  let out = "";
+  for (let at = 0; at < line.length; at += 997) out += stream.write(line.slice(at, at + 997));
+  out += stream.end();
+  assert.equal(out, whole.text);
+  assert.deepEqual(stream.counts, whole.counts);
+  assert.equal(Object.values(whole.counts).reduce((a, b) => a + b, 0), samples.length);
+  JSON.parse(out);
+});

@@ -117,6 +117,36 @@ Deno.test("true positives: the examples of the issue, exactly", () => {
   for (const [input, output] of cases) assert.equal(redact(input).text, output, input);
 });
 
+Deno.test("true positives: config files as they are written", () => {
+  const cases: [string, string][] = [
+    [
+      'database:\n  host: db.internal\n  password: "kL9#mQ2$vX7!"\n  user: app',
+      'database:\n  host: db.internal\n  password: "[redacted:secret-assignment]"\n  user: app',
+    ],
+    [
+      '{"auths":{"registry.example.com":{"auth":"ZGVwbG95OnMzY3IzdC1wYXNz"}}}',
+      '{"auths":{"registry.example.com":{"auth":"[redacted:secret-assignment]"}}}',
+    ],
+    [
+      "//registry.npmjs.org/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+      "//registry.npmjs.org/:_authToken=[redacted:npm-token]",
+    ],
+    [
+      "DATABASE_URL=postgres://app:Zq8#r2Lm@db.internal:5432/app",
+      "DATABASE_URL=postgres://app:[redacted:url-password]@db.internal:5432/app",
+    ],
+    [
+      "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/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",
+      "SLACK_WEBHOOK_URL=[redacted:slack-webhook]",
+    ],
+    [
+      "  env:\n    NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n    OPENAI_API_KEY: sk-proj-Ab3De5Gh7Jk9Mn1Pq3St5Vw7Yz9Bc1Df3Hj5",
+      "  env:\n    NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n    OPENAI_API_KEY: [redacted:openai-key]",
+    ],
+  ];
+  for (const [input, output] of cases) assert.equal(redact(input).text, output, input);
+});
+
 Deno.test("true positives: an AWS key pair, the secret known by its context", () => {
   const text = [
     "[default]",
