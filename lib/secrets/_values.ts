@@ -68,14 +68,16 @@ export function isReference(value: string): boolean {
 
 /**
  * True when `value` is an example or a stand-in: a placeholder word as one of its segments, a
- * run of `x`, a single repeated character, or too few distinct characters to be random.
+ * run of five `x` (a random key has one in ~10⁸ positions), or too few distinct characters to be
+ * random (`xxxx-xxxx`, `********`).
  */
 export function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase();
   if (NOT_VALUES.has(lower)) return true;
   if (lower.includes("example")) return true;
+  if (lower.includes("xxxxx")) return true;
   for (const segment of lower.split(/[^a-z0-9]+/)) {
-    if (PLACEHOLDER_WORDS.has(segment) || /^x{3,}$/.test(segment)) return true;
+    if (PLACEHOLDER_WORDS.has(segment)) return true;
   }
   return new Set(value).size < Math.min(6, Math.ceil(value.length / 3));
 }
