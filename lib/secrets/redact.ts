@@ -7,7 +7,7 @@
 
 import { MARK } from "./_values.ts";
 import { secretAssignment } from "./assignment.ts";
-import { type Rule, type SecretKind, SHAPED_RULES } from "./rules.ts";
+import { GATES, type Rule, type SecretKind, SHAPED_RULES } from "./rules.ts";
 
 /** How many secrets of each kind a redaction replaced (kinds with none are absent). */
 export type RedactionCounts = Partial<Record<SecretKind, number>>;
@@ -35,8 +35,9 @@ export function redactionMark(kind: SecretKind): string {
  */
 export function redact(text: string): Redaction {
   const counts: RedactionCounts = {};
-  // Quick exit for the common short, clean case is not worth a guess: the rules are fast.
   for (const rule of RULES) {
+    const gate = GATES[rule.kind];
+    if (gate !== undefined && !gate.some((literal) => text.includes(literal))) continue;
     const spans = rule.find(text);
     if (spans.length === 0) continue;
     const mark = redactionMark(rule.kind);
