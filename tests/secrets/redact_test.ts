@@ -73,7 +73,7 @@ for (const kind of KINDS) {
   });
 }
 
-Deno.test("true positives: the examples of the issue, exactly", () => {
+Deno.test("true positives: the examples of the issue and config files, exactly", () => {
   const cases: [string, string][] = [
     ["API_KEY=9f8e7d6c5b4a3f2e1d0c", "API_KEY=[redacted:secret-assignment]"],
     ["export SECRET=s3cr3t-V4lue-99", "export SECRET=[redacted:secret-assignment]"],
@@ -113,12 +113,7 @@ Deno.test("true positives: the examples of the issue, exactly", () => {
       "curl -H 'Authorization: Bearer 0b79bab50daca910b000d4f1a2b3c4d5e6'",
       "curl -H 'Authorization: Bearer [redacted:bearer-token]'",
     ],
-  ];
-  for (const [input, output] of cases) assert.equal(redact(input).text, output, input);
-});
-
-Deno.test("true positives: config files as they are written", () => {
-  const cases: [string, string][] = [
+    // Config files as they are written.
     [
       'database:\n  host: db.internal\n  password: "kL9#mQ2$vX7!"\n  user: app',
       'database:\n  host: db.internal\n  password: "[redacted:secret-assignment]"\n  user: app',
