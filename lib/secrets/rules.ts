@@ -82,14 +82,29 @@ function randomAfter(prefix: RegExp): (value: string) => boolean {
   return (value) => !isPlaceholder(value.replace(prefix, ""));
 }
 
-// PEM private keys: the whole block, from BEGIN to its END (within 64 KB), or, cut short, through
-// the base64 and header lines that follow. Lines end in a newline or, inside a JSON string (a
+// PEM private keys: the whole block, from BEGIN to its END (within 64 KB, key material only
+// between), or, cut short, through the base64 and header lines that follow; a BEGIN line with no
+// key material after it (a mention, `...`) stays. Lines end in a newline or, inside a JSON string (a
 // transcript, a GCP service-account file), in an escaped `\n`. secretlint-rule-privatekey matches
 // only the BEGIN line, or whole blocks of 100+ base64 characters.
 const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/g;
 const PEM_WINDOW = 65_536;
 const PEM_BODY_LINE =
-  /^(?:\r?\n|\\r?\\n)(?:[A-Za-z][A-Za-z0-9-]*: [^\n\\]*|[A-Za-z0-9+\/=]+(?![^\r\n\\]))/;
+  /^(?:\r?\n|(?:\\+r)?\\+n)(?:[A-Za-z][A-Za-z0-9-]*: [^\n\\]*|[A-Za-z0-9+\/=]+(?![^\r\n\\]))/;
+
+/** How much key material (base64 characters) a block must hold: fewer is a mention or a stand-in. */
+const PEM_MIN_MATERIAL = 32;
+
+/**
+ * The base64 characters of a PEM body, or -1 when it holds anything else: headers
+ * (`Proc-Type: …`), blank lines and line breaks (real, escaped, or spaces) are allowed.
+ */
+function pemMaterial(body: string): number {
+  const lines = body.replace(/(?:\\+r)?\\+n/g, "\n").split("\n")
+    .filter((line) => !/^[A-Za-z][A-Za-z0-9-]*: /.test(line));
+  const rest = lines.join("");
+  return /^[A-Za-z0-9+\/=\s]*$/.test(rest) ? rest.replace(/[\s=]/g, "").length : -1;
+}
 
 const privateKey: Rule = {
   kind: "private-key",
@@ -99,14 +114,21 @@ const privateKey: Rule = {
     for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
       const start = m.index;
       let end = start + m[0].length;
-      const close = text.indexOf(`-----END ${m[1]}PRIVATE KEY${m[2] ?? ""}-----`, end);
-      if (close >= 0 && close - start <= PEM_WINDOW) {
-        end = text.indexOf("-----", close + 9) + 5;
+      const marker = `-----END ${m[1]}PRIVATE KEY${m[2] ?? ""}-----`;
+      const close = text.indexOf(marker, end);
+      if (close >= 0 && close - start <= PEM_WINDOW && pemMaterial(text.slice(end, close)) >= 0) {
+        // A whole block: BEGIN, nothing but key material, END.
+        if (pemMaterial(text.slice(end, close)) < PEM_MIN_MATERIAL) continue;
+        end = close + marker.length;
       } else {
+        // Cut short (or its END beyond prose): through the base64 and header lines that follow.
+        let material = 0;
         for (let line = PEM_BODY_LINE.exec(text.slice(end, end + 4096)); line !== null;) {
           end += line[0].length;
+          material += Math.max(0, pemMaterial(line[0]));
           line = PEM_BODY_LINE.exec(text.slice(end, end + 4096));
         }
+        if (material < PEM_MIN_MATERIAL) continue;
       }
       spans.push([start, end]);
       PEM_BEGIN.lastIndex = end;
@@ -149,7 +171,7 @@ const AWS_SECRET_BARE = escapable(
 function lines(text: string): [number, string][] {
   const out: [number, string][] = [];
   let from = 0;
-  for (const m of text.matchAll(/\r?\n|\\r?\\n/g)) {
+  for (const m of text.matchAll(/\r?\n|(?:\\+r)?\\+n/g)) {
     out.push([from, text.slice(from, m.index)]);
     from = m.index! + m[0].length;
   }

@@ -80,6 +80,9 @@ const CONTROLS: Record<string, string[]> = {
     "sk-learn is not a key, nor is sk_live_ alone, nor xoxb-",
     "The tokenizer splits text; max_tokens caps it.",
     "Bearer tokens are sent in the Authorization header.",
+    "The rule matches `-----BEGIN PRIVATE KEY-----` lines; see rules.ts.",
+    "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    "Search for -----BEGIN OPENSSH PRIVATE KEY-----\nthen explain where the -----END OPENSSH PRIVATE KEY----- is.",
   ],
 };
 

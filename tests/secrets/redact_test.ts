@@ -191,6 +191,15 @@ Deno.test("true positives: a PEM block cut short is redacted through its base64 
   const text = "key:\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n" +
     "MIIEowIBAAKCAQEA1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0u1v2w3x4\nMIIEpAIBAAKC\n\nThen I stopped.";
   assert.equal(redact(text).text, "key:\n[redacted:private-key]\n\nThen I stopped.");
+  // The same inside a JSON string, and inside JSON inside a JSON string (escaped newlines).
+  const once = JSON.stringify({ content: text });
+  assert.deepEqual(JSON.parse(redact(once).text), {
+    content: "key:\n[redacted:private-key]\n\nThen I stopped.",
+  });
+  const twice = JSON.stringify({ line: once });
+  assert.deepEqual(JSON.parse(JSON.parse(redact(twice).text).line), {
+    content: "key:\n[redacted:private-key]\n\nThen I stopped.",
+  });
 });
 
 Deno.test("true positives: several secrets in one text, counted by kind", () => {
