@@ -3,7 +3,8 @@
  * `[redacted:<kind>]` before it reaches the store or a hook's output, with counts by kind so a
  * command can say what it took out, never the value (SPEC.md, "Secrets and portability").
  *
- * - redact.ts: `redact(text)` → `{ text, counts }`, `redactionNote(counts)`, counts arithmetic
+ * - redact.ts: `redact(text)` → `{ text, counts }`, `redactDeep(json)`, `redactionNote(counts)`,
+ *   counts arithmetic
  * - stream.ts: `LineRedactor`, the same redaction over text arriving in chunks (transcripts)
  * - rules.ts: the kinds, and the shaped rules (PEM blocks, JWTs, cloud, forge, chat, AI and
  *   payment keys, passwords in URLs, bearer tokens), in the order they run

@@ -1,6 +1,7 @@
 /**
  * Redaction of a whole text: every rule in turn (rules.ts, then assignment.ts), each match
- * replaced by `[redacted:<kind>]` and counted; and the one-line note a command prints about it.
+ * replaced by `[redacted:<kind>]` and counted; the same over every string of a JSON value; and
+ * the one-line note a command prints about it.
  * Pure, synchronous, no imports beyond this folder: cheap enough for every write path and a hook.
  * @module
  */
@@ -52,6 +53,27 @@ export function redact(text: string): Redaction {
     text = out + text.slice(at);
   }
   return { text, counts };
+}
+
+/**
+ * `value` with every string in it redacted (object keys kept), for a JSON record or output
+ * (dropped.jsonl entries, `--json` answers): a copy, and the counts of all its strings.
+ */
+export function redactDeep<T>(value: T): { value: T; counts: RedactionCounts } {
+  let counts: RedactionCounts = {};
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      const r = redact(v);
+      counts = addCounts(counts, r.counts);
+      return r.text;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return { value: walk(value) as T, counts };
 }
 
 /** `a` plus `b`, for a command that redacts several texts and reports once. */

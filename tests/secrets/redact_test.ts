@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { addCounts, redact, redactionNote, SECRET_KINDS } from "../../lib/secrets/redact.ts";
+import {
+  addCounts,
+  redact,
+  redactDeep,
+  redactionNote,
+  SECRET_KINDS,
+} from "../../lib/secrets/redact.ts";
 import { prng } from "../support/prng.ts";
 import { KINDS, type Sample, Secrets } from "./_secrets.ts";
 
@@ -225,4 +231,24 @@ Deno.test("redactionNote: total, kinds in name order, singular, nothing when non
   );
   const r = redact("GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5");
   assert.ok(!redactionNote(r.counts).includes("aB3dE5"));
+});
+
+Deno.test("redactDeep: every string of a JSON value, keys and other values kept, counts summed", () => {
+  const entry = {
+    slug: "rotate-keys",
+    summary: "Rotate GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5 after the release",
+    tags: ["ci", "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"],
+    when: 1764567600000,
+    done: false,
+    next: null,
+    "API_KEY=9f8e7d6c5b4a3f2e1d0c": "a key is never rewritten",
+  };
+  const r = redactDeep(entry);
+  assert.deepEqual(r.value, {
+    ...entry,
+    summary: "Rotate GITHUB_TOKEN=[redacted:github-token] after the release",
+    tags: ["ci", "[redacted:npm-token]"],
+  });
+  assert.deepEqual(r.counts, { "github-token": 1, "npm-token": 1 });
+  assert.equal(entry.tags[1].startsWith("npm_"), true); // the input is left as it was
 });
