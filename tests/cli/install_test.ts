@@ -31,11 +31,11 @@ Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) =
     async () => {
       const r = await runCliProcess(["install"], { cwd: p.root });
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /Installed: SessionStart \(clear\) hook in .*settings\.json/);
+      assert.match(r.stdout, /Installed: SessionStart \(clear, compact\) hook in .*settings\.json/);
       const text = await Deno.readTextFile(settings);
       assert.ok(text.includes("// keep me"));
       const [hook] = findHooks(text, CLAUDE);
-      assert.equal(hook.matcher, "clear");
+      assert.equal(hook.matcher, "clear|compact");
       assert.equal(hook.timeout, 10);
       assert.equal(
         hook.command,
