@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { AGENTS, type Scope } from "../lib/agents/targets.ts";
+import { AGENTS } from "../lib/agents/targets.ts";
 import { findHooks } from "../lib/agents/settings.ts";
 import { grantedPaths } from "../lib/agents/doctor.ts";
 import { join } from "../lib/fs/path.ts";
@@ -27,15 +27,7 @@ async function groups(path: string): Promise<Record<string, Record<string, unkno
 }
 
 Deno.test("install registers every event, in every scope, for every agent", async (t) => {
-  const cases: [string, Scope][] = [
-    ["claude", "project"],
-    ["claude", "local"],
-    ["claude", "user"],
-    ["codex", "project"],
-    ["codex", "user"],
-    ["gemini", "project"],
-    ["gemini", "user"],
-  ];
+  const cases = Object.values(AGENTS).flatMap((a) => a.scopes.map((s) => [a.name, s] as const));
   for (const [agent, scope] of cases) {
     await t.step(`${agent} ${scope}`, async () => {
       await using p = await scratchProject({ store: false });
@@ -244,12 +236,15 @@ Deno.test("doctor and the plugin", async (t) => {
   await using p = await scratchProject();
   await using homeDir = await scratchDir("session-home-");
   const home = homeDir.path;
-  await Deno.mkdir(join(home, ".claude"));
-  await Deno.writeTextFile(
-    join(home, ".claude", "settings.json"),
-    JSON.stringify({ enabledPlugins: { "session@session": true } }),
-  );
-  await Deno.writeTextFile(join(p.root, ".gitignore"), ".claude/state/\n");
+  // The plugin enabled in the user's settings; the store already ignored.
+  const files = {
+    [join(home, ".claude", "settings.json")]: { enabledPlugins: { "session@session": true } },
+    [join(p.root, ".gitignore")]: ".claude/state/\n",
+  };
+  for (const [path, content] of Object.entries(files)) {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, typeof content === "string" ? content : JSON.stringify(content));
+  }
   const env = { HOME: home };
   const unset = ["CLAUDE_CONFIG_DIR"];
   await t.step("plugin only: SessionEnd fits 1.5 s for small transcripts, said so", async () => {

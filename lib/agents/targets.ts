@@ -168,10 +168,37 @@ export const CLAUDE: HookTarget = {
   restores: true,
 };
 
+/** `sub` under `dir`, when `dir` is absolute (an unset or empty HOME names no folder). */
+function under(dir: string, sub: string): string | undefined {
+  return /^(\/|[A-Za-z]:[\\/])/.test(dir) ? join(dir, sub) : undefined;
+}
+
 /** Claude Code's transcripts: `<CLAUDE_CONFIG_DIR or ~/.claude>/projects`. */
 export function claudeTranscripts(env: (name: string) => string | undefined): string | undefined {
-  const home = claudeHome(env);
-  return /^(\/|[A-Za-z]:[\\/])/.test(home) ? join(home, "projects") : undefined;
+  return under(claudeHome(env), "projects");
+}
+
+/**
+ * The registrations beside the agent's SessionStart `start` for the events that read the agent's
+ * transcripts: SessionEnd (with `endTimeout`) and PreCompact. No matcher (every reason; manual and
+ * auto), no restore flags.
+ */
+function readingEvents(
+  start: HookTarget,
+  endTimeout: number,
+  transcripts: (env: (name: string) => string | undefined) => string | undefined,
+): [HookTarget, HookTarget] {
+  const target = (event: string, timeout: number): HookTarget => ({
+    ...start,
+    hookPath: ["hooks", event],
+    timeout,
+    entry(command) {
+      return { hooks: [{ type: "command", command, timeout: this.timeout }] };
+    },
+    transcripts,
+    restores: false,
+  });
+  return [target("SessionEnd", endTimeout), target("PreCompact", 30)];
 }
 
 /** How long Claude Code may wait for our SessionEnd hook (seconds): a draft from a big transcript. */
@@ -184,26 +211,15 @@ export const SESSION_END_TIMEOUT = 30;
 export const SESSION_END_DEFAULT_BUDGET_MS = 1_500;
 
 /**
- * Claude Code: SessionEnd (every reason) drafts a handover when the session made none. The
+ * Claude Code: SessionEnd (every reason) drafts a handover when the session made none; its
  * settings `timeout` raises the shared 1.5 s budget so a draft from a big transcript finishes.
+ * PreCompact (manual and auto) saves what the compaction card needs.
  */
-export const CLAUDE_END: HookTarget = {
-  ...CLAUDE,
-  hookPath: ["hooks", "SessionEnd"],
-  timeout: SESSION_END_TIMEOUT,
-  entry(command) {
-    return { hooks: [{ type: "command", command, timeout: this.timeout }] };
-  },
-  transcripts: claudeTranscripts,
-  restores: false,
-};
-
-/** Claude Code: PreCompact (manual and auto) saves what the compaction card needs. */
-export const CLAUDE_COMPACT: HookTarget = {
-  ...CLAUDE_END,
-  hookPath: ["hooks", "PreCompact"],
-  timeout: 30,
-};
+export const [CLAUDE_END, CLAUDE_COMPACT] = readingEvents(
+  CLAUDE,
+  SESSION_END_TIMEOUT,
+  claudeTranscripts,
+);
 
 function home(env: (name: string) => string | undefined): string {
   return env("HOME") ?? env("USERPROFILE") ?? "";
@@ -242,31 +258,18 @@ export const CODEX: HookTarget = {
 
 /** Codex CLI's rollouts: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexTranscripts(env: (name: string) => string | undefined): string | undefined {
-  const home = codexHome(env);
-  return /^(\/|[A-Za-z]:[\\/])/.test(home) ? join(home, "sessions") : undefined;
+  return under(codexHome(env), "sessions");
 }
 
 /** Codex CLI caps a SessionEnd hook at 3 s (default 1 s; more is clamped, with a warning). */
 export const CODEX_SESSION_END_TIMEOUT = 3;
 
-/** Codex CLI (since 0.145): SessionEnd, at its 3 s cap. */
-export const CODEX_END: HookTarget = {
-  ...CODEX,
-  hookPath: ["hooks", "SessionEnd"],
-  timeout: CODEX_SESSION_END_TIMEOUT,
-  entry(command) {
-    return { hooks: [{ type: "command", command, timeout: this.timeout }] };
-  },
-  transcripts: codexTranscripts,
-  restores: false,
-};
-
-/** Codex CLI: PreCompact (manual and auto). */
-export const CODEX_COMPACT: HookTarget = {
-  ...CODEX_END,
-  hookPath: ["hooks", "PreCompact"],
-  timeout: 30,
-};
+/** Codex CLI: SessionEnd (since 0.145), at its 3 s cap, and PreCompact. */
+export const [CODEX_END, CODEX_COMPACT] = readingEvents(
+  CODEX,
+  CODEX_SESSION_END_TIMEOUT,
+  codexTranscripts,
+);
 
 /**
  * Gemini CLI (0.61): SessionStart `clear` in `.gemini/settings.json` (`--user`:

@@ -1,29 +1,26 @@
 import assert from "node:assert/strict";
-import {
-  DRAFT_FITS_BYTES,
-  largestTranscript,
-  matcherFindings,
-  olderRegistrationFinding,
-  pluginSessionEndFinding,
-  transcriptGrantFinding,
-  twiceFinding,
-} from "../../lib/agents/event_findings.ts";
+import * as events from "../../lib/agents/event_findings.ts";
+
 import { scratchDir } from "../support/scratch.ts";
 
 const CMD = "deno run /s/session_restore.ts";
 
 Deno.test("doctor on the continuity events", async (t) => {
   await t.step("a matcher missing clear or compact is a fix naming what is lost", () => {
-    const [old] = matcherFindings("claude", "clear", CMD, "hook", "session.ts install");
+    const [old] = events.matcherFindings("claude", "clear", CMD, "hook", "session.ts install");
     assert.equal(old.status, "fix");
     assert.match(old.text, /does not run on compact \(no card after compaction\).*install/);
-    const [none] = matcherFindings("claude", "startup", CMD, "hook", "session.ts install");
+    const [none] = events.matcherFindings("claude", "startup", CMD, "hook", "session.ts install");
     assert.match(none.text, /does not run on clear or compact/);
-    assert.deepEqual(matcherFindings("claude", "clear|compact", CMD, "hook", "x"), []);
-    assert.deepEqual(matcherFindings("gemini", "clear", CMD, "hook", "x"), [], "no compact there");
+    assert.deepEqual(events.matcherFindings("claude", "clear|compact", CMD, "hook", "x"), []);
+    assert.deepEqual(
+      events.matcherFindings("gemini", "clear", CMD, "hook", "x"),
+      [],
+      "no compact there",
+    );
   });
   await t.step("startup with --source startup is said; more sources are information", () => {
-    const [startup] = matcherFindings(
+    const [startup] = events.matcherFindings(
       "claude",
       "clear|compact|startup",
       `${CMD} --source startup`,
@@ -32,12 +29,12 @@ Deno.test("doctor on the continuity events", async (t) => {
     );
     assert.deepEqual(startup.status, "info");
     assert.match(startup.text, /also restores at startup/);
-    const [all] = matcherFindings("claude", "*", CMD, "hook", "x");
+    const [all] = events.matcherFindings("claude", "*", CMD, "hook", "x");
     assert.equal(all.status, "info");
     assert.match(all.text, /also runs on startup and resume/);
   });
   await t.step("an older registration: run install to update", () => {
-    const f = olderRegistrationFinding(
+    const f = events.olderRegistrationFinding(
       "/p/.claude/settings.json",
       ["SessionEnd", "PreCompact"],
       "i",
@@ -49,37 +46,40 @@ Deno.test("doctor on the continuity events", async (t) => {
     );
   });
   await t.step("the transcript folder must be granted, unless reads are unlimited", () => {
-    assert.deepEqual(transcriptGrantFinding(undefined, "/h/.claude/projects", "w", "f"), []);
+    assert.deepEqual(events.transcriptGrantFinding(undefined, "/h/.claude/projects", "w", "f"), []);
     assert.deepEqual(
-      transcriptGrantFinding(["/p", "/h/.claude/projects"], "/h/.claude/projects", "w", "f"),
+      events.transcriptGrantFinding(["/p", "/h/.claude/projects"], "/h/.claude/projects", "w", "f"),
       [],
     );
-    assert.deepEqual(transcriptGrantFinding(["/p", "/h"], "/h/.claude/projects", "w", "f"), []);
-    const [f] = transcriptGrantFinding(["/p"], "/h/.claude/projects", "w", "f");
+    assert.deepEqual(
+      events.transcriptGrantFinding(["/p", "/h"], "/h/.claude/projects", "w", "f"),
+      [],
+    );
+    const [f] = events.transcriptGrantFinding(["/p"], "/h/.claude/projects", "w", "f");
     assert.equal(f.status, "fix");
     assert.match(f.text, /may not read the transcripts in \/h\/\.claude\/projects/);
   });
   await t.step("settings plus plugin: both run", () => {
-    const f = twiceFinding("SessionEnd", "session@m", ["/p/.claude/settings.json"], "");
+    const f = events.twiceFinding("SessionEnd", "session@m", ["/p/.claude/settings.json"], "");
     assert.equal(f.status, "fix");
     assert.match(f.text, /and by the plugin session@m: Claude Code runs both/);
   });
   await t.step("SessionEnd only in the plugin: fine for small transcripts, a fix for big", () => {
-    const small = pluginSessionEndFinding("session@m", 1024);
+    const small = events.pluginSessionEndFinding("session@m", 1024);
     assert.equal(small.status, "ok");
     assert.match(small.text, /cannot raise Claude Code's 1.5 s SessionEnd budget/);
-    const big = pluginSessionEndFinding("session@m", DRAFT_FITS_BYTES + 1);
+    const big = events.pluginSessionEndFinding("session@m", events.DRAFT_FITS_BYTES + 1);
     assert.equal(big.status, "fix");
     assert.match(big.text, /may not finish in 1.5 s — fix: session.ts install/);
-    assert.equal(pluginSessionEndFinding("session@m", undefined).status, "ok");
+    assert.equal(events.pluginSessionEndFinding("session@m", undefined).status, "ok");
   });
   await t.step("the largest transcript, by stat alone", async () => {
     await using dir = await scratchDir("transcripts-");
-    assert.equal(largestTranscript(dir.path), undefined);
-    assert.equal(largestTranscript(`${dir.path}/missing`), undefined);
+    assert.equal(events.largestTranscript(dir.path), undefined);
+    assert.equal(events.largestTranscript(`${dir.path}/missing`), undefined);
     await Deno.writeTextFile(`${dir.path}/a.jsonl`, "x".repeat(10));
     await Deno.writeTextFile(`${dir.path}/b.jsonl`, "x".repeat(30));
     await Deno.writeTextFile(`${dir.path}/c.txt`, "x".repeat(99));
-    assert.equal(largestTranscript(dir.path), 30);
+    assert.equal(events.largestTranscript(dir.path), 30);
   });
 });
