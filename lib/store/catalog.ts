@@ -19,6 +19,8 @@ export interface DocEntry {
   /** `created` as written; undefined when missing. */
   created?: string;
   branch?: string;
+  /** `session:`: the agent session the document came from (dump, SessionEnd draft). */
+  session?: string;
   /** `consumed: true|false`; undefined when the field is missing or odd. */
   consumed?: boolean;
   /** Age from `created`; undefined when it does not parse (such documents never expire). */
@@ -74,6 +76,7 @@ export function entryOf(slug: string, fields: Record<string, string>, now: Date)
   };
   if (fields.created !== undefined) entry.created = fields.created;
   if (fields.branch !== undefined) entry.branch = fields.branch;
+  if (fields.session !== undefined) entry.session = fields.session;
   if (fields.consumed === "true" || fields.consumed === "false") {
     entry.consumed = fields.consumed === "true";
   }
@@ -101,7 +104,7 @@ export function cachePath(store: Store): string {
 }
 
 /** The front-matter fields the catalog keeps. */
-const KEPT = ["created", "branch", "consumed"] as const;
+const KEPT = ["created", "branch", "consumed", "session"] as const;
 
 /**
  * How long after the store's last change a cache may be written. A directory's mtime has a clock

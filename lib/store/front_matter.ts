@@ -32,6 +32,7 @@ export const KEYS: readonly string[] = [
   "branch",
   "recovered",
   "from",
+  "session",
 ];
 /** Front matter longer than this is not ours: treated as no front matter. */
 const MAX_HEAD_LINES = 64;
