@@ -8,7 +8,7 @@
  * @module
  */
 
-import { createFileAtomic, writeFileAtomicSync } from "../fs/atomic.ts";
+import { createFileAtomic, PRIVATE_DIR, writeFileAtomicSync } from "../fs/atomic.ts";
 import { docsLockTarget, withLock } from "../fs/lock.ts";
 import { join } from "../fs/path.ts";
 import { editParked } from "../parked/file.ts";
@@ -48,7 +48,7 @@ export function readSyncCache(store: Store): SyncCache {
 /** Saves the cache (atomically); a store that cannot be written simply goes uncached. */
 export function writeSyncCache(store: Store, cache: SyncCache): void {
   try {
-    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true });
+    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
     writeFileAtomicSync(cachePath(store), JSON.stringify({ version: 1, ...cache }));
   } catch { /* uncached */ }
 }
