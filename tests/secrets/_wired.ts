@@ -59,3 +59,11 @@ export function assertNote(err: string, kinds: Record<string, number>) {
   for (const [kind, n] of Object.entries(kinds)) assert.ok(line.includes(`${n} ${kind}`), line);
   for (const s of Object.values(SECRETS)) assert.ok(!err.includes(s.secret), "a value on stderr");
 }
+
+/** The stderr note names each of `kinds` (however many of each). */
+export function assertNoteKinds(err: string, kinds: string[]) {
+  const line = err.split("\n").find((l) => l.startsWith("redacted "));
+  assert.ok(line, `no redaction note in: ${err}`);
+  for (const kind of kinds) assert.match(line, new RegExp(`\\b\\d+ ${kind}\\b`), line);
+  for (const s of Object.values(SECRETS)) assert.ok(!err.includes(s.secret), "a value on stderr");
+}
