@@ -115,6 +115,28 @@ Deno.test("dump and evidence: nothing of a known shape reaches the handover", as
     assert.ok(r.out.endsWith("/clear"), "the report is unchanged");
   });
 
+  await t.step("sweep: the table, its file and --json redacted; the note", async () => {
+    await git(root, ["stash", "push", "-q", "-m", `wip with ${github.text}`]);
+    const tflags = ["--transcript", join(root, ".temp/t.jsonl")];
+    const json = await runCliInProcess(["sweep", "--json", ...tflags], { cwd: root });
+    assert.equal(json.code, 0, json.err);
+    assertRedacted(json.out, [github, aws, stripe], "sweep --json");
+    assertNoteKinds(json.err, ["github-token", "aws-access-key", "stripe-key"]);
+    assert.equal(JSON.parse(json.out).root, root);
+    const table = await runCliInProcess(["sweep", ...tflags], { cwd: root });
+    assertRedacted(table.out, [github, aws, stripe], "sweep table");
+    const file = Deno.readTextFileSync(join(root, ".temp/session/unlanded.md"));
+    assertRedacted(file, [github, aws, stripe], "unlanded.md");
+  });
+
+  await t.step("park with nothing to park: the offers are redacted", async () => {
+    const r = await runCliInProcess(["park"], { cwd: root });
+    assert.equal(r.code, 1, r.err);
+    assert.ok(!r.out.includes(github.secret), "the stash's subject");
+    assert.ok(r.out.includes(mark("github-token")));
+    assertNoteKinds(r.err, ["github-token"]);
+  });
+
   await t.step("dump of a clean body in a clean project: no note", async () => {
     await using q = await scratchProject({ git: "repo", store: false });
     const r = await runCliInProcess(["dump", "clean"], {
