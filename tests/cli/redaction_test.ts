@@ -70,3 +70,41 @@ Deno.test("park and drop redact what they write", async (t) => {
     assert.equal(r.err, "");
   });
 });
+
+Deno.test({
+  name: "the store a CLI run creates is the user's only: dirs 0700, files 0600",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using p = await scratchProject({ git: "repo", store: false });
+    const cwd = p.root;
+    for (
+      const [args, stdin] of [
+        [["park", "one", "thing"], ""],
+        [["park", "two", "things"], ""],
+        [["dump", "doc"], "## Goal\n\nShip.\n"],
+        [["drop", "one-thing"], ""],
+        [["list"], ""],
+      ] as [string[], string][]
+    ) {
+      const r = await runCliInProcess(args, { cwd, stdin });
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.err}`);
+    }
+    const seen: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of Deno.readDirSync(dir)) {
+        const path = join(dir, e.name);
+        const mode = Deno.statSync(path).mode! & 0o777;
+        seen.push(e.name);
+        if (e.isDirectory) {
+          assert.equal(mode, 0o700, path);
+          walk(path);
+        } else assert.equal(mode, 0o600, path);
+      }
+    };
+    assert.equal(Deno.statSync(join(cwd, ".claude/state")).mode! & 0o777, 0o700);
+    walk(join(cwd, STORE));
+    for (const name of ["PARKED.md", "dropped.jsonl", "doc.md", "LATEST", "PARKED.md.lock"]) {
+      assert.ok(seen.includes(name), `${name} among ${seen.join(", ")}`);
+    }
+  },
+});
