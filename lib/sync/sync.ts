@@ -22,7 +22,7 @@ import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { isSafeSlug, type Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
-import { addCounts, redact, type RedactionCounts } from "../secrets/redact.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import {
   commitTree,
   fetchStore,
@@ -68,6 +68,7 @@ import {
   type SyncCache,
   writeSyncCache,
 } from "./snapshot.ts";
+import { clean, cleanBytes } from "./redaction.ts";
 
 /** How many times a push behind the remote fetches, merges and tries again. */
 export const PUSH_ATTEMPTS = 10;
@@ -101,24 +102,6 @@ export interface SyncReport {
   attempts: number;
   /** Secrets redacted from what went to the ref (push) or came from it (pull), by kind. */
   redacted: RedactionCounts;
-}
-
-/** `text` redacted, its counts added to `report`'s. */
-function clean(text: string, report: SyncReport): string {
-  const r = redact(text);
-  report.redacted = addCounts(report.redacted, r.counts);
-  return r.text;
-}
-
-/**
- * `bytes` redacted, its counts added to `report`'s. Bytes with nothing to redact are returned as
- * they are (PARKED.md may hold bytes that are not UTF-8, which an edit keeps exactly).
- */
-function cleanBytes(bytes: Uint8Array, report: SyncReport): Uint8Array {
-  const r = redact(DECODER.decode(bytes));
-  if (Object.keys(r.counts).length === 0) return bytes;
-  report.redacted = addCounts(report.redacted, r.counts);
-  return ENCODER.encode(r.text);
 }
 
 async function prepare(store: Store, name: string | undefined): Promise<string> {
