@@ -30,7 +30,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const remote = a.flags.remote as string | undefined;
-  const lines = await syncLines("push", storeFor(ctx, a.dir), { ...ctx, remote });
+  const { lines, note } = await syncLines("push", storeFor(ctx, a.dir), { ...ctx, remote });
+  if (note) ctx.err(note);
   for (const line of lines) ctx.out(line);
   return EXIT.ok;
 }

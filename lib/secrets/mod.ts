@@ -10,6 +10,7 @@
  *   payment keys, passwords in URLs, bearer tokens), in the order they run
  * - assignment.ts: secret-named assignments (`API_KEY=…`, `"password": "…"`, `token: …`)
  * - _values.ts: what a value must not be (placeholders, references, earlier redactions)
+ * - lazy.ts: `loadRedaction()`, redact.ts loaded on demand (the fast write paths: park, drop)
  *
  * Why hand-written rules and not secretlint's preset. Measured 2026-12-01 on this project's
  * 2-core VM (shared, load average 6–10), Deno 2.9.6, @secretlint/core and
@@ -45,3 +46,4 @@ export * from "./redact.ts";
 export * from "./stream.ts";
 export * from "./rules.ts";
 export * from "./assignment.ts";
+export * from "./lazy.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
+import { PRIVATE_DIR, TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
 import { splitFrontMatter } from "./front_matter.ts";
 import { docPath, isSafeSlug, type Store } from "./store.ts";
 import { join } from "../fs/path.ts";
@@ -166,7 +166,7 @@ function readCache(store: Store, mtime: number): Map<string, Record<string, stri
 
 function writeCache(store: Store, mtime: number, docs: Map<string, Record<string, string>>): void {
   try {
-    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true });
+    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
     const data = { version: 1, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
     writeFileAtomicSync(cachePath(store), JSON.stringify(data));
   } catch { /* a read-only store simply goes uncached */ }

@@ -14,8 +14,15 @@
  *   a ref rewritten by hand), nothing is removed but what the other side's dropped.jsonl records
  *   as dropped with exactly that text (the log is the tombstone list).
  * - **dropped.jsonl**: the union of both logs, lines appended, never rewritten.
+ *
+ * Every text is compared redacted (lib/secrets/): bullets, drop entries, log lines, documents'
+ * content keys. What travels is redacted (sync.ts), so a store holding a secret (written before
+ * redaction, or edited by hand) and the ref holding its redacted copy agree: nothing is pulled
+ * back as "edited elsewhere" or renamed as another document, and nothing raw is ever added.
  * @module
  */
+
+import { redact } from "../secrets/redact.ts";
 
 /** A parked item, as the merge sees it: a key (its slug, `slug#2`… for a repeat) and its text. */
 export interface Bullet {
@@ -25,13 +32,16 @@ export interface Bullet {
   text: string;
 }
 
-/** Keys items by slug, numbering repeats of a slug (`slug`, `slug#2`, …) in file order. */
+/**
+ * Keys items by slug, numbering repeats of a slug (`slug`, `slug#2`, …) in file order; each text
+ * redacted, as the merge compares and writes it.
+ */
 export function keyBullets(items: readonly { slug: string; text: string }[]): Bullet[] {
   const seen = new Map<string, number>();
   return items.map(({ slug, text }) => {
     const n = (seen.get(slug) ?? 0) + 1;
     seen.set(slug, n);
-    return { key: n === 1 ? slug : `${slug}#${n}`, slug, text };
+    return { key: n === 1 ? slug : `${slug}#${n}`, slug, text: redact(text).text };
   });
 }
 
@@ -116,10 +126,13 @@ export function mergeParked(
   return out;
 }
 
-/** Tombstones of a dropped.jsonl: every `dropped` entry's slug and text. Bad lines are skipped. */
+/**
+ * Tombstones of a dropped.jsonl: every `dropped` entry's slug and text (redacted, as bullets are
+ * compared). Bad lines are skipped.
+ */
 export function tombstones(log: string): Set<string> {
   const out = new Set<string>();
-  for (const line of log.split("\n")) {
+  for (const line of redact(log).text.split("\n")) {
     if (!line.includes('"dropped"')) continue;
     try {
       const e = JSON.parse(line);
@@ -131,11 +144,14 @@ export function tombstones(log: string): Set<string> {
   return out;
 }
 
-/** The lines of `incoming` (a dropped.jsonl) that `mine` lacks, in order, without line endings. */
+/**
+ * The lines of `incoming` (a dropped.jsonl) that `mine` lacks, in order, without line endings;
+ * both compared redacted, and the lines returned redacted.
+ */
 export function logLinesToAdd(mine: string, incoming: string): string[] {
-  const have = new Set(mine.split("\n").map((l) => l.replace(/\r$/, "")));
+  const have = new Set(redact(mine).text.split("\n").map((l) => l.replace(/\r$/, "")));
   const out: string[] = [];
-  for (const raw of incoming.split("\n")) {
+  for (const raw of redact(incoming).text.split("\n")) {
     const line = raw.replace(/\r$/, "");
     if (line.trim() === "" || have.has(line)) continue;
     have.add(line);
@@ -219,10 +235,11 @@ function headLines(text: string): { lines: string[]; rest: string } | undefined 
 
 /**
  * The text a document's content key is taken from: the document without its personal parts —
- * `consumed` read as `false` and no `from` line — so a handover read on one machine, or pulled
- * to another, is still the same handover.
+ * `consumed` read as `false` and no `from` line — and redacted, so a handover read on one
+ * machine, or pulled to another, or redacted on its way, is still the same handover.
  */
-export function docKeyText(text: string): string {
+export function docKeyText(raw: string): string {
+  const text = redact(raw).text;
   const head = headLines(text);
   if (!head) return text;
   const lines = head.lines.filter((l) => !/^from:/.test(l))

@@ -13,6 +13,7 @@
  * - `identity.ts` — who syncs, and the `from` line / `-from-<user-host>` suffix naming them.
  * - `sync.ts` — `pull` and `push`: fetch, merge, commit, push, retry when behind.
  * - `report.ts` — what the modes print, and their shared run.
+ * - `redaction.ts` — what travels, redacted on the way, the counts kept for the note.
  * @module
  */
 
@@ -23,3 +24,4 @@ export * from "./ref_state.ts";
 export * from "./identity.ts";
 export * from "./sync.ts";
 export * from "./report.ts";
+export * from "./redaction.ts";

@@ -6,6 +6,7 @@
  */
 
 import type { Store } from "../store/store.ts";
+import { redactionNote } from "../secrets/redact.ts";
 import { whoAmI } from "./identity.ts";
 import { pull, push, type SyncReport } from "./sync.ts";
 
@@ -63,12 +64,16 @@ export const REMOTE_FLAG = {
   help: "the git remote (default: the branch's upstream remote, else origin)",
 } as const;
 
-/** Runs `push` or `pull` for a store and returns the lines to print. */
+/**
+ * Runs `push` or `pull` for a store and returns the lines to print, and the note on what was
+ * redacted on the way (for stderr; "" when nothing).
+ */
 export async function syncLines(
   mode: "push" | "pull",
   store: Store,
   o: { remote?: string; now: Date; env: (name: string) => string | undefined },
-): Promise<string[]> {
+): Promise<{ lines: string[]; note: string }> {
   const opts = { remote: o.remote, now: o.now, who: await whoAmI(store.root, o.env) };
-  return describe(await (mode === "push" ? push : pull)(store, opts), mode);
+  const report = await (mode === "push" ? push : pull)(store, opts);
+  return { lines: describe(report, mode), note: redactionNote(report.redacted) };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { createFileAtomic, writeFileAtomicSync } from "../fs/atomic.ts";
+import { createFileAtomic, PRIVATE_DIR, writeFileAtomicSync } from "../fs/atomic.ts";
 import { docsLockTarget, withLock } from "../fs/lock.ts";
 import { join } from "../fs/path.ts";
 import { editParked } from "../parked/file.ts";
@@ -38,7 +38,8 @@ function cachePath(store: Store): string {
 export function readSyncCache(store: Store): SyncCache {
   try {
     const data = JSON.parse(Deno.readTextFileSync(cachePath(store)));
-    if (data?.version === 1 && typeof data.files === "object" && typeof data.blobs === "object") {
+    // Version 2: content keys of redacted text (lib/sync/merge.ts docKeyText); 1's are stale.
+    if (data?.version === 2 && typeof data.files === "object" && typeof data.blobs === "object") {
       return { files: data.files, blobs: data.blobs };
     }
   } catch { /* missing or unreadable: start afresh */ }
@@ -48,8 +49,8 @@ export function readSyncCache(store: Store): SyncCache {
 /** Saves the cache (atomically); a store that cannot be written simply goes uncached. */
 export function writeSyncCache(store: Store, cache: SyncCache): void {
   try {
-    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true });
-    writeFileAtomicSync(cachePath(store), JSON.stringify({ version: 1, ...cache }));
+    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
+    writeFileAtomicSync(cachePath(store), JSON.stringify({ version: 2, ...cache }));
   } catch { /* uncached */ }
 }
 

@@ -8,6 +8,11 @@
  * remote's commit and pushes it without force; when the remote moved meanwhile it fetches,
  * merges and tries again ({@link PUSH_ATTEMPTS} times). Only after the remote took it is the store
  * brought up to the pushed state, so a failed push leaves the store as it was.
+ *
+ * Redaction runs again on the way (lib/secrets/): every handover, PARKED.md and dropped.jsonl is
+ * redacted before it is committed to the ref, and what a pull brings in before it is written to
+ * the store (a ref written by an older version, or by hand, may hold anything). The report counts
+ * what was taken out.
  * @module
  */
 
@@ -17,6 +22,7 @@ import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { isSafeSlug, type Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import {
   commitTree,
   fetchStore,
@@ -62,6 +68,7 @@ import {
   type SyncCache,
   writeSyncCache,
 } from "./snapshot.ts";
+import { clean, cleanBytes } from "./redaction.ts";
 
 /** How many times a push behind the remote fetches, merges and tries again. */
 export const PUSH_ATTEMPTS = 10;
@@ -93,6 +100,8 @@ export interface SyncReport {
   pushed?: string;
   /** Push: how many attempts it took. */
   attempts: number;
+  /** Secrets redacted from what went to the ref (push) or came from it (pull), by kind. */
+  redacted: RedactionCounts;
 }
 
 async function prepare(store: Store, name: string | undefined): Promise<string> {
@@ -145,7 +154,7 @@ async function applyDocs(
       if (!bytes) continue;
       const fields = splitFrontMatter(DECODER.decode(bytes))?.fields ?? {};
       if (entryOf(d.name, fields, opts.now).expired) continue;
-      texts.set(d.name, bytes);
+      texts.set(d.name, cleanBytes(bytes, report));
       suffix.set(d.name, suffixOf(fields.from, "elsewhere"));
     }
     const placed = placeDocs(
@@ -167,6 +176,9 @@ async function applyParked(
   opts: SyncOptions,
   report: SyncReport,
 ): Promise<void> {
+  // Bullets and log lines are merged redacted (lib/sync/merge.ts); counted here, once.
+  clean(DECODER.decode(state.parked), report);
+  clean(state.log, report);
   const remote = { items: bulletsOf(state.parked), dropped: tombstones(state.log) };
   const result = await editStoreParked(store, (local) => {
     const mine = keyBullets(local.doc.items);
@@ -245,6 +257,7 @@ function newReport(remote: string): SyncReport {
     parked: { added: 0, removed: 0, changed: 0 },
     superseded: [],
     attempts: 0,
+    redacted: {},
   };
 }
 
@@ -299,8 +312,10 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       () => suffix,
       isSafeSlug,
     );
+    // Counted afresh on each attempt: the last one is what the ref got.
+    report.redacted = {};
     const blobs = placed.map((p) =>
-      ENCODER.encode(travelling(DECODER.decode(readDocBytes(store, p.from)), from))
+      ENCODER.encode(clean(travelling(DECODER.decode(readDocBytes(store, p.from)), from), report))
     );
     const ids = await writeBlobs(root, blobs);
     const known = new Map(ids.map((id, i) => [id, blobs[i]]));
@@ -318,11 +333,10 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       docsTree = await mkTree(root, entries);
     }
     // Parked items and the log: merged in memory; the store is not touched before the push.
-    const { bytes: mergedParked, log: mergedLog, merge: m } = mergeLocal(
-      store,
-      unmoved ? undefined : { base, state },
-      opts.now,
-    );
+    const merged = mergeLocal(store, unmoved ? undefined : { base, state }, opts.now);
+    const m = merged.merge;
+    const mergedParked = cleanBytes(merged.bytes, report);
+    const mergedLog = clean(merged.log, report);
     const [parkedId, logId] = await writeBlobs(root, [mergedParked, ENCODER.encode(mergedLog)]);
     const tree = await mkTree(root, [
       { mode: "100644", type: "blob", id: parkedId, name: "PARKED.md" },
@@ -361,8 +375,12 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       log: mergedLog,
       time: opts.now.getTime(),
     };
-    // Unmoved: the store already is what was pushed (no merge brought anything in).
+    // Unmoved: the store already is what was pushed (no merge brought anything in). The pushed
+    // state is clean: bringing it in counts nothing more.
+    // Nothing committed: nothing was sent, so nothing was redacted from it.
+    const sent = report.pushed === undefined ? {} : report.redacted;
     if (!unmoved) await applyToStore(store, pushedState, base, cache, opts, report, known);
+    report.redacted = sent;
     report.docsIn = report.docsIn.filter((d) => !placed.some((p) => p.to === d.from));
     const lost = m?.superseded.map((s) => s.slug) ?? [];
     report.superseded = [...new Set([...lost, ...report.superseded])];
