@@ -38,7 +38,7 @@ async function latest(world: World): Promise<string> {
 /** `from` dumps `slug` through its model's shell tool: the doc is written, unconsumed, and LATEST. */
 async function dumpOn(from: Side, world: World, slug: string, body: string) {
   const out = await from.dump(slug, body);
-  assert.match(out, /\/clear\s*$/m, `${from.name}: dump's output:\n${out.slice(-800)}`);
+  assert.match(out, /^\/clear\s*$/m, `${from.name}: dump's output:\n${out.slice(-800)}`);
   assert.match(await doc(world, slug), /^consumed: false$/m);
   assert.equal(await latest(world), slug);
 }
@@ -138,6 +138,10 @@ Deno.test("cross-agent e2e: a handover dumped under one agent is picked up by an
     for (const side of sides) {
       console.error(`${side.name} screen:\n${await side.tmux.screen()}`);
       for (const line of side.log()) console.error(line);
+    }
+    for await (const e of Deno.readDir(`${world.project}/${STORE}`)) {
+      const text = await Deno.readTextFile(`${world.project}/${STORE}/${e.name}`).catch(() => "");
+      console.error(`store: ${e.name}\n${text.split("\n---\n")[0]}`);
     }
     throw err;
   } finally {

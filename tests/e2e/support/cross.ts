@@ -64,7 +64,7 @@ export async function claudeSide(bin: string, world: World, env: Record<string, 
       (r) => turn(r) && anthropic.lastUserText(r).includes(message),
       { since, timeoutMs: WAIT_MS },
     );
-    return r.raw;
+    return (r.body.messages ?? []).map(anthropic.messageText).join("\n");
   };
   return {
     name: "Claude Code",
@@ -171,6 +171,12 @@ function geminiLastUser(r: gemini.Recorded): string {
   return last ? gemini.contentsText({ ...r, body: { contents: [last] } }) : "";
 }
 
+/** Every string inside a JSON value. */
+function strings(v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  return v && typeof v === "object" ? Object.values(v).flatMap(strings) : [];
+}
+
 /** Real Gemini CLI (its `run_shell_command` tool) against the Gemini API stand-in. */
 export async function geminiSide(bin: string, world: World, env: Record<string, string>) {
   const standIn = gemini.startStandIn((r) => {
@@ -202,7 +208,9 @@ export async function geminiSide(bin: string, world: World, env: Record<string, 
       const since = standIn.requests.length;
       await say(dumpPrompt(slug, mark));
       const r = await standIn.waitFor(gemini.isToolOutput, { since, timeoutMs: WAIT_MS });
-      return gemini.contentsText(r);
+      // The function response as text (contentsText has it as JSON, its newlines escaped).
+      const parts = r.body.contents?.at(-1)?.parts ?? [];
+      return strings(parts.find((p) => p.functionResponse)?.functionResponse?.response).join("\n");
     },
     clear: async () => {
       await tmux.submit("/clear");
