@@ -19,6 +19,7 @@ import {
   type World,
 } from "./support/agents.ts";
 import { ensureClaude } from "./support/claude.ts";
+import { sleep } from "./support/tmux.ts";
 import { claudeSide, codexSide, geminiSide, type Side } from "./support/cross.ts";
 
 const STORE = ".claude/state/session";
@@ -35,6 +36,15 @@ async function latest(world: World): Promise<string> {
   return (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "")).trim();
 }
 
+/** Waits until the hook has consumed `slug` (as it does within the /clear for Claude Code). */
+async function consumed(world: World, slug: string, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!/^consumed: true$/m.test(await doc(world, slug))) {
+    if (Date.now() > deadline) throw new Error(`"${slug}" not consumed ${ms} ms after /clear`);
+    await sleep(200);
+  }
+}
+
 /** `from` dumps `slug` through its model's shell tool: the doc is written, unconsumed, and LATEST. */
 async function dumpOn(from: Side, world: World, slug: string, body: string) {
   const out = await from.dump(slug, body);
@@ -49,6 +59,9 @@ async function dumpOn(from: Side, world: World, slug: string, body: string) {
  */
 async function pickUp(to: Side, world: World, slug: string, body: string, tag: string) {
   await to.clear();
+  // Claude Code runs its hook on /clear itself; Codex with the new thread's first turn, and
+  // Gemini's hook only arms on /clear and delivers with the next message.
+  if (to.restoresOnClear) await consumed(world, slug);
   const text = await to.say(`carry on ${tag}`);
   assert.ok(text.includes(`${BANNER} "${slug}" restored`), `${to.name}: banner in the request`);
   assert.ok(text.includes(body), `${to.name}: the body in the request`);

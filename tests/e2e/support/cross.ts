@@ -22,6 +22,8 @@ export interface Side {
   say: (message: string) => Promise<string>;
   /** Has the model dump `slug` (body carrying `mark`) through its shell tool; the tool's output. */
   dump: (slug: string, mark: string) => Promise<string>;
+  /** True when the client runs the restore hook within `/clear` (not with the next message). */
+  restoresOnClear: boolean;
   /** Sends `/clear` and lets the client start its new session. */
   clear: () => Promise<void>;
   /** Every request the stand-in recorded, summed up for a failure report. */
@@ -69,6 +71,7 @@ export async function claudeSide(bin: string, world: World, env: Record<string, 
   return {
     name: "Claude Code",
     tmux,
+    restoresOnClear: true,
     say,
     dump: async (slug, mark) => {
       const since = standIn.requests.length;
@@ -138,6 +141,7 @@ export async function codexSide(
   return {
     name: "Codex",
     tmux,
+    restoresOnClear: false,
     say,
     dump: async (slug, mark) => {
       const since = standIn.requests.length;
@@ -203,6 +207,7 @@ export async function geminiSide(bin: string, world: World, env: Record<string, 
   return {
     name: "Gemini",
     tmux,
+    restoresOnClear: false,
     say,
     dump: async (slug, mark) => {
       const since = standIn.requests.length;
