@@ -404,7 +404,7 @@ Deno.test("the fast path serves the common /clear in a real process", async (t) 
       JSON.stringify({ cwd: p.root, hook_event_name: "SessionStart", source: "clear" }),
       { env: { SESSION_DEBUG: "1" } },
     );
-    assert.match(ran.stdout, /Handover \\"plain\\" restored \(dumped 2 min ago/);
+    assert.match(ran.stdout, /left this handover: \\"plain\\" \(dumped 2 min ago/);
     assert.doesNotMatch(ran.stderr, /general path/);
   });
   await t.step("no pointer: silent without the general path", async () => {
