@@ -539,10 +539,15 @@ export const RESTORED_PREFIX = ".restored-";
  * carry plainly is skipped; a failed write costs the card its handover, never the restore.
  */
 export function recordRestored(dir: string, sessionId: string | undefined, slug: string): void {
-  if (!sessionId || sessionId.length > 128 || !plainChars(sessionId, "_.-")) return;
+  if (!safeSessionId(sessionId)) return;
   try {
     Deno.writeTextFileSync(`${dir}/${RESTORED_PREFIX}${sessionId}`, `${slug}\n`);
   } catch { /* see above */ }
+}
+
+/** A session id a hidden file's name can carry as is (letters, digits, `_.-`; ≤ 128; not `.`/`..`). */
+export function safeSessionId(id: string | undefined): id is string {
+  return !!id && id.length <= 128 && plainChars(id, "_.-") && id !== "." && id !== "..";
 }
 
 /** lib/fs/atomic.ts's fault point (`--test-fault`), for this module's one write. */
