@@ -84,7 +84,8 @@ export function buildCard(
   for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
     const bytes = new TextEncoder().encode(card).length;
     if (bytes <= budget.maxBytes) break;
-    room = Math.max(0, Math.floor((room * budget.maxBytes) / bytes) - 64);
+    // From the card's own length, not the room (see lib/hook/restore.ts fitFramed).
+    room = Math.max(0, Math.floor((Math.min(room, card.length) * budget.maxBytes) / bytes) - 64);
     card = framed(banner, fitSections(sections, room));
   }
   return card;

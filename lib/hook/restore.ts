@@ -75,7 +75,9 @@ export function fitFramed(banner: string, body: string, recall: string, budget: 
     const bytes = utf8Length(context);
     if (bytes <= budget.maxBytes) break;
     // Shrink the room by the overshoot's ratio and digest until it fits.
-    room = Math.max(0, Math.floor((room * budget.maxBytes) / bytes) - 64);
+    // From the context's own length, not the room: a text far under the room (emoji: 4 bytes per
+    // 2 UTF-16 units) would otherwise shrink by a few percent a round and never fit.
+    room = Math.max(0, Math.floor((Math.min(room, context.length) * budget.maxBytes) / bytes) - 64);
     context = framed(banner, capLines(buildDigest(body, recall, room), room));
   }
   return context;
