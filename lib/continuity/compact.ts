@@ -13,7 +13,13 @@ import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { TEMP_PREFIX } from "../fs/atomic.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 import { cliCommand } from "../agents/command.ts";
-import { hookOutput, type Payload, type RestoreOptions, safeSessionId } from "../hook/fast.ts";
+import {
+  gate,
+  hookOutput,
+  type Payload,
+  type RestoreOptions,
+  safeSessionId,
+} from "../hook/fast.ts";
 import { HOOK_LOCK_WAIT_MS, type HookEnv, restore } from "../hook/restore.ts";
 import type { Store } from "../store/store.ts";
 import { ageMs, formatAge } from "../store/time.ts";
@@ -68,9 +74,12 @@ export async function answerCompact(
     return { reason: "not a compaction's SessionStart" };
   }
   let restored: string | undefined;
-  if (options.sources.includes("compact")) {
+  // Why LATEST was not restored: today's gate unless `--source compact` opted in.
+  let latest = gate(payload, options);
+  if (latest === undefined) {
     const outcome = restore(payload, options, env, now);
     if (outcome.injected) restored = outcome.context;
+    else latest = outcome.reason;
   }
   const store = usableStore(payload, env);
   const sid = payload.session_id;
@@ -83,13 +92,9 @@ export async function answerCompact(
   const context = [restored, card].filter((c): c is string => c !== undefined);
   if (context.length === 2 && !fits(context.join("\n\n"), options)) context.pop();
   if (!context.length) {
-    return {
-      reason: "reason" in store
-        ? store.reason
-        : material
-        ? "nothing for the card"
-        : "no usable session id",
-    };
+    // A card with nothing to say leaves LATEST's reason, as before compaction had a card.
+    if ("reason" in store) return { reason: store.reason };
+    return { reason: material ? latest ?? "nothing for the card" : "no usable session id" };
   }
   return {
     stdout: hookOutput(context.join("\n\n")),

@@ -161,7 +161,7 @@ Deno.test("compaction and LATEST: restored only with --source compact", async (t
     assert.deepEqual(r, { reason: "no store in this project" });
     await using q = await scratchProject();
     const e = await answerCompact(start(q.root, "/nonexistent"), DEFAULT_OPTIONS, {}, NOW);
-    assert.deepEqual(e, { reason: "nothing for the card" });
+    assert.deepEqual(e, { reason: 'source "compact" is not enabled' }, "LATEST's reason");
     const pre = await answerPreCompact(start(q.root, "/x"), DEFAULT_OPTIONS, {}, NOW);
     assert.deepEqual(pre, { reason: "not a PreCompact event" });
   });
