@@ -11,7 +11,7 @@
 
 import { capLines, type Section } from "../handover/document.ts";
 import { branchWords, type Budget, frameCost, framed, longestBacktickRun } from "../hook/fast.ts";
-import { shortenRuns } from "../hook/restore.ts";
+import { shortenRuns, withinBytes } from "../hook/restore.ts";
 import { FILES, type Material, PARKED, TASKS } from "./material.ts";
 
 /** The card never exceeds this many characters (banner and fence included). */
@@ -79,14 +79,6 @@ export function buildCard(
   const banner = cardBanner(material, age, recall);
   const sections = material.sections.map((s) => ({ ...s, content: shortenRuns(s.content) }));
   const run = Math.max(...sections.map((s) => longestBacktickRun(s.content)), 0);
-  let room = Math.min(CARD_LIMIT, budget.limit) - frameCost(banner, run);
-  let card = framed(banner, fitSections(sections, room));
-  for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
-    const bytes = new TextEncoder().encode(card).length;
-    if (bytes <= budget.maxBytes) break;
-    // From the card's own length, not the room (see lib/hook/restore.ts fitFramed).
-    room = Math.max(0, Math.floor((Math.min(room, card.length) * budget.maxBytes) / bytes) - 64);
-    card = framed(banner, fitSections(sections, room));
-  }
-  return card;
+  const room = Math.min(CARD_LIMIT, budget.limit) - frameCost(banner, run);
+  return withinBytes(room, budget, (room) => framed(banner, fitSections(sections, room)));
 }

@@ -68,17 +68,30 @@ export function buildContext(
  */
 export function fitFramed(banner: string, body: string, recall: string, budget: Budget): string {
   // Digest and cap only shorten lines and add single backticks: the body's fence is the widest.
-  let room = budget.limit - frameCost(banner, longestBacktickRun(body));
-  const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
-  let context = framed(banner, capLines(text, room));
+  const room = budget.limit - frameCost(banner, longestBacktickRun(body));
+  return withinBytes(room, budget, (room, again) => {
+    const text = again || body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
+    return framed(banner, capLines(text, room));
+  });
+}
+
+/**
+ * `build(room)`, then — with a byte cap (Codex) — built again with the room shrunk by the
+ * overshoot's ratio (`again` set) until it fits, at most 8 times.
+ */
+export function withinBytes(
+  room: number,
+  budget: Budget,
+  build: (room: number, again: boolean) => string,
+): string {
+  let context = build(room, false);
   for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
     const bytes = utf8Length(context);
     if (bytes <= budget.maxBytes) break;
-    // Shrink the room by the overshoot's ratio and digest until it fits.
     // From the context's own length, not the room: a text far under the room (emoji: 4 bytes per
     // 2 UTF-16 units) would otherwise shrink by a few percent a round and never fit.
     room = Math.max(0, Math.floor((Math.min(room, context.length) * budget.maxBytes) / bytes) - 64);
-    context = framed(banner, capLines(buildDigest(body, recall, room), room));
+    context = build(room, true);
   }
   return context;
 }
