@@ -227,3 +227,52 @@ Deno.test("hook process: budgets per agent with CJK- and emoji-heavy handovers",
     }
   }
 });
+
+Deno.test("hook process: the notice and the card within every agent's budget, CJK and emoji", async (t) => {
+  const heavy = "修复登录流程🚀".repeat(300);
+  for (const agent of ["claude", "codex", "gemini"]) {
+    await t.step(`${agent}: the notice of a CJK/emoji draft`, async () => {
+      await using p = await scratchProject();
+      await writeDraft(
+        p.root,
+        "cjk-draft",
+        `## Goal\n\nLast request: ${heavy}\n\n## Files touched\n\n| File | Change | State | Ref |\n` +
+          `|---|---|---|---|\n| \`日本語/${
+            heavy.slice(0, 80)
+          }.ts\` | +1 | wip | |\n\n## Outstanding\n\n` +
+          `- **t** — ${heavy}. Why: unfinished task (pending) of the session. Next: finish it.\n`,
+      );
+      const payload = { hook_event_name: "SessionStart", source: "clear" };
+      let ran = await hook(p.root, payload, ["--agent", agent]);
+      if (agent === "gemini") {
+        // Gemini arms on /clear and injects with the next message (lib/hook/answer.ts).
+        assert.match(ran.stdout, /notice of the automatic draft/);
+        ran = await hook(p.root, { hook_event_name: "BeforeAgent" }, ["--agent", agent]);
+      }
+      const json = JSON.parse(ran.stdout);
+      const ctx = json.hookSpecificOutput.additionalContext as string;
+      assert.ok(ctx.length <= 700, `${ctx.length} characters`);
+      assert.ok(utf8Length(ctx) <= 9_800, `${utf8Length(ctx)} bytes`);
+      assert.match(ctx, /Last request: 修复/);
+    });
+    await t.step(`${agent}: the card of a CJK/emoji handover`, async () => {
+      await using p = await scratchProject();
+      await writeDoc(p.store, "cjk", {
+        latest: false,
+        body: `## Goal\n\n${heavy}\n\n## Decisions\n\n${
+          `- ${heavy}\n`.repeat(5)
+        }\n## Next step\n\n${heavy}\n`,
+      });
+      await put(p.root, `.claude/state/session/.restored-${SID}`, "cjk\n");
+      const ran = await hook(p.root, { hook_event_name: "SessionStart", source: "compact" }, [
+        "--agent",
+        agent,
+      ]);
+      const ctx = contextOf(ran)!;
+      assert.ok(ctx, ran.stderr);
+      assert.ok(ctx.length <= 4_000, `${ctx.length} characters`);
+      if (agent === "codex") assert.ok(utf8Length(ctx) <= 9_800, `${utf8Length(ctx)} bytes`);
+      assert.match(ctx, /## Next step/);
+    });
+  }
+});
