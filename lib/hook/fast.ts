@@ -1,7 +1,8 @@
 /**
  * The SessionStart hook's fast path: its input (the payload, its own flags, the per-agent
- * budgets, the gates) and the whole answer for the common `/clear` — nothing to restore, or a
- * plain handover to inject — in one module that imports nothing.
+ * budgets, the gates), the framing every injected context shares (banner, fence), and the whole
+ * answer for the common `/clear` — nothing to restore, or a plain handover to inject — in one
+ * module that imports nothing.
  *
  * Why one module: the hook runs on every `/clear` and must stay within 1.15× of an empty
  * `deno run`. In a fresh Deno process each module costs ~0.12 ms to load (plus ~0.004 ms per KB),

@@ -99,7 +99,7 @@ export function withinBytes(
 /** Backtick runs longer than {@link MAX_BODY_RUN} cut to it (a hostile body cannot widen the fence). */
 export function shortenRuns(text: string): string {
   return longestBacktickRun(text) > MAX_BODY_RUN
-    ? text.replace(/`{17,}/g, "`".repeat(MAX_BODY_RUN))
+    ? text.replace(new RegExp(`\`{${MAX_BODY_RUN + 1},}`, "g"), "`".repeat(MAX_BODY_RUN))
     : text;
 }
 
