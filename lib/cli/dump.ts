@@ -83,6 +83,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     now: ctx.now,
     name,
     force: a.flags.force === true,
+    // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts).
+    session: ctx.env("CLAUDE_CODE_SESSION_ID"),
   });
   report(dumped, ctx);
   return EXIT.ok;

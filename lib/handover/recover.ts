@@ -35,11 +35,15 @@ function at(m: Mention): string {
 export function recoverMarkdown(facts: TranscriptFacts): string {
   const out: string[] = [];
   const goal: string[] = [];
-  if (facts.firstRequest) {
-    goal.push(`${quote(facts.firstRequest.text)} (${at(facts.firstRequest)})`);
+  // The requests that ask for something: a closing "thanks" or "ok" is neither the goal nor the
+  // next step (transcript/prose.ts `isSubstantive`); with none, the plain first and last.
+  const first = facts.firstSubstantive ?? facts.firstRequest;
+  const last = facts.lastSubstantive ?? facts.lastRequest;
+  if (first) {
+    goal.push(`${quote(first.text)} (${at(first)})`);
   }
-  if (facts.lastRequest && facts.lastRequest.line !== facts.firstRequest?.line) {
-    goal.push("", `Last request: ${quote(facts.lastRequest.text)} (${at(facts.lastRequest)})`);
+  if (last && last.line !== first?.line) {
+    goal.push("", `Last request: ${quote(last.text)} (${at(last)})`);
   }
   if (goal.length) out.push("## Goal", "", ...goal, "");
   const items: string[] = [];
@@ -73,8 +77,8 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
         `(${at(facts.lastAssistantText)})`,
     );
   }
-  if (facts.lastRequest) {
-    next.push(`Continue with the last request: ${quote(facts.lastRequest.text, 200)}`);
+  if (last) {
+    next.push(`Continue with the last request: ${quote(last.text, 200)}`);
   }
   out.push("## Next step", "", next.join("\n\n"), "");
   return out.join("\n");

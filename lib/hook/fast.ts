@@ -29,6 +29,8 @@ export interface Payload {
   cwd: string;
   hook_event_name?: string;
   source?: string;
+  /** SessionEnd: why the session ended (`clear`, `prompt_input_exit`, `logout`, `other`, …). */
+  reason?: string;
 }
 
 /** Size budget of the injected context for one agent. */
@@ -92,6 +94,7 @@ export function parsePayload(text: string): Payload | undefined {
     transcript_path: str(p.transcript_path),
     hook_event_name: str(p.hook_event_name),
     source: str(p.source),
+    reason: str(p.reason),
   };
 }
 
@@ -338,8 +341,10 @@ export function parseHead(
     const key = line.slice(0, colon);
     if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
     // Only our own keys (lib/store/front_matter.ts KEYS): `Note: …` after a rule is body, not ours.
+    // `draft` (an automatic draft) is ours too, but its notice is the general path's to build.
     if (
-      !plainChars(key, "_-") || !" slug created consumed branch recovered ".includes(` ${key} `)
+      !plainChars(key, "_-") ||
+      !" slug created consumed branch recovered session ".includes(` ${key} `)
     ) {
       return undefined;
     }

@@ -25,7 +25,15 @@ const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*?)[ \t]*$/;
  * The keys of our schema, the only ones a front matter may have (lib/hook/fast.ts `parseHead`
  * repeats the list; tests/hook/fast_test.ts holds the two together).
  */
-export const KEYS: readonly string[] = ["slug", "created", "consumed", "branch", "recovered"];
+export const KEYS: readonly string[] = [
+  "slug",
+  "created",
+  "consumed",
+  "branch",
+  "recovered",
+  "session",
+  "draft",
+];
 /** Front matter longer than this is not ours: treated as no front matter. */
 const MAX_HEAD_LINES = 64;
 
@@ -90,4 +98,12 @@ export function markConsumed(text: string): string | undefined {
 export function renderFrontMatter(fields: [string, string][], eol = "\n"): string {
   const lines = ["---", ...fields.map(([k, v]) => `${k}: ${v}`), "---"];
   return lines.join(eol) + eol;
+}
+
+/**
+ * An agent session id as the `session:` front matter holds it: one plain word (Claude Code's are
+ * UUIDs), so the hook's fast path reads it as is; anything else is left out, never written.
+ */
+export function sessionField(id: string | undefined): string | undefined {
+  return id !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(id) ? id : undefined;
 }

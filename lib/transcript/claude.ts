@@ -207,6 +207,14 @@ export class TranscriptReader {
     }
   }
 
+  /**
+   * The facts so far, leaving the calls still without a result pending: a snapshot taken
+   * mid-read (lib/continuity/after.ts: what stood when the dump was written), reading goes on.
+   */
+  snapshot(): TranscriptFacts {
+    return this.#b.facts();
+  }
+
   /** The facts so far. Calls still without a result count as done (see the class note). */
   facts(): TranscriptFacts {
     for (const call of [...this.#pending.values()].sort((a, b) => a.line - b.line)) {

@@ -1,0 +1,73 @@
+/**
+ * The store's documents of one agent session (front matter `session:`), found cheaply: "did this
+ * session dump?" is the first question of every SessionEnd, so only each document's head is read.
+ * @module
+ */
+
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { isSafeSlug, type Store } from "../store/store.ts";
+import { parseStamp } from "../store/time.ts";
+
+/** The title of the section session_end.ts appends (since.ts builds it). */
+export const SINCE_TITLE = "Since the dump";
+
+/** A document of the store that came from one session. */
+export interface SessionDoc {
+  slug: string;
+  fields: Record<string, string>;
+  /** `created` in ms, NaN when it is missing or not a stamp. */
+  created: number;
+}
+
+/** How much of a document's start is read to find its front matter. */
+const HEAD_BYTES = 4096;
+
+/** The start of a file as text (its front matter, for a document), or undefined. */
+function readHead(path: string): string | undefined {
+  try {
+    using file = Deno.openSync(path, { read: true });
+    const buf = new Uint8Array(HEAD_BYTES);
+    let n = 0;
+    for (;;) {
+      const got = file.readSync(buf.subarray(n));
+      if (got === null || got === 0) break;
+      n += got;
+      if (n === buf.length) break;
+    }
+    return new TextDecoder().decode(buf.subarray(0, n));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The store's documents that say they came from `session` (front matter `session:`), newest
+ * first. Hidden files and other names are never documents; a symlinked or unreadable one is
+ * passed over (readDoc's confinement applies when it is read whole).
+ */
+export function sessionDocs(store: Store, session: string): SessionDoc[] {
+  const found: SessionDoc[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(store.dir)];
+  } catch {
+    return found;
+  }
+  for (const e of entries) {
+    if (!e.isFile || !e.name.endsWith(".md")) continue;
+    const slug = e.name.slice(0, -3);
+    if (!isSafeSlug(slug)) continue;
+    const head = readHead(`${store.dir}/${e.name}`);
+    // A cheap test first: most documents are other sessions'.
+    if (head === undefined || !head.includes(session)) continue;
+    const fields = splitFrontMatter(head)?.fields;
+    if (fields?.session !== session) continue;
+    found.push({ slug, fields, created: parseStamp(fields.created) ?? NaN });
+  }
+  return found.sort((a, b) => (b.created || 0) - (a.created || 0));
+}
+
+/** Whether a document already carries the "Since the dump" section. */
+export function hasSince(text: string): boolean {
+  return new RegExp(`(^|\\n)## ${SINCE_TITLE}[ \\t]*\\r?\\n`).test(text);
+}

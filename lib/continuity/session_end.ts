@@ -1,0 +1,112 @@
+/**
+ * The SessionEnd hook's answer (every reason: `/clear`, exit, logout, other): nothing is lost
+ * when a session ends.
+ *
+ * - The session dumped (a document whose front matter says `session: <this id>`) and stopped:
+ *   nothing to do. Cheap on purpose — a listing, a few front matters, the transcript's tail —
+ *   because it is the common case and runs before every `/clear`'s SessionStart.
+ * - It dumped, then kept working (files, commits, tasks after the dump's `created`): a
+ *   `## Since the dump` section (since.ts) is appended to that document while it is unconsumed.
+ * - It made no dump: a draft (draft.ts) from its transcript, unless the session left nothing worth
+ *   carrying or the transcript is another project's. LATEST points at the draft only when it
+ *   does not name an unconsumed dump: a draft never overwrites nor shadows a handover the agent
+ *   wrote.
+ *
+ * Every write is atomic and under the store's docs lock, where "did this session dump or draft
+ * already?" is asked again: of two SessionEnd hooks at once exactly one writes. The modules the
+ * writes need are imported (computed specifiers, as session_restore.ts does) only when there is
+ * something to write. Never throws for an ordinary reason: the answer says why nothing happened.
+ * @module
+ */
+
+import type { HookAnswer } from "../hook/answer.ts";
+import type { Payload, RestoreOptions } from "../hook/fast.ts";
+import { sessionField } from "../store/front_matter.ts";
+import { findGitTop, findRoot } from "../store/root.ts";
+import { readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { hasSince, type SessionDoc, sessionDocs } from "./own_docs.ts";
+import { workInTail } from "./tail.ts";
+import type * as After from "./after.ts";
+import type * as Since from "./since.ts";
+import type * as Write from "./_write.ts";
+
+/** What the answer reads of the process. */
+export interface EndEnv {
+  /** `CLAUDE_PROJECT_DIR`, which starts the root rule's walk. */
+  projectDir?: string;
+}
+
+/** Imports a module of this folder by a computed specifier (read only when needed). */
+function load<T>(name: string): Promise<T> {
+  return import(new URL(name, import.meta.url).href) as Promise<T>;
+}
+
+/**
+ * Answers one SessionEnd payload: the draft, the "Since the dump" section, or nothing, and why.
+ * Prints nothing (SessionEnd's output reaches no model).
+ */
+export async function answerSessionEnd(
+  payload: Payload,
+  _options: RestoreOptions,
+  env: EndEnv,
+  now: Date,
+): Promise<HookAnswer> {
+  if (payload.hook_event_name !== "SessionEnd") return { reason: "not a SessionEnd event" };
+  const session = sessionField(payload.session_id);
+  if (session === undefined) return { reason: "no usable session_id in the payload" };
+  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  if (storeOutside(store) !== undefined) {
+    return { reason: "the store leads outside the project; nothing written" };
+  }
+  const transcript = payload.transcript_path;
+  const own = sessionDocs(store, session);
+  if (own.length > 0) return await sinceTheDump(store, own[0], transcript, session);
+  if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
+  const write = await load<typeof Write>("./_write.ts");
+  return await write.draftSession({ store, transcript, session, now, top: findGitTop(store.root) });
+}
+
+/** The ending session dumped: append what it did afterwards, if anything. */
+async function sinceTheDump(
+  store: Store,
+  doc: SessionDoc,
+  transcript: string | undefined,
+  session: string,
+): Promise<HookAnswer> {
+  if (doc.fields.draft !== undefined) {
+    return { reason: `this session's draft "${doc.slug}" exists` };
+  }
+  if (doc.fields.consumed !== "false") {
+    return { reason: `this session's handover "${doc.slug}" is already consumed` };
+  }
+  if (Number.isNaN(doc.created)) return { reason: `"${doc.slug}" has no usable created stamp` };
+  if (!transcript) return { reason: `the session dumped "${doc.slug}"; no transcript_path` };
+  // `created` is cut to the second: a record in that second came before the dump finished.
+  const after = doc.created + 999;
+  let tail: boolean | undefined;
+  try {
+    tail = workInTail(transcript, after);
+  } catch (err) {
+    return { reason: `the session dumped "${doc.slug}"; cannot read ${transcript}: ${err}` };
+  }
+  if (tail === false) return { reason: `the session dumped "${doc.slug}" and did no work after` };
+  const text = readDoc(store, doc.slug);
+  if (text === undefined) return { reason: `"${doc.slug}" cannot be read` };
+  if (hasSince(text)) return { reason: `"${doc.slug}" already says what came after` };
+  const [{ readAround }, { sinceSection }] = await Promise.all([
+    load<typeof After>("./after.ts"),
+    load<typeof Since>("./since.ts"),
+  ]);
+  let around: Since.SinceFacts | undefined;
+  try {
+    around = await readAround(transcript, findGitTop(store.root) ?? store.root, after);
+  } catch (err) {
+    return { reason: `cannot read ${transcript}: ${err}` };
+  }
+  const section = around === undefined ? undefined : sinceSection(around);
+  if (section === undefined) {
+    return { reason: `the session dumped "${doc.slug}" and did no work after` };
+  }
+  const write = await load<typeof Write>("./_write.ts");
+  return await write.appendSince(store, doc.slug, session, section);
+}
