@@ -21,7 +21,8 @@ export function commitOf(rec: unknown): string | undefined {
   for (const b of content) {
     const cmd = b?.type === "tool_use" && b.name === "Bash" ? b.input?.command : undefined;
     if (typeof cmd !== "string" || !/\bgit\b[^\n;&|]*\bcommit\b/.test(cmd)) continue;
-    const m = /\s-m\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(cmd);
+    // `-m "…"`, `-am '…'`, `--message=…`: the first line of the message.
+    const m = /\s(?:-[A-Za-z]*m|--message=?)\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(cmd);
     return (m?.[1] ?? m?.[2] ?? cmd).split("\n")[0];
   }
   return undefined;
