@@ -17,6 +17,7 @@ import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readTranscript } from "../transcript/claude.ts";
 import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
+import { transcriptCwd } from "../transcript/locate.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
 import { hasSince, sessionDocs } from "./own_docs.ts";
 
@@ -54,6 +55,11 @@ function latestIsUnconsumedDump(store: Store): string | undefined {
 /** Drafts a handover for a session that ended without a dump; writes nothing when not worth it. */
 export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   const { store } = r;
+  // The head names the project: another project's transcript is not read through.
+  const cwd = await transcriptCwd(r.transcript);
+  if (cwd !== undefined && !sameProject({ cwd }, store.root)) {
+    return { reason: `the transcript is of another project (${cwd}); nothing drafted` };
+  }
   const facts = await readFacts(r.transcript, r.top ?? store.root);
   if (typeof facts === "string") return { reason: facts };
   if (!sameProject(facts, store.root)) {

@@ -38,7 +38,7 @@ export function worthCarrying(facts: TranscriptFacts): boolean {
  * root or below it. A transcript that names no working directory is taken at its word (the
  * agent handed it over for this project).
  */
-export function sameProject(facts: TranscriptFacts, root: string): boolean {
+export function sameProject(facts: Pick<TranscriptFacts, "cwd">, root: string): boolean {
   if (facts.cwd === undefined) return true;
   return relativeTo(normalizePath(facts.cwd), normalizePath(root)) !== undefined;
 }
