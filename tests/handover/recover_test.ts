@@ -146,3 +146,22 @@ Deno.test("recover from a file of no session records: nothing to recover, exit 1
     await assert.rejects(Deno.stat(join(p.root, ".claude/state/session/LATEST")), name);
   }
 });
+
+Deno.test("recoverMarkdown: the goal and the next step are substantive requests, not a 'thanks'", () => {
+  const md = recoverMarkdown({
+    path: "/t.jsonl",
+    files: [],
+    tasks: [],
+    questions: [],
+    deferrals: [],
+    firstRequest: { text: "ok", line: 1 },
+    firstSubstantive: { text: "Migrate the config loader", line: 3 },
+    lastSubstantive: { text: "now port the tests", line: 9 },
+    lastRequest: { text: "great, thanks!", line: 12 },
+  });
+  const sections = parseSections(md);
+  assert.match(findSection(sections, "Goal")!, /^Migrate the config loader \(transcript L3\)/);
+  assert.match(findSection(sections, "Goal")!, /Last request: now port the tests/);
+  assert.match(findSection(sections, "Next step")!, /Continue with the last request: now port/);
+  assert.doesNotMatch(md, /thanks/);
+});
