@@ -9,7 +9,6 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
-import { openParked } from "../handover/evidence/parked.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { readLatest, writeLatest } from "../store/latest.ts";
@@ -17,7 +16,6 @@ import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readTranscript } from "../transcript/claude.ts";
 import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
-import { transcriptCwd } from "../transcript/locate.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
 import { hasSince, sessionDocs } from "./own_docs.ts";
 
@@ -55,11 +53,6 @@ function latestIsUnconsumedDump(store: Store): string | undefined {
 /** Drafts a handover for a session that ended without a dump; writes nothing when not worth it. */
 export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   const { store } = r;
-  // The head names the project: another project's transcript is not read through.
-  const cwd = await transcriptCwd(r.transcript);
-  if (cwd !== undefined && !sameProject({ cwd }, store.root)) {
-    return { reason: `the transcript is of another project (${cwd}); nothing drafted` };
-  }
   const facts = await readFacts(r.transcript, r.top ?? store.root);
   if (typeof facts === "string") return { reason: facts };
   if (!sameProject(facts, store.root)) {
@@ -68,7 +61,6 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   if (!worthCarrying(facts)) {
     return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
   }
-  const parked = await openParked(store).catch(() => []);
   const branch = headBranch(r.top);
   const inputs = {
     store,
@@ -76,7 +68,6 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
     branch,
     now: r.now,
     session: r.session,
-    parked,
     status: (
       p: string,
     ) => (exists(`${r.top ?? store.root}/${p}`) ? "edited" as const : "reverted" as const),

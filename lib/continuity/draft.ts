@@ -9,7 +9,7 @@
  */
 
 import { join } from "../fs/path.ts";
-import type { Evidence, OpenItem } from "../handover/evidence/model.ts";
+import type { Evidence } from "../handover/evidence/model.ts";
 import { withTranscript } from "../handover/evidence/merge.ts";
 import { renderHandover } from "../handover/document.ts";
 import { recoverMarkdown } from "../handover/recover.ts";
@@ -74,8 +74,6 @@ export interface DraftInputs {
   branch: string;
   now: Date;
   session: string;
-  /** Open parked items, copied into `## Outstanding` as a dump copies them. */
-  parked: OpenItem[];
   /** How a touched file stands now: `reverted` when it is gone. */
   status?: (path: string) => "reverted" | "edited";
 }
@@ -94,7 +92,8 @@ export function draftEvidence(facts: TranscriptFacts, d: DraftInputs): Evidence 
     untracked: [],
     commits: [],
     artifacts: [],
-    outstanding: d.parked,
+    // Parked items stay in PARKED.md (`list` shows them): a draft carries the session's own.
+    outstanding: [],
   };
   return withTranscript(base, facts, d.status);
 }

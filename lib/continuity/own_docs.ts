@@ -19,27 +19,6 @@ export interface SessionDoc {
   created: number;
 }
 
-/** How much of a document's start is read to find its front matter. */
-const HEAD_BYTES = 4096;
-
-/** The start of a file as text (its front matter, for a document), or undefined. */
-function readHead(path: string): string | undefined {
-  try {
-    using file = Deno.openSync(path, { read: true });
-    const buf = new Uint8Array(HEAD_BYTES);
-    let n = 0;
-    for (;;) {
-      const got = file.readSync(buf.subarray(n));
-      if (got === null || got === 0) break;
-      n += got;
-      if (n === buf.length) break;
-    }
-    return new TextDecoder().decode(buf.subarray(0, n));
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The store's documents that say they came from `session` (front matter `session:`), newest
  * first. Hidden files and other names are never documents; a symlinked or unreadable one is
@@ -57,7 +36,9 @@ export function sessionDocs(store: Store, session: string): SessionDoc[] {
     if (!e.isFile || !e.name.endsWith(".md")) continue;
     const slug = e.name.slice(0, -3);
     if (!isSafeSlug(slug)) continue;
-    const head = readHead(`${store.dir}/${e.name}`);
+    // The whole document: readTextFileSync decodes natively, cheaper in a fresh process than a
+    // partial read through TextDecoder; documents are small (a dump is capped, docs/SPEC.md).
+    const head = readText(`${store.dir}/${e.name}`);
     // A cheap test first: most documents are other sessions'.
     if (head === undefined || !head.includes(session)) continue;
     const fields = splitFrontMatter(head)?.fields;
@@ -70,4 +51,13 @@ export function sessionDocs(store: Store, session: string): SessionDoc[] {
 /** Whether a document already carries the "Since the dump" section. */
 export function hasSince(text: string): boolean {
   return new RegExp(`(^|\\n)## ${SINCE_TITLE}[ \\t]*\\r?\\n`).test(text);
+}
+
+/** A file's text, or undefined when it cannot be read. */
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
 }

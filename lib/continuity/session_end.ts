@@ -25,6 +25,7 @@ import { sessionField } from "../store/front_matter.ts";
 import { findGitTop, findRoot } from "../store/root.ts";
 import { readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { hasSince, type SessionDoc, sessionDocs } from "./own_docs.ts";
+import { idleSession } from "./idle.ts";
 import { workInTail } from "./tail.ts";
 import type * as After from "./after.ts";
 import type * as Since from "./since.ts";
@@ -62,6 +63,13 @@ export async function answerSessionEnd(
   const own = sessionDocs(store, session);
   if (own.length > 0) return await sinceTheDump(store, own[0], transcript, session);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
+  try {
+    if (idleSession(transcript)) {
+      return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
+    }
+  } catch (err) {
+    return { reason: `cannot read ${transcript}: ${err instanceof Error ? err.message : err}` };
+  }
   const write = await load<typeof Write>("./_write.ts");
   return await write.draftSession({ store, transcript, session, now, top: findGitTop(store.root) });
 }

@@ -126,7 +126,7 @@ export function deferralsIn(text: string): string[] {
 }
 
 /**
- * Words that make up an acknowledgement or a go-ahead: a reply built only of these ("thanks",
+ * Words that make up an acknowledgement, a greeting or a go-ahead: a reply built only of these ("thanks",
  * "ok", "great, thanks!", "yes please", "continue", "lgtm 👍") asks for nothing new, so it is no
  * request a handover should carry as the goal or the next step.
  */
@@ -137,7 +137,7 @@ const ACK_WORDS = new Set(
     "fine alright right correct exactly agreed indeed continue proceed go on ahead keep going " +
     "carry done lgtm sgtm looks sounds that's thats it works please pls plz cheers np noted " +
     "got understood i see all well makes sense love super sweet wow neat merci danke gracias " +
-    "ja oui si do"
+    "ja oui si do hi hello hey"
   ).split(" "),
 );
 

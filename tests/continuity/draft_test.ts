@@ -73,7 +73,6 @@ Deno.test("composeDraft: front matter with draft and session, the fast path hand
     branch: "main",
     now: NOW,
     session: SESSION,
-    parked: [],
   }, slug);
   const fields = splitFrontMatter(text)!.fields;
   assert.deepEqual(
