@@ -1,12 +1,14 @@
 /**
  * The store's documents of one agent session (front matter `session:`), found cheaply: "did this
- * session dump?" is the first question of every SessionEnd, so only each document's head is read.
+ * session dump?" is the first question of every SessionEnd. One listing, a substring test per
+ * document before any parsing, and `created` read as dump writes it by lib/hook/fast.ts, which
+ * the hook has loaded already (lib/store/time.ts would be one more module to load).
  * @module
  */
 
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { isSafeSlug, type Store } from "../store/store.ts";
-import { parseStamp } from "../store/time.ts";
+import { dumpStampMs } from "../hook/fast.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
@@ -43,7 +45,7 @@ export function sessionDocs(store: Store, session: string): SessionDoc[] {
     if (head === undefined || !head.includes(session)) continue;
     const fields = splitFrontMatter(head)?.fields;
     if (fields?.session !== session) continue;
-    found.push({ slug, fields, created: parseStamp(fields.created) ?? NaN });
+    found.push({ slug, fields, created: dumpStampMs(fields.created ?? "") ?? NaN });
   }
   return found.sort((a, b) => (b.created || 0) - (a.created || 0));
 }

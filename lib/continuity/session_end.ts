@@ -25,9 +25,9 @@ import { sessionField } from "../store/front_matter.ts";
 import { findGitTop, findRoot } from "../store/root.ts";
 import { readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { hasSince, type SessionDoc, sessionDocs } from "./own_docs.ts";
-import { idleSession } from "./idle.ts";
 import { workInTail } from "./tail.ts";
 import type * as After from "./after.ts";
+import type * as Idle from "./idle.ts";
 import type * as Since from "./since.ts";
 import type * as Write from "./_write.ts";
 
@@ -64,6 +64,8 @@ export async function answerSessionEnd(
   if (own.length > 0) return await sinceTheDump(store, own[0], transcript, session);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
   try {
+    // Loaded here, not above: a session that dumped never needs it.
+    const { idleSession } = await load<typeof Idle>("./idle.ts");
     if (idleSession(transcript)) {
       return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
     }
