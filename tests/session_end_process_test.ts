@@ -12,14 +12,7 @@ import { isoStamp } from "../lib/store/time.ts";
 import { makeTranscript } from "../bench/transcript.ts";
 import { type Ran, runCliProcess, runProcess } from "./support/run.ts";
 import { HOOK, NOW, scratchDir, scratchProject } from "./support/scratch.ts";
-import {
-  docsIn,
-  endPayload,
-  minutesAgo,
-  SESSION,
-  timedTranscript,
-  workSteps,
-} from "./continuity/_fixture.ts";
+import * as fx from "./continuity/_fixture.ts";
 
 /** The hook as registered, plus read on the transcript's folder; `v8` adds V8 flags. */
 function runEnd(root: string, transcript: string, o: { v8?: string; payload?: object } = {}) {
@@ -33,7 +26,7 @@ function runEnd(root: string, transcript: string, o: { v8?: string; payload?: ob
   return runProcess(Deno.execPath(), ["run", ...flags, HOOK], {
     cwd: root,
     env: { SESSION_NOW: isoStamp(NOW), SESSION_DEBUG: "1", NO_COLOR: "1" },
-    stdin: JSON.stringify(o.payload ?? endPayload(root, transcript)),
+    stdin: JSON.stringify(o.payload ?? fx.endPayload(root, transcript)),
   });
 }
 
@@ -47,11 +40,14 @@ Deno.test("process: no dump → a draft; the next /clear sees it", async () => {
   await using p = await scratchProject();
   await using home = await scratchDir();
   const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(t, timedTranscript(p.root, [{ at: minutesAgo(5), steps: workSteps() }]));
+  await Deno.writeTextFile(
+    t,
+    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
+  );
   assert.match(quiet(await runEnd(p.root, t)), /drafted ".*-draft"; LATEST → /);
-  const [name] = docsIn(p.store);
+  const [name] = fx.docsIn(p.store);
   const f = splitFrontMatter(await Deno.readTextFile(join(p.store.dir, name)))!.fields;
-  assert.deepEqual([f.draft, f.session, f.consumed], ["auto", SESSION, "false"]);
+  assert.deepEqual([f.draft, f.session, f.consumed], ["auto", fx.SESSION, "false"]);
   assert.equal(readLatest(p.store), name.slice(0, -3));
 });
 
@@ -61,23 +57,23 @@ Deno.test("process: `dump` records the session; its SessionEnd writes nothing mo
   const dumped = await runCliProcess(["dump"], {
     cwd: p.root,
     stdin: "## Goal\n\nShip it.\n\n## Next step\n\nTest it.\n",
-    env: { CLAUDE_CODE_SESSION_ID: SESSION },
-    now: minutesAgo(3),
+    env: { CLAUDE_CODE_SESSION_ID: fx.SESSION },
+    now: fx.minutesAgo(3),
   });
   assert.equal(dumped.code, 0, dumped.stderr);
-  const [name] = docsIn(p.store);
+  const [name] = fx.docsIn(p.store);
   const before = await Deno.readTextFile(join(p.store.dir, name));
-  assert.equal(splitFrontMatter(before)!.fields.session, SESSION);
+  assert.equal(splitFrontMatter(before)!.fields.session, fx.SESSION);
   const t = join(home.path, "t.jsonl");
   await Deno.writeTextFile(
     t,
-    timedTranscript(p.root, [
-      { at: minutesAgo(5), steps: workSteps() },
-      { at: minutesAgo(2), steps: [{ say: "Dumped; /clear when ready." }] },
+    fx.timedTranscript(p.root, [
+      { at: fx.minutesAgo(5), steps: fx.workSteps() },
+      { at: fx.minutesAgo(2), steps: [{ say: "Dumped; /clear when ready." }] },
     ]),
   );
   assert.match(quiet(await runEnd(p.root, t)), /did no work after/);
-  assert.deepEqual(docsIn(p.store), [name]);
+  assert.deepEqual(fx.docsIn(p.store), [name]);
   assert.equal(await Deno.readTextFile(join(p.store.dir, name)), before);
 });
 
@@ -87,17 +83,17 @@ Deno.test("process: dump, more work → 'Since the dump', restored with the hand
   const dumped = await runCliProcess(["dump", "mine"], {
     cwd: p.root,
     stdin: "## Goal\n\nShip it.\n\n## Next step\n\nTest it.\n",
-    env: { CLAUDE_CODE_SESSION_ID: SESSION },
-    now: minutesAgo(3),
+    env: { CLAUDE_CODE_SESSION_ID: fx.SESSION },
+    now: fx.minutesAgo(3),
   });
   assert.equal(dumped.code, 0, dumped.stderr);
   const t = join(home.path, "t.jsonl");
   await Deno.writeTextFile(
     t,
-    timedTranscript(p.root, [
-      { at: minutesAgo(5), steps: workSteps() },
+    fx.timedTranscript(p.root, [
+      { at: fx.minutesAgo(5), steps: fx.workSteps() },
       {
-        at: minutesAgo(1),
+        at: fx.minutesAgo(1),
         steps: [{ tool: "Write", input: { file_path: "src/late.ts", content: "" }, result: "ok" }],
       },
     ]),
@@ -109,7 +105,7 @@ Deno.test("process: dump, more work → 'Since the dump', restored with the hand
     {
       cwd: p.root,
       env: { SESSION_NOW: isoStamp(NOW), NO_COLOR: "1" },
-      stdin: JSON.stringify({ ...endPayload(p.root, t), hook_event_name: "SessionStart" }),
+      stdin: JSON.stringify({ ...fx.endPayload(p.root, t), hook_event_name: "SessionStart" }),
     },
   );
   assert.equal(restored.code, 0, restored.stderr);
@@ -123,21 +119,24 @@ Deno.test("process: an empty session writes nothing", async () => {
   const t = join(home.path, "t.jsonl");
   await Deno.writeTextFile(
     t,
-    timedTranscript(p.root, [{ at: minutesAgo(1), steps: [{ prompt: "great, thanks!" }] }]),
+    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(1), steps: [{ prompt: "great, thanks!" }] }]),
   );
   assert.match(quiet(await runEnd(p.root, t)), /nothing worth carrying/);
-  assert.deepEqual(docsIn(p.store), []);
+  assert.deepEqual(fx.docsIn(p.store), []);
 });
 
 Deno.test("process: two SessionEnd hooks at once write exactly one draft", async () => {
   await using p = await scratchProject();
   await using home = await scratchDir();
   const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(t, timedTranscript(p.root, [{ at: minutesAgo(5), steps: workSteps() }]));
+  await Deno.writeTextFile(
+    t,
+    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
+  );
   const runs = await Promise.all([runEnd(p.root, t), runEnd(p.root, t), runEnd(p.root, t)]);
   const reasons = runs.map(quiet);
   assert.equal(reasons.filter((r) => /drafted/.test(r)).length, 1, reasons.join(""));
-  assert.equal(docsIn(p.store).length, 1);
+  assert.equal(fx.docsIn(p.store).length, 1);
 });
 
 Deno.test("process: another project's, a missing and a hostile transcript: nothing, exit 0", async () => {
@@ -146,7 +145,7 @@ Deno.test("process: another project's, a missing and a hostile transcript: nothi
   const other = join(home.path, "other.jsonl");
   await Deno.writeTextFile(
     other,
-    timedTranscript("/elsewhere/app", [{ at: minutesAgo(5), steps: workSteps() }]),
+    fx.timedTranscript("/elsewhere/app", [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
   );
   assert.match(quiet(await runEnd(p.root, other)), /another project/);
   assert.match(quiet(await runEnd(p.root, join(home.path, "missing.jsonl"))), /cannot read/);
@@ -162,7 +161,7 @@ Deno.test("process: another project's, a missing and a hostile transcript: nothi
   // Not a JSON payload at all.
   const bad = await runProcess(Deno.execPath(), ["run", "-A", HOOK], { env: {}, stdin: "\u0000{" });
   assert.equal(bad.code, 0);
-  assert.deepEqual(docsIn(p.store), []);
+  assert.deepEqual(fx.docsIn(p.store), []);
 });
 
 Deno.test("process: a 100 MB transcript drafts in bounded memory and time", async () => {
@@ -172,7 +171,10 @@ Deno.test("process: a 100 MB transcript drafts in bounded memory and time", asyn
   await makeTranscript(big, 100 * 1024 * 1024, { garbageEvery: 10 });
   const t = join(home.path, "t.jsonl");
   // The generated records are another project's; a first record of this one names the session.
-  await Deno.writeTextFile(t, timedTranscript(p.root, [{ at: minutesAgo(9), steps: workSteps() }]));
+  await Deno.writeTextFile(
+    t,
+    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(9), steps: fx.workSteps() }]),
+  );
   {
     const out = await Deno.open(t, { append: true });
     const src = await Deno.open(big, { read: true });
@@ -186,5 +188,5 @@ Deno.test("process: a 100 MB transcript drafts in bounded memory and time", asyn
   const ms = performance.now() - start;
   assert.match(quiet(r), /drafted/);
   assert.ok(ms < 30_000, `took ${ms} ms (SessionEnd's settings timeout is 30 s)`);
-  assert.equal(docsIn(p.store).length, 1);
+  assert.equal(fx.docsIn(p.store).length, 1);
 });

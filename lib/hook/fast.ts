@@ -88,14 +88,16 @@ export function parsePayload(text: string): Payload | undefined {
   const p = value as Record<string, unknown>;
   if (typeof p.cwd !== "string" || p.cwd === "") return undefined;
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-  return {
+  const payload: Payload = {
     cwd: p.cwd,
     session_id: str(p.session_id),
     transcript_path: str(p.transcript_path),
     hook_event_name: str(p.hook_event_name),
     source: str(p.source),
-    reason: str(p.reason),
   };
+  // Only when sent: SessionStart's payload (and what tests compare it to) stays as it was.
+  if (typeof p.reason === "string") payload.reason = p.reason;
+  return payload;
 }
 
 /** The event and source gates. */

@@ -4,7 +4,9 @@ import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/fast.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { join } from "../../lib/fs/path.ts";
+import type { Store } from "../../lib/store/store.ts";
 import { NOW, scratchProject } from "../support/scratch.ts";
+import type { Step } from "../support/transcript.ts";
 import {
   docsIn,
   endPayload,
@@ -14,6 +16,20 @@ import {
   workSteps,
   writeSessionDump,
 } from "./_fixture.ts";
+
+/** This session's dump 3 minutes ago, and a transcript: work before it, `after` a minute ago. */
+async function dumpThen(p: { root: string; store: Store }, after: Step[]) {
+  const dump = await writeSessionDump(p.store, "mine", { created: minutesAgo(3) });
+  const t = join(p.root, "t.jsonl");
+  await Deno.writeTextFile(
+    t,
+    timedTranscript(p.root, [
+      { at: minutesAgo(5), steps: workSteps() },
+      { at: minutesAgo(1), steps: after },
+    ]),
+  );
+  return { dump, t };
+}
 
 async function end(root: string, transcript: string, extra: Record<string, unknown> = {}) {
   const payload = parsePayload(JSON.stringify(endPayload(root, transcript, extra)))!;
@@ -44,15 +60,7 @@ Deno.test("SessionEnd without a dump drafts one, marked as automatic, and points
 
 Deno.test("SessionEnd after a dump and no more work writes nothing", async () => {
   await using p = await scratchProject();
-  const dump = await writeSessionDump(p.store, "mine", { created: minutesAgo(3) });
-  const t = join(p.root, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    timedTranscript(p.root, [
-      { at: minutesAgo(5), steps: workSteps() },
-      { at: minutesAgo(2), steps: [{ say: "Dumped. Now /clear." }] },
-    ]),
-  );
+  const { dump, t } = await dumpThen(p, [{ say: "Dumped. Now /clear." }]);
   const r = await end(p.root, t);
   assert.match(r.reason, /dumped "mine" and did no work after/);
   assert.deepEqual(docsIn(p.store), ["mine.md"]);
@@ -61,31 +69,20 @@ Deno.test("SessionEnd after a dump and no more work writes nothing", async () =>
 
 Deno.test("SessionEnd after a dump and more work appends 'Since the dump' once, body kept", async () => {
   await using p = await scratchProject();
-  const dump = await writeSessionDump(p.store, "mine", { created: minutesAgo(3) });
-  const t = join(p.root, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    timedTranscript(p.root, [
-      { at: minutesAgo(5), steps: workSteps() },
-      {
-        at: minutesAgo(1),
-        steps: [
-          { prompt: "also fix the footer" },
-          { tool: "Edit", input: { file_path: "src/footer.ts" }, result: "ok" },
-          {
-            tool: "Bash",
-            input: { command: 'git commit -am "Fix the footer"' },
-            result: "[main 1a2b3c] Fix the footer",
-          },
-          {
-            tool: "TaskCreate",
-            input: { subject: "Check the footer on mobile" },
-            result: "Task #2",
-          },
-        ],
-      },
-    ]),
-  );
+  const { dump, t } = await dumpThen(p, [
+    { prompt: "also fix the footer" },
+    { tool: "Edit", input: { file_path: "src/footer.ts" }, result: "ok" },
+    {
+      tool: "Bash",
+      input: { command: 'git commit -am "Fix the footer"' },
+      result: "[main 1a2b3c] Fix the footer",
+    },
+    {
+      tool: "TaskCreate",
+      input: { subject: "Check the footer on mobile" },
+      result: "Task #2",
+    },
+  ]);
   const r = await end(p.root, t);
   assert.match(r.reason, /appended "Since the dump" to "mine"/);
   const text = await Deno.readTextFile(join(p.store.dir, "mine.md"));
@@ -202,4 +199,12 @@ Deno.test("a truncated or binary transcript still drafts what its good lines say
   );
   const r = await end(p.root, t);
   assert.match(r.reason, /^drafted/);
+});
+
+Deno.test("parsePayload keeps SessionEnd's reason", () => {
+  assert.equal(
+    parsePayload('{"cwd":"/p","reason":"prompt_input_exit"}')!.reason,
+    "prompt_input_exit",
+  );
+  assert.equal("reason" in parsePayload('{"cwd":"/p","reason":5}')!, false);
 });

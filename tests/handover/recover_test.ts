@@ -148,12 +148,9 @@ Deno.test("recover from a file of no session records: nothing to recover, exit 1
 });
 
 Deno.test("recoverMarkdown: the goal and the next step are substantive requests, not a 'thanks'", () => {
+  const none = { path: "/t.jsonl", files: [], tasks: [], questions: [], deferrals: [] };
   const md = recoverMarkdown({
-    path: "/t.jsonl",
-    files: [],
-    tasks: [],
-    questions: [],
-    deferrals: [],
+    ...none,
     firstRequest: { text: "ok", line: 1 },
     firstSubstantive: { text: "Migrate the config loader", line: 3 },
     lastSubstantive: { text: "now port the tests", line: 9 },
