@@ -30,6 +30,16 @@ function runEnd(root: string, transcript: string, o: { v8?: string; payload?: ob
   });
 }
 
+/** A transcript (in `dir`) of a session that worked in `root` five minutes ago, made no dump. */
+async function workedIn(root: string, dir: string): Promise<string> {
+  const t = join(dir, "t.jsonl");
+  await Deno.writeTextFile(
+    t,
+    fx.timedTranscript(root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
+  );
+  return t;
+}
+
 function quiet(r: Ran): string {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "");
@@ -39,11 +49,7 @@ function quiet(r: Ran): string {
 Deno.test("process: no dump → a draft; the next /clear sees it", async () => {
   await using p = await scratchProject();
   await using home = await scratchDir();
-  const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
-  );
+  const t = await workedIn(p.root, home.path);
   assert.match(quiet(await runEnd(p.root, t)), /drafted ".*-draft"; LATEST → /);
   const [name] = fx.docsIn(p.store);
   const f = splitFrontMatter(await Deno.readTextFile(join(p.store.dir, name)))!.fields;
@@ -128,11 +134,7 @@ Deno.test("process: an empty session writes nothing", async () => {
 Deno.test("process: two SessionEnd hooks at once write exactly one draft", async () => {
   await using p = await scratchProject();
   await using home = await scratchDir();
-  const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
-  );
+  const t = await workedIn(p.root, home.path);
   const runs = await Promise.all([runEnd(p.root, t), runEnd(p.root, t), runEnd(p.root, t)]);
   const reasons = runs.map(quiet);
   assert.equal(reasons.filter((r) => /drafted/.test(r)).length, 1, reasons.join(""));
