@@ -180,7 +180,12 @@ async function hookRows(): Promise<void> {
 // ---------------------------------------------------------------- SessionEnd
 
 async function sessionEndRows(): Promise<void> {
-  if (!wanted("session end")) return;
+  const names = [
+    "session end: dumped, nothing after",
+    "session end: did nothing",
+    "session end: draft",
+  ];
+  if (!names.some(wanted)) return;
   const { endProject } = await import("./session_end.ts");
   const e = await endProject(base, BENCH_NOW);
   const opts = { runs: Math.max(RUNS * 4, 61), warmup: 5 };

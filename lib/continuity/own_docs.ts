@@ -1,14 +1,14 @@
 /**
  * The store's documents of one agent session (front matter `session:`), found cheaply: "did this
- * session dump?" is the first question of every SessionEnd. One listing, a substring test per
- * document before any parsing, and `created` read as dump writes it by lib/hook/fast.ts, which
- * the hook has loaded already (lib/store/time.ts would be one more module to load).
+ * session dump?" is the first question of every SessionEnd. One listing (often the one
+ * lib/hook/fast.ts `plainStore` made), a substring test per document before any parsing, and the
+ * front matter read as dump writes it by lib/hook/fast.ts, which the hook has loaded already
+ * (lib/store/front_matter.ts reads any other shape, e.g. a draft's).
  * @module
  */
 
 import { splitFrontMatter } from "../store/front_matter.ts";
-import { isSafeSlug, type Store } from "../store/store.ts";
-import { dumpStampMs } from "../hook/fast.ts";
+import { dumpStampMs, parseHead } from "../hook/fast.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
@@ -19,6 +19,8 @@ export interface SessionDoc {
   fields: Record<string, string>;
   /** `created` in ms, NaN when it is missing or not a stamp. */
   created: number;
+  /** The document's text as read. */
+  text: string;
 }
 
 /**
@@ -26,26 +28,24 @@ export interface SessionDoc {
  * first. Hidden files and other names are never documents; a symlinked or unreadable one is
  * passed over (readDoc's confinement applies when it is read whole).
  */
-export function sessionDocs(store: Store, session: string): SessionDoc[] {
+export function sessionDocs(
+  dir: string,
+  session: string,
+  names: Map<string, string> | undefined = listFiles(dir),
+): SessionDoc[] {
   const found: SessionDoc[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(store.dir)];
-  } catch {
-    return found;
-  }
-  for (const e of entries) {
-    if (!e.isFile || !e.name.endsWith(".md")) continue;
-    const slug = e.name.slice(0, -3);
-    if (!isSafeSlug(slug)) continue;
+  for (const [name, kind] of names ?? []) {
+    // Regular files only; hidden names (temp files, the compaction card) are never documents.
+    if (kind !== "file" || !name.endsWith(".md") || name.startsWith(".")) continue;
+    const slug = name.slice(0, -3);
     // The whole document: readTextFileSync decodes natively, cheaper in a fresh process than a
     // partial read through TextDecoder; documents are small (a dump is capped, docs/SPEC.md).
-    const head = readText(`${store.dir}/${e.name}`);
+    const head = readText(`${dir}/${name}`);
     // A cheap test first: most documents are other sessions'.
     if (head === undefined || !head.includes(session)) continue;
-    const fields = splitFrontMatter(head)?.fields;
+    const fields = (parseHead(head) ?? splitFrontMatter(head))?.fields;
     if (fields?.session !== session) continue;
-    found.push({ slug, fields, created: dumpStampMs(fields.created ?? "") ?? NaN });
+    found.push({ slug, fields, created: dumpStampMs(fields.created ?? "") ?? NaN, text: head });
   }
   return found.sort((a, b) => (b.created || 0) - (a.created || 0));
 }
@@ -59,6 +59,17 @@ export function hasSince(text: string): boolean {
 function readText(path: string): string | undefined {
   try {
     return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A directory's entries as lib/hook/fast.ts `plainStore` lists them, or undefined. */
+function listFiles(dir: string): Map<string, string> | undefined {
+  try {
+    const names = new Map<string, string>();
+    for (const e of Deno.readDirSync(dir)) names.set(e.name, e.isFile ? "file" : "other");
+    return names;
   } catch {
     return undefined;
   }

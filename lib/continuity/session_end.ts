@@ -20,15 +20,14 @@
  */
 
 import type { HookAnswer } from "../hook/answer.ts";
-import type { Payload, RestoreOptions } from "../hook/fast.ts";
+import { type Payload, plainStore, type RestoreOptions } from "../hook/fast.ts";
 import { sessionField } from "../store/front_matter.ts";
-import { findGitTop, findRoot } from "../store/root.ts";
-import { readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { hasSince, type SessionDoc, sessionDocs } from "./own_docs.ts";
 import { workInTail } from "./tail.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
 import type * as Since from "./since.ts";
+import type * as Place from "./_store.ts";
 import type * as Write from "./_write.ts";
 
 /** What the answer reads of the process. */
@@ -55,13 +54,20 @@ export async function answerSessionEnd(
   if (payload.hook_event_name !== "SessionEnd") return { reason: "not a SessionEnd event" };
   const session = sessionField(payload.session_id);
   if (session === undefined) return { reason: "no usable session_id in the payload" };
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
-  if (storeOutside(store) !== undefined) {
-    return { reason: "the store leads outside the project; nothing written" };
+  /** The store by the root rule, loaded when the plain look cannot tell or before a write. */
+  const place = async () =>
+    (await load<typeof Place>("./_store.ts")).projectStore(env.projectDir, payload.cwd);
+  // "Did this session dump?": as cheap as the SessionStart fast path when the store is plain.
+  const plain = plainStore(env.projectDir, payload.cwd);
+  let own: SessionDoc[] = [];
+  if ("dir" in plain) own = sessionDocs(plain.dir, session, plain.names);
+  else if ("general" in plain) {
+    const where = await place();
+    if ("refused" in where) return { reason: where.refused };
+    own = sessionDocs(where.store.dir, session);
   }
   const transcript = payload.transcript_path;
-  const own = sessionDocs(store, session);
-  if (own.length > 0) return await sinceTheDump(store, own[0], transcript, session);
+  if (own.length > 0) return await sinceTheDump(own[0], transcript, session, place);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
   try {
     // Loaded here, not above: a session that dumped never needs it.
@@ -72,16 +78,18 @@ export async function answerSessionEnd(
   } catch (err) {
     return { reason: `cannot read ${transcript}: ${err instanceof Error ? err.message : err}` };
   }
+  const where = await place();
+  if ("refused" in where) return { reason: where.refused };
   const write = await load<typeof Write>("./_write.ts");
-  return await write.draftSession({ store, transcript, session, now, top: findGitTop(store.root) });
+  return await write.draftSession({ ...where, transcript, session, now });
 }
 
 /** The ending session dumped: append what it did afterwards, if anything. */
 async function sinceTheDump(
-  store: Store,
   doc: SessionDoc,
   transcript: string | undefined,
   session: string,
+  place: () => Promise<ReturnType<typeof Place.projectStore>>,
 ): Promise<HookAnswer> {
   if (doc.fields.draft !== undefined) {
     return { reason: `this session's draft "${doc.slug}" exists` };
@@ -91,6 +99,7 @@ async function sinceTheDump(
   }
   if (Number.isNaN(doc.created)) return { reason: `"${doc.slug}" has no usable created stamp` };
   if (!transcript) return { reason: `the session dumped "${doc.slug}"; no transcript_path` };
+  if (hasSince(doc.text)) return { reason: `"${doc.slug}" already says what came after` };
   // `created` is cut to the second: a record in that second came before the dump finished.
   const after = doc.created + 999;
   let tail: boolean | undefined;
@@ -100,16 +109,15 @@ async function sinceTheDump(
     return { reason: `the session dumped "${doc.slug}"; cannot read ${transcript}: ${err}` };
   }
   if (tail === false) return { reason: `the session dumped "${doc.slug}" and did no work after` };
-  const text = readDoc(store, doc.slug);
-  if (text === undefined) return { reason: `"${doc.slug}" cannot be read` };
-  if (hasSince(text)) return { reason: `"${doc.slug}" already says what came after` };
+  const where = await place();
+  if ("refused" in where) return { reason: where.refused };
   const [{ readAround }, { sinceSection }] = await Promise.all([
     load<typeof After>("./after.ts"),
     load<typeof Since>("./since.ts"),
   ]);
   let around: Since.SinceFacts | undefined;
   try {
-    around = await readAround(transcript, findGitTop(store.root) ?? store.root, after);
+    around = await readAround(transcript, where.top ?? where.store.root, after);
   } catch (err) {
     return { reason: `cannot read ${transcript}: ${err}` };
   }
@@ -118,5 +126,5 @@ async function sinceTheDump(
     return { reason: `the session dumped "${doc.slug}" and did no work after` };
   }
   const write = await load<typeof Write>("./_write.ts");
-  return await write.appendSince(store, doc.slug, session, section);
+  return await write.appendSince(where.store, doc.slug, session, section);
 }

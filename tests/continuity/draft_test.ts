@@ -87,8 +87,8 @@ Deno.test("session: is a plain field for the fast path; sessionField keeps ids p
   await using p = await scratchProject();
   const text = await writeSessionDump(p.store, "mine");
   assert.equal(parseHead(text)?.fields.session, SESSION);
-  assert.deepEqual(sessionDocs(p.store, SESSION).map((d) => d.slug), ["mine"]);
-  assert.deepEqual(sessionDocs(p.store, "other"), []);
+  assert.deepEqual(sessionDocs(p.store.dir, SESSION).map((d) => d.slug), ["mine"]);
+  assert.deepEqual(sessionDocs(p.store.dir, "other"), []);
   assert.equal(sessionField(SESSION), SESSION);
   assert.equal(sessionField(undefined), undefined);
   assert.equal(sessionField("a\nb"), undefined);
