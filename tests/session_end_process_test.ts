@@ -192,3 +192,16 @@ Deno.test("process: a 100 MB transcript drafts in bounded memory and time", asyn
   assert.ok(ms < 30_000, `took ${ms} ms (SessionEnd's settings timeout is 30 s)`);
   assert.equal(fx.docsIn(p.store).length, 1);
 });
+
+Deno.test("process: no store yet: the draft creates it; a store that cannot be made: a reason", async () => {
+  await using p = await scratchProject({ store: false });
+  await using home = await scratchDir();
+  const t = await workedIn(p.root, home.path);
+  // Write is granted on the store's path only, which is enough to create it.
+  assert.match(quiet(await runEnd(p.root, t)), /drafted/);
+  assert.equal(fx.docsIn(p.store).length, 1);
+  await using q = await scratchProject({ store: false });
+  await Deno.writeTextFile(join(q.root, ".claude"), "a file where the store's folder would be");
+  const u = await workedIn(q.root, home.path);
+  assert.match(quiet(await runEnd(q.root, u)), /nothing written: /);
+});

@@ -81,7 +81,7 @@ export async function answerSessionEnd(
   const where = await place();
   if ("refused" in where) return { reason: where.refused };
   const write = await load<typeof Write>("./_write.ts");
-  return await write.draftSession({ ...where, transcript, session, now });
+  return await written(() => write.draftSession({ ...where, transcript, session, now }));
 }
 
 /** The ending session dumped: append what it did afterwards, if anything. */
@@ -126,5 +126,17 @@ async function sinceTheDump(
     return { reason: `the session dumped "${doc.slug}" and did no work after` };
   }
   const write = await load<typeof Write>("./_write.ts");
-  return await write.appendSince(where.store, doc.slug, session, section);
+  return await written(() => write.appendSince(where.store, doc.slug, session, section));
+}
+
+/**
+ * A write's answer, or why it failed (a store the hook may not create, a full disk): the writes
+ * are atomic, so a failure leaves the store as it was, and SessionEnd says so rather than throw.
+ */
+async function written(write: () => Promise<HookAnswer>): Promise<HookAnswer> {
+  try {
+    return await write();
+  } catch (err) {
+    return { reason: `nothing written: ${err instanceof Error ? err.message : err}` };
+  }
 }
