@@ -1,11 +1,51 @@
 /**
- * redact.ts loaded on demand, for the write paths that must stay fast (`park`, `drop`, the
- * sweep `park` offers): the rules cost ~1.3 ms to load and compile, paid only once there is text
- * to redact. A computed specifier, so the module graph built at start-up does not include it.
+ * Redaction for the write paths that must stay fast (`park`, `drop`, `dump`, `evidence`, the
+ * sweep `park` offers): redact.ts (~1.3 ms to load, ~1.2 ms to compile its patterns on first
+ * use) is loaded only when a text may hold a secret (./prefilter.ts); a text that cannot comes
+ * back as it was, with no counts, exactly what `redact` would return for it. A computed
+ * specifier, so the module graph built at start-up does not include redact.ts.
  * @module
  */
+
+import { mayHoldSecret } from "./prefilter.ts";
+import { mapStrings } from "./_walk.ts";
+import type { Redaction, RedactionCounts } from "./redact.ts";
 
 /** The redaction module, loaded on first use. */
 export function loadRedaction(): Promise<typeof import("./redact.ts")> {
   return import(new URL("./redact.ts", import.meta.url).href);
+}
+
+/** `redact(text)`, loading the rules only when `text` may hold a secret. */
+export async function redactLazily(text: string): Promise<Redaction> {
+  if (!mayHoldSecret(text)) return { text, counts: {} };
+  return (await loadRedaction()).redact(text);
+}
+
+/** True when some string in the JSON value `value` may hold a secret. */
+function anyMayHold(value: unknown): boolean {
+  let found = false;
+  mapStrings(value, (text) => {
+    if (!found && mayHoldSecret(text)) found = true;
+    return text;
+  });
+  return found;
+}
+
+/** `redactDeep(value)` (the same copy), loading the rules only when a string may hold a secret. */
+export async function redactDeepLazily<T>(
+  value: T,
+): Promise<{ value: T; counts: RedactionCounts }> {
+  if (!anyMayHold(value)) return { value: mapStrings(value, (text) => text), counts: {} };
+  return (await loadRedaction()).redactDeep(value);
+}
+
+/**
+ * `redactionNote` of the sum of `counts`: "" without loading anything when nothing was redacted
+ * (then no redaction ran, and redact.ts may never have been loaded).
+ */
+export async function redactionNoteLazily(...counts: RedactionCounts[]): Promise<string> {
+  if (!counts.some((c) => Object.values(c).some((n) => (n ?? 0) > 0))) return "";
+  const { addCounts, redactionNote } = await loadRedaction();
+  return redactionNote(counts.reduce(addCounts, {}));
 }
