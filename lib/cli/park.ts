@@ -10,7 +10,6 @@ import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
 import { findParked, slugFamily } from "../parked/lookup.ts";
 import { appendParked, upsertParked } from "../parked/edit.ts";
-import { cliCommand } from "../agents/command.ts";
 import { editParked } from "../parked/file.ts";
 import { refusal, slugify } from "../store/slug.ts";
 import { join } from "../fs/path.ts";
@@ -90,6 +89,9 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
   );
   const { transcriptEnv }: typeof import("../transcript/load.ts") = await import(
     new URL("../transcript/load.ts", import.meta.url).href
+  );
+  const { cliCommand }: typeof import("../agents/command.ts") = await import(
+    new URL("../agents/command.ts", import.meta.url).href
   );
   const sweep = await sweepProject(store, isoStamp(ctx.now), join(store.root, UNLANDED_REL), {
     ...transcriptEnv(ctx.env),
