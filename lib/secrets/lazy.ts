@@ -22,21 +22,19 @@ export async function redactLazily(text: string): Promise<Redaction> {
   return (await loadRedaction()).redact(text);
 }
 
-/** True when some string in the JSON value `value` may hold a secret. */
-function anyMayHold(value: unknown): boolean {
-  let found = false;
-  mapStrings(value, (text) => {
-    if (!found && mayHoldSecret(text)) found = true;
-    return text;
-  });
-  return found;
-}
-
-/** `redactDeep(value)` (the same copy), loading the rules only when a string may hold a secret. */
+/**
+ * `redactDeep(value)` (the same copy), loading the rules only when a string may hold a secret.
+ * One pass in the usual case: the copy is made while checking, and kept when nothing was found.
+ */
 export async function redactDeepLazily<T>(
   value: T,
 ): Promise<{ value: T; counts: RedactionCounts }> {
-  if (!anyMayHold(value)) return { value: mapStrings(value, (text) => text), counts: {} };
+  let found = false;
+  const copy = mapStrings(value, (text) => {
+    if (!found && mayHoldSecret(text)) found = true;
+    return text;
+  });
+  if (!found) return { value: copy, counts: {} };
   return (await loadRedaction()).redactDeep(value);
 }
 

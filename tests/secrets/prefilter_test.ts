@@ -87,3 +87,15 @@ Deno.test("lazy: the same answers as redact.ts, with or without a secret", async
     redactionNote({ jwt: 3, "npm-token": 1 }),
   );
 });
+
+Deno.test("lazy: the copy keeps a `__proto__` key as an own property, as Object.fromEntries", async () => {
+  const value = JSON.parse('{"__proto__": {"a": "plain"}, "b": ["c", 1]}');
+  const r = await redactDeepLazily(value);
+  assert.deepEqual(Object.keys(r.value), ["__proto__", "b"]);
+  assert.equal(Object.getPrototypeOf(r.value), Object.prototype);
+  assert.deepEqual(r, redactDeep(value));
+  assert.deepEqual(
+    redactDeep(value).value,
+    Object.fromEntries([["__proto__", { a: "plain" }], ["b", ["c", 1]]]),
+  );
+});
