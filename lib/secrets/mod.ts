@@ -10,9 +10,9 @@
  *   payment keys, passwords in URLs, bearer tokens), in the order they run
  * - assignment.ts: secret-named assignments (`API_KEY=…`, `"password": "…"`, `token: …`)
  * - _values.ts: what a value must not be (placeholders, references, earlier redactions)
- * - lazy.ts: redact.ts loaded on demand, and only for a text that may hold a secret (the fast
- *   write paths: park, drop, dump, evidence)
- * - prefilter.ts: `mayHoldSecret(text)`, the literals one of which every rule's match holds
+ * - lazy.ts: redact.ts loaded on demand, and only for a text that may hold a secret
+ *   (`mayHoldSecret`: the literals one of which every rule's match holds), for the fast write
+ *   paths: park, drop, dump, evidence
  * - _walk.ts: the string-by-string copy of a JSON value that `redactDeep` makes
  *
  * Why hand-written rules and not secretlint's preset. Measured 2026-12-01 on this project's
@@ -50,4 +50,3 @@ export * from "./stream.ts";
 export * from "./rules.ts";
 export * from "./assignment.ts";
 export * from "./lazy.ts";
-export * from "./prefilter.ts";

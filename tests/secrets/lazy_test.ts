@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mayHoldSecret, NAME_WORDS_SOURCE, SHAPED_LITERALS } from "../../lib/secrets/prefilter.ts";
+import { mayHoldSecret, NAME_WORDS_SOURCE, SHAPED_LITERALS } from "../../lib/secrets/lazy.ts";
 import { GATES, SHAPED_RULES } from "../../lib/secrets/rules.ts";
 import { TRIGGER } from "../../lib/secrets/assignment.ts";
 import { redact, redactDeep } from "../../lib/secrets/redact.ts";
@@ -8,7 +8,7 @@ import { redactionNote } from "../../lib/secrets/redact.ts";
 import { prng } from "../support/prng.ts";
 import { KINDS, Secrets } from "./_secrets.ts";
 
-Deno.test("prefilter: every shaped rule is gated, and each gate literal holds one of ours", () => {
+Deno.test("pre-check: every shaped rule is gated, and each gate literal holds one of ours", () => {
   // A rule without a gate would run on every text: the pre-check could not speak for it.
   assert.deepEqual(Object.keys(GATES).sort(), SHAPED_RULES.map((r) => r.kind).sort());
   for (const [kind, literals] of Object.entries(GATES)) {
@@ -21,12 +21,12 @@ Deno.test("prefilter: every shaped rule is gated, and each gate literal holds on
   }
 });
 
-Deno.test("prefilter: the name words are assignment.ts's trigger, case-insensitive", () => {
+Deno.test("pre-check: the name words are assignment.ts's trigger, case-insensitive", () => {
   assert.equal(NAME_WORDS_SOURCE, TRIGGER.source);
   assert.ok(TRIGGER.flags.includes("i"));
 });
 
-Deno.test("prefilter: every generated true positive passes, alone and in context", () => {
+Deno.test("pre-check: every generated true positive passes, alone and in context", () => {
   for (const seed of [1, 7, 1414, 2026]) {
     const gen = new Secrets(prng(seed));
     for (const kind of KINDS) {
@@ -42,7 +42,7 @@ Deno.test("prefilter: every generated true positive passes, alone and in context
   }
 });
 
-Deno.test("prefilter: a text it stops is one redact leaves unchanged", () => {
+Deno.test("pre-check: a text it stops is one redact leaves unchanged", () => {
   const random = prng(99);
   const words = ["the", "flaky", "test", "parser", "store", "hook", "seed", "CI", "run", "x", "é"];
   const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-./:=\"'\\\n";
