@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
-import { mayHoldSecret, NAME_WORDS_SOURCE, SHAPED_LITERALS } from "../../lib/secrets/lazy.ts";
+import {
+  mayHoldSecret,
+  NAME_WORDS_SOURCE,
+  redactDeepLazily,
+  redactionNoteLazily,
+  redactLazily,
+  SHAPED_LITERALS,
+} from "../../lib/secrets/lazy.ts";
 import { GATES, SHAPED_RULES } from "../../lib/secrets/rules.ts";
 import { TRIGGER } from "../../lib/secrets/assignment.ts";
-import { redact, redactDeep } from "../../lib/secrets/redact.ts";
-import { redactDeepLazily, redactionNoteLazily, redactLazily } from "../../lib/secrets/lazy.ts";
-import { redactionNote } from "../../lib/secrets/redact.ts";
+import { redact, redactDeep, redactionNote } from "../../lib/secrets/redact.ts";
 import { prng } from "../support/prng.ts";
 import { KINDS, Secrets } from "./_secrets.ts";
 
