@@ -20,7 +20,7 @@ import { collectRedacted } from "../handover/evidence/collect.ts";
 import { type Dumped, writeHandover } from "../handover/write.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
-import { addCounts, redact, redactionNote } from "../secrets/redact.ts";
+import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
@@ -75,7 +75,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
-  const body = redact(agentMarkdown(await ctx.readStdin()));
+  const body = await redactLazily(agentMarkdown(await ctx.readStdin()));
   const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
     since: a.flags.since as string | undefined,
     dir: a.dir,
@@ -90,7 +90,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     // Claude Code's id, else Codex's thread id (its hooks' session_id).
     session: ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID"),
   });
-  const note = redactionNote(addCounts(body.counts, redacted));
+  const note = await redactionNoteLazily(body.counts, redacted);
   if (note) ctx.err(note);
   report(dumped, ctx);
   return EXIT.ok;

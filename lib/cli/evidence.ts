@@ -6,7 +6,7 @@
 
 import { EXIT } from "../errors.ts";
 import { collectRedacted } from "../handover/evidence/collect.ts";
-import { redactionNote } from "../secrets/redact.ts";
+import { redactionNoteLazily } from "../secrets/lazy.ts";
 import { renderEvidence } from "../handover/evidence/render.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
@@ -36,7 +36,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     transcript: a.flags.transcript as string | undefined,
     session: a.flags.session as string | undefined,
   }));
-  const note = redactionNote(redacted);
+  const note = await redactionNoteLazily(redacted);
   if (note) ctx.err(note);
   ctx.out(a.flags.json ? JSON.stringify(ev, null, 2) : renderEvidence(ev));
   return EXIT.ok;

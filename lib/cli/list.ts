@@ -22,7 +22,6 @@ import {
   type TranscriptFile,
   type TranscriptPlace,
 } from "../transcript/newest.ts";
-import { cliCommand } from "../agents/command.ts";
 
 /** Arguments and help of `list`. */
 export const SPEC: ModeSpec = {
@@ -99,8 +98,14 @@ export function isUnsaved(
   return true;
 }
 
-/** The `recover` command for an unsaved session (`--dir` when `list` was given one). */
-export function recoverCommand(t: TranscriptFile, dir?: string): string {
+/**
+ * The `recover` command for an unsaved session (`--dir` when `list` was given one). The command
+ * builder is loaded only here, by a computed specifier: most listings have no unsaved session.
+ */
+export async function recoverCommand(t: TranscriptFile, dir?: string): Promise<string> {
+  const { cliCommand }: typeof import("../agents/command.ts") = await import(
+    new URL("../agents/command.ts", import.meta.url).href
+  );
   const which = /^[A-Za-z0-9_-]+$/.test(t.session)
     ? ["--session", t.session]
     : ["--transcript", t.path];
@@ -209,7 +214,7 @@ export async function listing(
         session: newest.session,
         transcript: newest.path,
         modified: new Date(newest.mtimeMs).toISOString(),
-        command: recoverCommand(newest, place?.dir),
+        command: await recoverCommand(newest, place?.dir),
       },
     }
     : {};
@@ -302,7 +307,8 @@ export function renderListing(l: Listing, now = new Date()): string {
       l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
     ));
   } else out.push("No parked items.");
-  return [...out, ...tail].join("\n");
+  for (const line of tail) out.push(line); // no copy of a listing's 10,000 lines
+  return out.join("\n");
 }
 
 /** Runs `list`. */

@@ -10,12 +10,12 @@ import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
 import { findParked, slugFamily } from "../parked/lookup.ts";
 import { appendParked, upsertParked } from "../parked/edit.ts";
-import { cliCommand } from "../agents/command.ts";
 import { editParked } from "../parked/file.ts";
 import { refusal, slugify } from "../store/slug.ts";
 import { join } from "../fs/path.ts";
 import { dayStamp, isoStamp } from "../store/time.ts";
-import { loadRedaction } from "../secrets/lazy.ts";
+import { loadRedaction, redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** Arguments and help of `park`. */
 export const SPEC: ModeSpec = {
@@ -90,6 +90,9 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
   const { transcriptEnv }: typeof import("../transcript/load.ts") = await import(
     new URL("../transcript/load.ts", import.meta.url).href
   );
+  const { cliCommand }: typeof import("../agents/command.ts") = await import(
+    new URL("../agents/command.ts", import.meta.url).href
+  );
   const sweep = await sweepProject(store, isoStamp(ctx.now), join(store.root, UNLANDED_REL), {
     ...transcriptEnv(ctx.env),
     cwd: ctx.cwd,
@@ -126,25 +129,24 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const given = Object.values(a.flags).some((v) => v !== undefined);
   if (a.positionals.join("").trim() === "" && !given) return await offerCandidates(ctx, a.dir);
   // Every word the item keeps is redacted before it reaches PARKED.md (the slug too: it is
-  // derived from the summary, or given).
-  const { addCounts, redact, redactionNote } = await loadRedaction();
-  let counts = {};
-  const clean = (text: string | undefined) => {
+  // derived from the summary, or given). The rules load only for a text that may hold a secret.
+  const counts: RedactionCounts[] = [];
+  const clean = async (text: string | undefined) => {
     if (text === undefined) return undefined;
-    const r = redact(text);
-    counts = addCounts(counts, r.counts);
+    const r = await redactLazily(text);
+    counts.push(r.counts);
     return r.text;
   };
-  const summary = clean(a.positionals.join(" ").replace(/\s+/g, " ").trim())!;
+  const summary = (await clean(a.positionals.join(" ").replace(/\s+/g, " ").trim()))!;
   if (summary === "") {
     throw new UsageError(
       `nothing to park: give a summary, e.g. "session.ts park retry the flaky upload test ` +
         `--why 'fails 1 in 20'". To find open loops worth parking, run "session.ts sweep"`,
     );
   }
-  const why = clean(a.flags.why as string | undefined);
-  const next = clean(a.flags.next as string | undefined);
-  const explicit = clean(a.flags.slug as string | undefined);
+  const why = await clean(a.flags.why as string | undefined);
+  const next = await clean(a.flags.next as string | undefined);
+  const explicit = await clean(a.flags.slug as string | undefined);
   const refused = explicit === undefined ? undefined : refusal(explicit);
   if (refused) throw new UsageError(`--slug: ${refused}`);
   const store = storeFor(ctx, a.dir);
@@ -161,7 +163,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
     return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
   }).catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
-  const note = redactionNote(counts);
+  const note = await redactionNoteLazily(...counts);
   if (note) ctx.err(note);
   ctx.out(`Parked: ${outcome.slug} (${outcome.open} open)`);
   if (outcome.updated) ctx.out(`Updated the existing bullet "${outcome.slug}" in ${store.parked}.`);

@@ -6,7 +6,6 @@
  */
 
 import { writeFileAtomic } from "../fs/atomic.ts";
-import { catalog } from "../store/catalog.ts";
 import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
 import { slugify } from "../store/slug.ts";
 import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
@@ -34,8 +33,14 @@ export function resolveSlug(store: Store, name: string): string {
   return slugify(name);
 }
 
-/** What the store holds, for a miss: one line per document, newest first. */
-export function whatExists(store: Store, now: Date): string {
+/**
+ * What the store holds, for a miss: one line per document, newest first. The catalog is loaded
+ * only here, by a computed specifier: a recall that finds its document never reads it.
+ */
+export async function whatExists(store: Store, now: Date): Promise<string> {
+  const { catalog }: typeof import("../store/catalog.ts") = await import(
+    new URL("../store/catalog.ts", import.meta.url).href
+  );
   const docs = catalog(store, now);
   if (!docs.length) return `The store (${store.dir}) holds no handovers.`;
   return [
@@ -90,7 +95,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     : resolveSlug(store, name);
   const text = slug === undefined ? undefined : readDoc(store, slug);
   if (slug === undefined || text === undefined) {
-    throw new NotFoundError(`${missMessage(store, name, slug)}\n${whatExists(store, ctx.now)}`);
+    throw new NotFoundError(
+      `${missMessage(store, name, slug)}\n${await whatExists(store, ctx.now)}`,
+    );
   }
   const split = splitFrontMatter(text);
   const body = (split?.body ?? text).replace(/\r\n?/g, "\n").trim();

@@ -133,7 +133,7 @@ const NAME_THEN_OPERATOR = escapable(
 );
 
 /** Where a secret's name may be: a part of one of its words (isSecretName decides). */
-const TRIGGER = /pass|pwd|secret|token|credential|auth|key/gi;
+export const TRIGGER = /pass|pwd|secret|token|credential|auth|key/gi;
 
 /** A character a name may hold. */
 function isNameChar(c: string): boolean {

@@ -1,11 +1,127 @@
 /**
- * redact.ts loaded on demand, for the write paths that must stay fast (`park`, `drop`, the
- * sweep `park` offers): the rules cost ~1.3 ms to load and compile, paid only once there is text
- * to redact. A computed specifier, so the module graph built at start-up does not include it.
+ * Redaction for the write paths that must stay fast (`park`, `drop`, `dump`, `evidence`, the
+ * sweep `park` offers): redact.ts (~1.3 ms to load, ~1.2 ms to compile its patterns on first
+ * use) is loaded only when a text may hold a secret; a text that cannot comes back as it was,
+ * with no counts, exactly what `redact` would return for it. A computed specifier, so the module
+ * graph built at start-up does not include redact.ts.
+ *
+ * The pre-check ({@link mayHoldSecret}): a text holding none of the literals below cannot hold a
+ * secret, because every rule needs one of them. Each shaped rule is gated by its literals
+ * (rules.ts `GATES`: one of them is in every match, and `redact` runs no rule whose literals are
+ * all absent), and a secret-named assignment starts at a hit of its trigger word (assignment.ts
+ * `TRIGGER`). The lists are copies (importing rules.ts would load what this saves); the tests
+ * check that every literal of `GATES` and every word of `TRIGGER` is covered here, and that every
+ * generated true positive passes (tests/secrets/lazy_test.ts). Here, not in a file of its own:
+ * every module is ~0.15 ms more on the start of `park` and `drop`.
  * @module
  */
+
+import { mapStrings } from "./_walk.ts";
+import type { Redaction, RedactionCounts } from "./redact.ts";
+
+/**
+ * Case-sensitive literals, one of which every shaped rule's match holds (a literal here may be a
+ * part of the gate's, e.g. `sk-` covers `sk-ant-`).
+ */
+export const SHAPED_LITERALS: readonly string[] = [
+  "-----BEGIN ",
+  ".ey",
+  "ghp_",
+  "gho_",
+  "ghu_",
+  "ghs_",
+  "ghr_",
+  "github_pat_",
+  "glpat-",
+  "gldt-",
+  "glrt-",
+  "glptt-",
+  "glcbt-",
+  "glsoat-",
+  "glft-",
+  "npm_",
+  "hooks.slack.com/",
+  "xoxa-",
+  "xoxb-",
+  "xoxp-",
+  "xoxo-",
+  "xoxs-",
+  "xoxr-",
+  "xapp-",
+  "sk-",
+  "sk_live_",
+  "sk_test_",
+  "rk_live_",
+  "rk_test_",
+  "whsec_",
+  "AIza",
+  "AKIA",
+  "ASIA",
+  "ABIA",
+  "ACCA",
+  "A3T",
+  "[redacted:aws-access-key]",
+  "ccess",
+  "CCESS",
+  "://",
+  "earer",
+];
+
+/** The words a secret's name holds, any case: assignment.ts `TRIGGER`, word for word. */
+export const NAME_WORDS_SOURCE = "pass|pwd|secret|token|credential|auth|key";
+
+/**
+ * Every literal and word in one pattern, tried once per text: `evidence` checks thousands of
+ * short strings (paths, subjects), and one native match each costs far less than forty
+ * `includes` in cold code. Case-insensitive throughout, so the literals match a little more than
+ * the rules need (`SK-`, `akia`): that only loads the rules for a few more texts, and can never
+ * let one through unredacted.
+ */
+const ANY = new RegExp(
+  `${NAME_WORDS_SOURCE}|${
+    SHAPED_LITERALS.map((l) => l.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|")
+  }`,
+  "i",
+);
+
+/** False only when no redaction rule can match anywhere in `text` (see the module doc). */
+export function mayHoldSecret(text: string): boolean {
+  return ANY.test(text);
+}
 
 /** The redaction module, loaded on first use. */
 export function loadRedaction(): Promise<typeof import("./redact.ts")> {
   return import(new URL("./redact.ts", import.meta.url).href);
+}
+
+/** `redact(text)`, loading the rules only when `text` may hold a secret. */
+export async function redactLazily(text: string): Promise<Redaction> {
+  if (!mayHoldSecret(text)) return { text, counts: {} };
+  return (await loadRedaction()).redact(text);
+}
+
+/**
+ * `redactDeep(value)` (the same copy), loading the rules only when a string may hold a secret.
+ * One pass in the usual case: the copy is made while checking, and kept when nothing was found.
+ */
+export async function redactDeepLazily<T>(
+  value: T,
+): Promise<{ value: T; counts: RedactionCounts }> {
+  let found = false;
+  const copy = mapStrings(value, (text) => {
+    if (!found && mayHoldSecret(text)) found = true;
+    return text;
+  });
+  if (!found) return { value: copy, counts: {} };
+  return (await loadRedaction()).redactDeep(value);
+}
+
+/**
+ * `redactionNote` of the sum of `counts`: "" without loading anything when nothing was redacted
+ * (then no redaction ran, and redact.ts may never have been loaded).
+ */
+export async function redactionNoteLazily(...counts: RedactionCounts[]): Promise<string> {
+  if (!counts.some((c) => Object.values(c).some((n) => (n ?? 0) > 0))) return "";
+  const { addCounts, redactionNote } = await loadRedaction();
+  return redactionNote(counts.reduce(addCounts, {}));
 }

@@ -7,6 +7,7 @@
  */
 
 import { MARK } from "./_values.ts";
+import { mapStrings } from "./_walk.ts";
 import { secretAssignment } from "./assignment.ts";
 import { GATES, type Rule, type SecretKind, SHAPED_RULES } from "./rules.ts";
 
@@ -61,19 +62,12 @@ export function redact(text: string): Redaction {
  */
 export function redactDeep<T>(value: T): { value: T; counts: RedactionCounts } {
   let counts: RedactionCounts = {};
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") {
-      const r = redact(v);
-      counts = addCounts(counts, r.counts);
-      return r.text;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    }
-    return v;
-  };
-  return { value: walk(value) as T, counts };
+  const copy = mapStrings(value, (text) => {
+    const r = redact(text);
+    counts = addCounts(counts, r.counts);
+    return r.text;
+  });
+  return { value: copy, counts };
 }
 
 /** `a` plus `b`, for a command that redacts several texts and reports once. */

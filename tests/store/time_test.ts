@@ -119,3 +119,21 @@ Deno.test("parseStamp: only the strict ISO 8601 grammar is a date", async (t) =>
     }
   });
 });
+
+Deno.test("parseStamp: the Date.UTC way and the full-year way agree on every year", () => {
+  const fullYear = (y: number, mo: number, d: number, h: number, mi: number, s: number) => {
+    const date = new Date(0);
+    date.setUTCFullYear(y, mo - 1, d);
+    date.setUTCHours(h, mi, s, 0);
+    return date.getTime();
+  };
+  const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+  let seed = 12345;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let i = 0; i < 3000; i++) {
+    const y = i < 200 ? i : next(10000);
+    const [mo, d, h, mi, s] = [1 + next(12), 1 + next(28), next(24), next(60), next(60)];
+    const stamp = `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}Z`;
+    assert.equal(parseStamp(stamp), fullYear(y, mo, d, h, mi, s), stamp);
+  }
+});

@@ -14,7 +14,8 @@
  */
 
 import { docPath, type Store } from "../../store/store.ts";
-import { addCounts, redactDeep, type RedactionCounts } from "../../secrets/redact.ts";
+import type { RedactionCounts } from "../../secrets/redact.ts";
+import { loadRedaction, redactDeepLazily } from "../../secrets/lazy.ts";
 import type { Loaded } from "../../transcript/load.ts";
 import type { LocateInputs } from "../../transcript/locate.ts";
 import { recentArtifacts } from "./artifacts.ts";
@@ -64,7 +65,7 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
     recentArtifacts(store.root, now),
     openParked(store),
   ]);
-  const gathered = redactDeep({
+  const gathered = await redactDeepLazily({
     git: { ...rawGit, top: undefined },
     artifacts: rawArtifacts,
     parked: rawParked,
@@ -95,8 +96,11 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
   if (!loaded) return { evidence: ev, redacted };
   if (!loaded.facts) {
     // Why no transcript: a reason that may quote a path or an error.
-    const note = redactDeep(loaded.located.reason);
-    redacted = addCounts(redacted, note.counts);
+    const note = await redactDeepLazily(loaded.located.reason);
+    // Counts to add mean the rules ran, so redact.ts is loaded already.
+    if (Object.keys(note.counts).length) {
+      redacted = (await loadRedaction()).addCounts(redacted, note.counts);
+    }
     return { evidence: { ...ev, transcriptNote: note.value }, redacted };
   }
   const known = new Set(ev.files.map((f) => f.path));

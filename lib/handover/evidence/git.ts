@@ -57,23 +57,50 @@ async function git(cwd: string, args: string[]): Promise<string | undefined> {
   }
 }
 
-/** A numstat match (added, deleted, path) as a FileStat; `-` counts mean binary. */
-function fileStat(m: RegExpExecArray): FileStat {
-  const binary = m[1] === "-" || m[2] === "-";
+/** A numstat record's counts and path as a FileStat; `-` counts mean binary. */
+function fileStat(added: string, deleted: string, path: string): FileStat {
+  const binary = added === "-" || deleted === "-";
   return {
-    path: m[3],
-    added: binary ? 0 : Number(m[1]),
-    deleted: binary ? 0 : Number(m[2]),
+    path,
+    added: binary ? 0 : Number(added),
+    deleted: binary ? 0 : Number(deleted),
     binary,
   };
+}
+
+/** `-` or one or more ASCII digits: a numstat count. */
+function isCount(s: string): boolean {
+  if (s === "-") return true;
+  if (s === "") return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * One numstat record, `[\n]added\tdeleted\tpath` (what `/^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/`
+ * matches, read by index: `evidence` parses a record per changed file, in cold code).
+ */
+export function numstatRecord(record: string): FileStat | undefined {
+  const at = record.charCodeAt(0) === 10 ? 1 : 0;
+  const t1 = record.indexOf("\t", at);
+  if (t1 < 0) return undefined;
+  const t2 = record.indexOf("\t", t1 + 1);
+  if (t2 < 0 || t2 + 1 >= record.length) return undefined;
+  const added = record.slice(at, t1);
+  const deleted = record.slice(t1 + 1, t2);
+  if (!isCount(added) || !isCount(deleted)) return undefined;
+  return fileStat(added, deleted, record.slice(t2 + 1));
 }
 
 /** Parses `git diff --numstat -z --no-renames` output. */
 export function parseNumstatZ(text: string): FileStat[] {
   const out: FileStat[] = [];
   for (const record of text.split("\0")) {
-    const m = /^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(record);
-    if (m) out.push(fileStat(m));
+    const stat = numstatRecord(record);
+    if (stat) out.push(stat);
   }
   return out;
 }

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { gitFacts, parseLog, parseNumstatZ } from "../../../lib/handover/evidence/git.ts";
+import {
+  gitFacts,
+  numstatRecord,
+  parseLog,
+  parseNumstatZ,
+} from "../../../lib/handover/evidence/git.ts";
 import { git, NOW, put, scratchProject } from "../../support/scratch.ts";
 import { filesFromGit } from "../../../lib/handover/evidence/merge.ts";
 
@@ -101,4 +106,24 @@ Deno.test("paths git would quote are read once, as they are (-z everywhere)", as
   assert.deepEqual(facts.untracked, ['untracked "u".ts']);
   const files = filesFromGit(facts).map((f) => f.path).sort();
   assert.deepEqual(files, [...odd, 'untracked "u".ts'].sort());
+});
+
+Deno.test("numstatRecord: what the numstat pattern matches, read by index", () => {
+  const pattern = /^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/;
+  const pieces = ["", "-", "0", "12", "1a", "\n", "\t", " ", "a b", "x\ty", "ü", "\r", "-1", "--"];
+  let seed = 7;
+  const pick = () => pieces[(seed = (seed * 1103515245 + 12345) % 2147483648) % pieces.length];
+  for (let i = 0; i < 20000; i++) {
+    const record = pick() + pick() + (i % 3 ? "\t" : "") + pick() + pick() + "\t" + pick() + pick();
+    const m = pattern.exec(record);
+    const want = m
+      ? {
+        path: m[3],
+        added: m[1] === "-" || m[2] === "-" ? 0 : Number(m[1]),
+        deleted: m[1] === "-" || m[2] === "-" ? 0 : Number(m[2]),
+        binary: m[1] === "-" || m[2] === "-",
+      }
+      : undefined;
+    assert.deepEqual(numstatRecord(record), want, JSON.stringify(record));
+  }
 });

@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import {
+  mayHoldSecret,
+  NAME_WORDS_SOURCE,
+  redactDeepLazily,
+  redactionNoteLazily,
+  redactLazily,
+  SHAPED_LITERALS,
+} from "../../lib/secrets/lazy.ts";
+import { GATES, SHAPED_RULES } from "../../lib/secrets/rules.ts";
+import { TRIGGER } from "../../lib/secrets/assignment.ts";
+import { redact, redactDeep, redactionNote } from "../../lib/secrets/redact.ts";
+import { prng } from "../support/prng.ts";
+import { KINDS, Secrets } from "./_secrets.ts";
+
+Deno.test("pre-check: every shaped rule is gated, and each gate literal holds one of ours", () => {
+  // A rule without a gate would run on every text: the pre-check could not speak for it.
+  assert.deepEqual(Object.keys(GATES).sort(), SHAPED_RULES.map((r) => r.kind).sort());
+  for (const [kind, literals] of Object.entries(GATES)) {
+    for (const gate of literals!) {
+      assert.ok(
+        SHAPED_LITERALS.some((ours) => gate.includes(ours)),
+        `${kind}: the gate literal ${JSON.stringify(gate)} is not covered`,
+      );
+    }
+  }
+});
+
+Deno.test("pre-check: the name words are assignment.ts's trigger, case-insensitive", () => {
+  assert.equal(NAME_WORDS_SOURCE, TRIGGER.source);
+  assert.ok(TRIGGER.flags.includes("i"));
+});
+
+Deno.test("pre-check: every generated true positive passes, alone and in context", () => {
+  for (const seed of [1, 7, 1414, 2026]) {
+    const gen = new Secrets(prng(seed));
+    for (const kind of KINDS) {
+      for (let i = 0; i < 200; i++) {
+        const s = gen.sample(kind);
+        for (const text of [s.text, `note: ${s.text} (rotated)`, JSON.stringify({ t: s.text })]) {
+          assert.ok(mayHoldSecret(text), `${kind} not passed: ${JSON.stringify(text)}`);
+        }
+        // Whatever redact would take out, the pre-check lets through to it.
+        assert.ok(redact(s.text).text !== s.text);
+      }
+    }
+  }
+});
+
+Deno.test("pre-check: a text it stops is one redact leaves unchanged", () => {
+  const random = prng(99);
+  const words = ["the", "flaky", "test", "parser", "store", "hook", "seed", "CI", "run", "x", "é"];
+  const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-./:=\"'\\\n";
+  let stopped = 0;
+  for (let i = 0; i < 2000; i++) {
+    let text = "";
+    const n = 1 + Math.floor(random() * 40);
+    for (let j = 0; j < n; j++) {
+      text += random() < 0.5
+        ? words[Math.floor(random() * words.length)] + " "
+        : alphabet[Math.floor(random() * alphabet.length)];
+    }
+    if (mayHoldSecret(text)) continue;
+    stopped++;
+    assert.deepEqual(redact(text), { text, counts: {} });
+  }
+  assert.ok(stopped > 500);
+});
+
+Deno.test("lazy: the same answers as redact.ts, with or without a secret", async () => {
+  const gen = new Secrets(prng(5));
+  const texts = [
+    "bench parked thing 1",
+    "",
+    ...KINDS.map((k) => gen.sample(k).text),
+    "deploy with token: Zq8vN3xL0pR7tY2k",
+  ];
+  for (const text of texts) assert.deepEqual(await redactLazily(text), redact(text));
+  const value = {
+    a: texts,
+    b: { c: "plain", d: [1, null, true, "password=hunter2hunter2"] },
+    e: undefined,
+  };
+  assert.deepEqual(await redactDeepLazily(value), redactDeep(value));
+  const plain = { a: ["x", "y"], b: { c: "z" } };
+  const r = await redactDeepLazily(plain);
+  assert.deepEqual(r, redactDeep(plain));
+  assert.notEqual(r.value, plain); // a copy, as redactDeep's
+  assert.equal(await redactionNoteLazily({}, {}), "");
+  assert.equal(
+    await redactionNoteLazily({ jwt: 1 }, { "jwt": 2, "npm-token": 1 }),
+    redactionNote({ jwt: 3, "npm-token": 1 }),
+  );
+});
+
+Deno.test("lazy: the copy keeps a `__proto__` key as an own property, as Object.fromEntries", async () => {
+  const value = JSON.parse('{"__proto__": {"a": "plain"}, "b": ["c", 1]}');
+  const r = await redactDeepLazily(value);
+  assert.deepEqual(Object.keys(r.value), ["__proto__", "b"]);
+  assert.equal(Object.getPrototypeOf(r.value), Object.prototype);
+  assert.deepEqual(r, redactDeep(value));
+  assert.deepEqual(
+    redactDeep(value).value,
+    Object.fromEntries([["__proto__", { a: "plain" }], ["b", ["c", 1]]]),
+  );
+});
