@@ -118,7 +118,7 @@ interface Scene {
 
 for (const { version, bin } of await ensureClaudes()) {
   /** A test with a fresh world and stand-in, and the client, stand-in and world gone after. */
-  function claudeTest(name: string, fn: (t: Deno.TestContext, s: Scene) => Promise<void>) {
+  const claudeTest = (name: string, fn: (t: Deno.TestContext, s: Scene) => Promise<void>) => {
     Deno.test(`Claude Code ${version}: ${name}`, async (t) => {
       const s: Scene = { world: await makeWorld(version), standIn: startStandIn() };
       try {
@@ -129,7 +129,7 @@ for (const { version, bin } of await ensureClaudes()) {
         await s.world.cleanup();
       }
     });
-  }
+  };
 
   claudeTest("as a skill folder: dump, /clear, restored once", async (t, s) => {
     const { world, standIn } = s;

@@ -20,6 +20,7 @@ import {
   startStandIn,
 } from "./support/stand_in.ts";
 import type { Tmux } from "./support/tmux.ts";
+import { playScript } from "./support/plays.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
 const STORE = ".claude/state/session";
@@ -67,21 +68,7 @@ function script(project: string): (r: Recorded) => Reply {
     },
     { text: "Noted." },
   ];
-  return (r) => {
-    const messages = r.body.messages ?? [];
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i];
-      // Tool results can quote a prompt (sweep does): only typed prompts start a script.
-      if (m.role !== "user") continue;
-      if (Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result")) continue;
-      const text = messageText(m);
-      const steps = text.includes(SECOND) ? second : text.includes(FIRST) ? first : undefined;
-      if (!steps) continue;
-      const k = messages.slice(i).filter((m) => m.role === "assistant").length;
-      return steps[k] ?? { text: "OK." };
-    }
-    return { text: "OK." };
-  };
+  return playScript([{ prompt: SECOND, steps: second }, { prompt: FIRST, steps: first }]);
 }
 
 /** Polls `path` until it contains `needle`; fails after `timeoutMs`. */
