@@ -1,0 +1,436 @@
+/**
+ * End to end in the real Claude Code (every pinned version, offline, against the loopback
+ * stand-in): continuity without a dump (issue 13). The hooks are installed the way a user does
+ * (`session.ts install`); the stand-in model edits files, creates tasks and dumps through its
+ * tools. (a) work without a dump, `/clear`: the next request carries the short notice with the
+ * files and the unfinished task; (b) dump, more work, `/clear`: the dump and a "Since the dump"
+ * section; (c) a restored handover, several turns, `/compact`: the next request carries the card
+ * with the handover's Decisions and Next step; (d) `/exit`, start again: `recall` prints the draft.
+ *
+ * Claude Code's system prompt lists `git status` and recent commit subjects: every file whose
+ * name a test looks for in a request is committed (subject "wip") before the `/clear`, so the
+ * name can only have come from the hook.
+ */
+
+import assert from "node:assert/strict";
+import { CLI_FLAGS } from "../../lib/agents/command.ts";
+import { splitFrontMatter } from "../../lib/store/front_matter.ts";
+import {
+  type Claude,
+  ensureClaudes,
+  makeWorld,
+  startClaude,
+  type World,
+} from "./support/claude.ts";
+import { dumpCommand } from "./support/agents.ts";
+import { playScript } from "./support/plays.ts";
+import { run, runCli } from "./support/process.ts";
+import {
+  isSummaryRequest,
+  isToolResult,
+  lastMessage,
+  lastUserText,
+  messageText,
+  type Recorded,
+  type StandIn,
+  startStandIn,
+} from "./support/stand_in.ts";
+import { sleep, type Tmux } from "./support/tmux.ts";
+
+const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
+const STORE = ".claude/state/session";
+/** The task tools: allowing one opts 2.1.332 into them (it offers them behind ToolSearch). */
+const TASK_TOOLS = ["TaskCreate", "TaskUpdate"];
+
+/** The shell command that runs the session CLI from the checkout. */
+function cliCommand(args: string): string {
+  return `deno run ${CLI_FLAGS.join(" ")} ${REPO}/session.ts ${args}`;
+}
+
+/** What a scenario runs in. */
+interface Scene {
+  claude: Claude;
+  world: World;
+  standIn: StandIn;
+  tmux?: Tmux;
+}
+
+/** Commits everything in the project under a neutral subject (no file name in `git log`). */
+async function commitAll(world: World, subject = "wip") {
+  await run("git", ["add", "-A"], world.project);
+  await run("git", [
+    "-c",
+    "user.name=e2e",
+    "-c",
+    "user.email=e2e@example.invalid",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    subject,
+  ], world.project);
+}
+
+/** The store's documents (not hidden files) with their front matter fields. */
+async function storeDocs(
+  world: World,
+): Promise<{ slug: string; fields: Record<string, string>; text: string }[]> {
+  const dir = `${world.project}/${STORE}`;
+  const out = [];
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (!e.isFile || e.name.startsWith(".") || !e.name.endsWith(".md")) continue;
+      const text = await Deno.readTextFile(`${dir}/${e.name}`).catch(() => "");
+      const fields = splitFrontMatter(text)?.fields ?? {};
+      out.push({ slug: e.name.slice(0, -3), fields, text });
+    }
+  } catch {
+    // no store yet
+  }
+  return out;
+}
+
+/** Polls until `probe` returns a value; fails after `ms` with `what` and the store's listing. */
+async function waitUntil<T>(
+  world: World,
+  what: string,
+  probe: () => Promise<T | undefined>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await sleep(250);
+  }
+  const docs = (await storeDocs(world)).map((d) => `${d.slug} ${JSON.stringify(d.fields)}`);
+  throw new Error(
+    `${what}: not within ${ms} ms; the store holds:\n${docs.join("\n") || "(nothing)"}`,
+  );
+}
+
+/** The automatic draft the SessionEnd hook wrote (`draft: auto`), once there is one. */
+function waitForDraft(world: World, except: string[] = []) {
+  return waitUntil(
+    world,
+    "an automatic draft in the store",
+    async () =>
+      (await storeDocs(world)).find((d) => d.fields.draft === "auto" && !except.includes(d.slug)),
+  );
+}
+
+/**
+ * The hook context a request carries: every "SessionStart hook additional context" passage in
+ * its messages (up to the end of its system reminder).
+ */
+function hookContext(r: Recorded): string {
+  const out: string[] = [];
+  for (const m of r.body.messages ?? []) {
+    const text = messageText(m);
+    let at = text.indexOf("SessionStart hook additional context");
+    while (at >= 0) {
+      const end = text.indexOf("</system-reminder>", at);
+      out.push(text.slice(at, end < 0 ? undefined : end));
+      at = text.indexOf("SessionStart hook additional context", at + 1);
+    }
+  }
+  return out.join("\n");
+}
+
+/** The system prompt's text (where Claude Code puts `git status`). */
+function systemText(r: Recorded): string {
+  return JSON.stringify(r.body.system ?? "");
+}
+
+/** Types a prompt and returns the agent request that carries it. */
+async function ask(s: Scene, prompt: string): Promise<Recorded> {
+  const since = s.standIn.requests.length;
+  await s.tmux!.submit(prompt);
+  return await s.standIn.waitFor(
+    (r) =>
+      (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUserText(r).includes(prompt),
+    { since, timeoutMs: 45_000 },
+  );
+}
+
+/** Types a prompt and waits until the model's last scripted step (`done`, a text) is on screen. */
+async function work(s: Scene, prompt: string, done: string) {
+  await ask(s, prompt);
+  await s.tmux!.waitForScreen(done, 60_000);
+  // The screen shows the reply before the client has appended it to its transcript.
+  await sleep(1_000);
+}
+
+/** The newest tool output the model got back, from request index `since` on, containing `what`. */
+async function toolOutput(s: Scene, since: number, what: string): Promise<string> {
+  const r = await s.standIn.waitFor(
+    (x) => isToolResult(x) && messageText(lastMessage(x)!).includes(what),
+    { since, timeoutMs: 60_000 },
+  );
+  return messageText(lastMessage(r)!);
+}
+
+/** Installs the hooks as a user does, commits the setup, starts the client. */
+async function begin(s: Scene) {
+  const r = await runCli(s.world, ["install"]);
+  assert.equal(r.code, 0, r.stderr);
+  await commitAll(s.world, "setup");
+  s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
+}
+
+/** A scenario per pinned Claude Code, with a fresh world and stand-in, all gone after. */
+function scenario(
+  claude: Claude,
+  name: string,
+  fn: (t: Deno.TestContext, s: Scene) => Promise<void>,
+) {
+  Deno.test(`Claude Code ${claude.version}: ${name}`, async (t) => {
+    const s: Scene = { claude, world: await makeWorld(claude.version), standIn: startStandIn() };
+    try {
+      await fn(t, s);
+    } catch (err) {
+      const file = `${REPO}/.temp/continuity-failure-${claude.version}.json`;
+      await Deno.writeTextFile(file, JSON.stringify(s.standIn.requests, null, 1)).catch(() => {});
+      throw new Error(
+        `${(err as Error).message}\nrequests: ${file}\nscreen:\n${await s.tmux?.screen()}`,
+      );
+    } finally {
+      await s.tmux?.kill();
+      await s.standIn.close();
+      await s.world.cleanup();
+    }
+  });
+}
+
+for (const claude of await ensureClaudes()) {
+  scenario(claude, "(a) work without a dump, /clear: the short notice", async (t, s) => {
+    const prompt = "Build the zephyr widget.";
+    s.standIn.setScript(playScript([{
+      prompt,
+      steps: [
+        {
+          tool: "Write",
+          input: { file_path: `${s.world.project}/src/zephyr_widget.ts`, content: "export {};\n" },
+        },
+        { tool: "TaskCreate", input: { subject: "Add zephyr tests", description: "cover it" } },
+        { text: "Widget written; the tests remain." },
+      ],
+    }]));
+    await begin(s);
+    await t.step("the model writes a file and creates a task; no dump", async () => {
+      await work(s, prompt, "the tests remain");
+      await commitAll(s.world);
+      assert.deepEqual(await storeDocs(s.world), []);
+    });
+    let draft = "";
+    await t.step("/clear: SessionEnd drafts the session (draft: auto, LATEST)", async () => {
+      await s.tmux!.submit("/clear");
+      const d = await waitForDraft(s.world);
+      draft = d.slug;
+      assert.equal(d.fields.consumed, "false");
+      assert.ok(d.fields.session, "the draft names its session");
+    });
+    await t.step("the next request carries the notice: slug, file, task", async () => {
+      const r = await ask(s, "what now?");
+      const context = hookContext(r);
+      assert.ok(context.includes(draft), `the draft's slug in the hook context:\n${context}`);
+      assert.ok(context.includes("zephyr_widget.ts"), `the file:\n${context}`);
+      assert.ok(context.includes("Add zephyr tests"), `the unfinished task:\n${context}`);
+      assert.ok(context.includes("recall"), `the recall command:\n${context}`);
+      assert.ok(!systemText(r).includes("zephyr_widget"), "git status does not name the file");
+      // A notice, not the draft: ≤ ~700 characters plus Claude Code's own framing.
+      assert.ok(context.length <= 1_000, `${context.length} chars:\n${context}`);
+    });
+    await t.step("a second /clear carries no notice of that draft", async () => {
+      await s.tmux!.submit("/clear");
+      await sleep(3_000);
+      const r = await ask(s, "and now?");
+      assert.ok(!hookContext(r).includes(draft), hookContext(r));
+    });
+  });
+
+  scenario(claude, '(b) dump, more work, /clear: the dump and "Since the dump"', async (t, s) => {
+    const mark = `QUASAR-${crypto.randomUUID().slice(0, 8)}`;
+    const first = "Start the quasar parser.";
+    const second = "Now add the nebula lexer.";
+    s.standIn.setScript(playScript([
+      {
+        prompt: first,
+        steps: [
+          {
+            tool: "Write",
+            input: {
+              file_path: `${s.world.project}/src/quasar_parser.ts`,
+              content: "export {};\n",
+            },
+          },
+          {
+            tool: "Bash",
+            input: { command: dumpCommand("e2e-quasar", mark), description: "Dump the handover" },
+          },
+          { text: "Dumped the quasar handover." },
+        ],
+      },
+      {
+        prompt: second,
+        steps: [
+          {
+            tool: "Write",
+            input: { file_path: `${s.world.project}/src/nebula_lexer.ts`, content: "export {};\n" },
+          },
+          { tool: "TaskCreate", input: { subject: "Wire the nebula lexer", description: "wire" } },
+          { text: "Lexer written." },
+        ],
+      },
+    ]));
+    await begin(s);
+    const doc = `${s.world.project}/${STORE}/e2e-quasar.md`;
+    await t.step("the model dumps, then keeps working", async () => {
+      await work(s, first, "Dumped the quasar handover");
+      assert.match(await Deno.readTextFile(doc), /^consumed: false$/m);
+      await sleep(2_000); // the dump's `created` has seconds: later work is strictly after it
+      await work(s, second, "Lexer written");
+      await commitAll(s.world);
+    });
+    await t.step("/clear: the next request carries the dump and what came after", async () => {
+      await s.tmux!.submit("/clear");
+      await waitUntil(
+        s.world,
+        "the dump consumed",
+        async () =>
+          /^consumed: true$/m.test(await Deno.readTextFile(doc).catch(() => "")) || undefined,
+      );
+      const r = await ask(s, "go on");
+      const context = hookContext(r);
+      assert.ok(context.includes(mark), `the dump:\n${context}`);
+      assert.ok(context.includes("Since the dump"), `the section:\n${context}`);
+      assert.ok(context.includes("nebula_lexer.ts"), `the later file:\n${context}`);
+      assert.ok(context.includes("Wire the nebula lexer"), `the later task:\n${context}`);
+      assert.ok(!systemText(r).includes("nebula_lexer"), "git status does not name the file");
+    });
+    await t.step("a dump is never shadowed: no automatic draft was written", async () => {
+      const drafts = (await storeDocs(s.world)).filter((d) => d.fields.draft === "auto");
+      assert.deepEqual(drafts.map((d) => d.slug), []);
+    });
+  });
+
+  scenario(claude, "(c) restored handover, turns, /compact: the continuity card", async (t, s) => {
+    const mark = crypto.randomUUID().slice(0, 8);
+    const decision = `DECISION-${mark}`;
+    const next = `NEXT-${mark}`;
+    const body = [
+      "## Goal",
+      `Finish the orbit planner (GOAL-${mark}).`,
+      "## Decisions",
+      `- Keep the planner pure (${decision}) — why: testable.`,
+      "## Next step",
+      `Write the orbit tests (${next}).`,
+    ].join("\n");
+    const turns = ["Orbit step one.", "Orbit step two.", "Orbit step three."];
+    s.standIn.setScript(playScript([
+      {
+        prompt: turns[0],
+        steps: [
+          {
+            tool: "Write",
+            input: {
+              file_path: `${s.world.project}/src/orbit_planner.ts`,
+              content: "export {};\n",
+            },
+          },
+          { text: "Step one done." },
+        ],
+      },
+      { prompt: turns[1], steps: [{ text: "Step two done." }] },
+      { prompt: turns[2], steps: [{ text: "Step three done." }] },
+    ]));
+    await begin(s);
+    const doc = `${s.world.project}/${STORE}/e2e-orbit.md`;
+    await t.step("a handover dumped outside is restored on /clear", async () => {
+      const r = await runCli(s.world, ["dump", "e2e-orbit"], { stdin: body });
+      assert.equal(r.code, 0, r.stderr);
+      await s.tmux!.submit("/clear");
+      await waitUntil(
+        s.world,
+        "the handover consumed",
+        async () =>
+          /^consumed: true$/m.test(await Deno.readTextFile(doc).catch(() => "")) || undefined,
+      );
+      const first = await ask(s, "restored?");
+      assert.ok(hookContext(first).includes(decision), hookContext(first));
+    });
+    await t.step("several turns", async () => {
+      await work(s, turns[0], "Step one done");
+      await work(s, turns[1], "Step two done");
+      await work(s, turns[2], "Step three done");
+      await commitAll(s.world);
+    });
+    await t.step("/compact: the next request carries the card: Decisions, Next step", async () => {
+      const since = s.standIn.requests.length;
+      await s.tmux!.submit("/compact");
+      await s.standIn.waitFor(isSummaryRequest, { since, timeoutMs: 60_000 });
+      await s.tmux!.waitForScreen(
+        (screen) => /compact/i.test(screen) && screen.includes("? for shortcuts"),
+        60_000,
+      );
+      await sleep(2_000);
+      const r = await ask(s, "where do we stand?");
+      const context = hookContext(r);
+      assert.ok(!JSON.stringify(r.body.messages).includes("Orbit step two"), "compacted");
+      assert.ok(context.includes(decision), `the handover's Decisions in the card:\n${context}`);
+      assert.ok(context.includes(next), `the handover's Next step in the card:\n${context}`);
+      assert.ok(context.length <= 4_500, `${context.length} chars`);
+    });
+  });
+
+  scenario(claude, "(d) /exit, start again: recall prints the draft", async (t, s) => {
+    const prompt = "Sketch the comet cache.";
+    s.standIn.setScript(playScript([
+      {
+        prompt,
+        steps: [
+          {
+            tool: "Write",
+            input: { file_path: `${s.world.project}/src/comet_cache.ts`, content: "export {};\n" },
+          },
+          { tool: "TaskCreate", input: { subject: "Benchmark the comet cache", description: "b" } },
+          { text: "Cache sketched." },
+        ],
+      },
+      {
+        prompt: "recall the handover",
+        steps: [
+          { tool: "Bash", input: { command: cliCommand("recall"), description: "Recall" } },
+          { text: "Recalled." },
+        ],
+      },
+    ]));
+    await begin(s);
+    await t.step("work, then /exit: SessionEnd drafts the session", async () => {
+      await work(s, prompt, "Cache sketched");
+      await commitAll(s.world);
+      await s.tmux!.submit("/exit");
+      const d = await waitForDraft(s.world);
+      assert.equal(d.fields.consumed, "false");
+      await s.tmux!.kill();
+      s.tmux = undefined;
+    });
+    await t.step("list shows the draft", async () => {
+      const r = await runCli(s.world, ["list"]);
+      const d = (await storeDocs(s.world)).find((d) => d.fields.draft === "auto")!;
+      assert.ok(r.stdout.includes(d.slug), r.stdout + r.stderr);
+    });
+    await t.step(
+      "start again: nothing injected at startup (opt-in); recall prints the draft",
+      async () => {
+        s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
+        const since = s.standIn.requests.length;
+        const r = await ask(s, "recall the handover");
+        assert.ok(!hookContext(r).includes("comet"), hookContext(r));
+        const out = await toolOutput(s, since, "comet_cache.ts");
+        assert.ok(out.includes("Sketch the comet cache"), out);
+        assert.ok(out.includes("Benchmark the comet cache"), out);
+      },
+    );
+  });
+}
