@@ -119,38 +119,66 @@ function waitForDraft(world: World, except: string[] = []) {
   );
 }
 
+const HOOK_CONTEXT = "SessionStart hook additional context";
+
 /**
- * The hook context a request carries: every "SessionStart hook additional context" passage in
- * its messages (up to the end of its system reminder).
+ * Where a hook context passage ends: 2.1.197 puts it in a user message's system reminder;
+ * 2.1.332 opens a system-role message with it and appends its environment section after it.
  */
-function hookContext(r: Recorded): string {
-  const out: string[] = [];
-  for (const m of r.body.messages ?? []) {
-    const text = messageText(m);
-    let at = text.indexOf("SessionStart hook additional context");
-    while (at >= 0) {
-      const end = text.indexOf("</system-reminder>", at);
-      out.push(text.slice(at, end < 0 ? undefined : end));
-      at = text.indexOf("SessionStart hook additional context", at + 1);
-    }
-  }
-  return out.join("\n");
+function passageEnd(text: string, at: number): number {
+  const ends = ["</system-reminder>", "\n\n# Environment\n"].map((e) => text.indexOf(e, at))
+    .filter((i) => i >= 0);
+  return ends.length ? Math.min(...ends) : text.length;
 }
 
-/** The system prompt's text (where Claude Code puts `git status`). */
-function systemText(r: Recorded): string {
-  return JSON.stringify(r.body.system ?? "");
+/** A request's text split into its hook context passages and everything else. */
+function splitRequest(r: Recorded): { hook: string; rest: string } {
+  const hook: string[] = [];
+  const rest: string[] = [JSON.stringify(r.body.system ?? "")];
+  for (const m of r.body.messages ?? []) {
+    const text = messageText(m);
+    let from = 0;
+    for (let at = text.indexOf(HOOK_CONTEXT); at >= 0; at = text.indexOf(HOOK_CONTEXT, from)) {
+      rest.push(text.slice(from, at));
+      from = passageEnd(text, at);
+      hook.push(text.slice(at, from));
+    }
+    rest.push(text.slice(from));
+  }
+  return { hook: hook.join("\n"), rest: rest.join("\n") };
+}
+
+/** The hook context a request carries: every "SessionStart hook additional context" passage. */
+function hookContext(r: Recorded): string {
+  return splitRequest(r).hook;
+}
+
+/**
+ * Asserts `name` reached the model in the hook context and nowhere else (not in `git status`,
+ * the commit subjects or the conversation): the hook brought it.
+ */
+function onlyFromHook(r: Recorded, name: string, what: string) {
+  const { hook, rest } = splitRequest(r);
+  assert.ok(hook.includes(name), `${what} (${name}) in the hook context:\n${hook}`);
+  assert.ok(!rest.includes(name), `${name} reached the model outside the hook context too`);
 }
 
 /** Types a prompt and returns the agent request that carries it. */
 async function ask(s: Scene, prompt: string): Promise<Recorded> {
   const since = s.standIn.requests.length;
   await s.tmux!.submit(prompt);
-  return await s.standIn.waitFor(
-    (r) =>
-      (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUserText(r).includes(prompt),
-    { since, timeoutMs: 45_000 },
-  );
+  try {
+    return await s.standIn.waitFor(
+      (r) =>
+        (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) &&
+        lastUserText(r).includes(prompt),
+      { since, timeoutMs: 45_000 },
+    );
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message} (asked "${prompt}")\nscreen:\n${await s.tmux!.screen()}`,
+    );
+  }
 }
 
 /** Types a prompt and waits until the model's last scripted step (`done`, a text) is on screen. */
@@ -188,13 +216,10 @@ function scenario(
     const s: Scene = { claude, world: await makeWorld(claude.version), standIn: startStandIn() };
     try {
       await fn(t, s);
-    } catch (err) {
-      const file = `${REPO}/.temp/continuity-failure-${claude.version}.json`;
-      await Deno.writeTextFile(file, JSON.stringify(s.standIn.requests, null, 1)).catch(() => {});
-      throw new Error(
-        `${(err as Error).message}\nrequests: ${file}\nscreen:\n${await s.tmux?.screen()}`,
-      );
     } finally {
+      // Every request the model got, for reading a failure (a failed step does not throw here).
+      const file = `${REPO}/.temp/continuity-${claude.version}-${name.slice(1, 2)}.json`;
+      await Deno.writeTextFile(file, JSON.stringify(s.standIn.requests, null, 1)).catch(() => {});
       await s.tmux?.kill();
       await s.standIn.close();
       await s.world.cleanup();
@@ -234,10 +259,9 @@ for (const claude of await ensureClaudes()) {
       const r = await ask(s, "what now?");
       const context = hookContext(r);
       assert.ok(context.includes(draft), `the draft's slug in the hook context:\n${context}`);
-      assert.ok(context.includes("zephyr_widget.ts"), `the file:\n${context}`);
-      assert.ok(context.includes("Add zephyr tests"), `the unfinished task:\n${context}`);
+      onlyFromHook(r, "zephyr_widget.ts", "the file touched");
+      onlyFromHook(r, "Add zephyr tests", "the unfinished task");
       assert.ok(context.includes("recall"), `the recall command:\n${context}`);
-      assert.ok(!systemText(r).includes("zephyr_widget"), "git status does not name the file");
       // A notice, not the draft: ≤ ~700 characters plus Claude Code's own framing.
       assert.ok(context.length <= 1_000, `${context.length} chars:\n${context}`);
     });
@@ -304,9 +328,8 @@ for (const claude of await ensureClaudes()) {
       const context = hookContext(r);
       assert.ok(context.includes(mark), `the dump:\n${context}`);
       assert.ok(context.includes("Since the dump"), `the section:\n${context}`);
-      assert.ok(context.includes("nebula_lexer.ts"), `the later file:\n${context}`);
-      assert.ok(context.includes("Wire the nebula lexer"), `the later task:\n${context}`);
-      assert.ok(!systemText(r).includes("nebula_lexer"), "git status does not name the file");
+      onlyFromHook(r, "nebula_lexer.ts", "the file written after the dump");
+      onlyFromHook(r, "Wire the nebula lexer", "the task created after the dump");
     });
     await t.step("a dump is never shadowed: no automatic draft was written", async () => {
       const drafts = (await storeDocs(s.world)).filter((d) => d.fields.draft === "auto");
@@ -377,8 +400,8 @@ for (const claude of await ensureClaudes()) {
       const r = await ask(s, "where do we stand?");
       const context = hookContext(r);
       assert.ok(!JSON.stringify(r.body.messages).includes("Orbit step two"), "compacted");
-      assert.ok(context.includes(decision), `the handover's Decisions in the card:\n${context}`);
-      assert.ok(context.includes(next), `the handover's Next step in the card:\n${context}`);
+      onlyFromHook(r, decision, "the handover's Decisions in the card");
+      onlyFromHook(r, next, "the handover's Next step in the card");
       assert.ok(context.length <= 4_500, `${context.length} chars`);
     });
   });
