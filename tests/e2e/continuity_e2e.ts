@@ -122,12 +122,22 @@ function waitForDraft(world: World, except: string[] = []) {
 const HOOK_CONTEXT = "SessionStart hook additional context";
 
 /**
- * Where a hook context passage ends: 2.1.197 puts it in a user message's system reminder;
- * 2.1.332 opens a system-role message with it and appends its environment section after it.
+ * What follows a hook context passage. Both versions open a system-role message with it and
+ * append their other attachments after a blank line (2.1.197 the agent and skill listings,
+ * 2.1.332 its environment section or the deferred tools); a system reminder closes it elsewhere.
  */
+const FOLLOWERS = [
+  "</system-reminder>",
+  "\n\n# Environment\n",
+  "\n\nAvailable agent types for the Agent tool:",
+  "\n\nThe following deferred tools are now available",
+  "\n\nThe following skills are available",
+  `\n\n${HOOK_CONTEXT}`,
+];
+
+/** Where the hook context passage at `at` ends. */
 function passageEnd(text: string, at: number): number {
-  const ends = ["</system-reminder>", "\n\n# Environment\n"].map((e) => text.indexOf(e, at))
-    .filter((i) => i >= 0);
+  const ends = FOLLOWERS.map((e) => text.indexOf(e, at + 1)).filter((i) => i >= 0);
   return ends.length ? Math.min(...ends) : text.length;
 }
 
