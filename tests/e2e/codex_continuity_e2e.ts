@@ -1,0 +1,315 @@
+/**
+ * End to end in the real Codex CLI (pinned, offline, against the loopback Responses API
+ * stand-in): continuity without a dump (issue 13) where Codex's events allow — SessionEnd (since
+ * 0.145), PreCompact and SessionStart `clear|compact`. The hooks are installed as a user does
+ * (`session.ts install --agent codex`). Codex offers this unknown model no plan or patch tool:
+ * the model edits through `apply_patch` run by its shell tool (the rollout's files come from
+ * it) and makes no tasks. (a) work without a dump, `/clear`: the notice with the file; (b) dump,
+ * more work, `/clear`: the dump and "Since the dump"; (c) a restored handover, turns, `/compact`:
+ * the card with the handover's Decisions and Next step; (d) `/exit`, start again: `recall`
+ * prints the draft. Every file a test looks for is committed first under a neutral subject.
+ *
+ * Gemini CLI gets none of these: `install --agent gemini` registers no SessionEnd or PreCompress
+ * (its SessionEnd is not awaited, PreCompress is advisory, its chat files are not read and its
+ * SessionStart has no `compact` source); gemini_e2e.ts covers what it does get.
+ */
+
+import assert from "node:assert/strict";
+import { splitFrontMatter } from "../../lib/store/front_matter.ts";
+import {
+  cli,
+  configureCodex,
+  dumpCommand,
+  ensureCodex,
+  makeWorld,
+  startCodex,
+  type World,
+} from "./support/agents.ts";
+import { run } from "./support/process.ts";
+import {
+  inputText,
+  type Recorded,
+  type Reply,
+  startStandIn,
+} from "./support/responses_stand_in.ts";
+import { sleep, type Tmux } from "./support/tmux.ts";
+
+const STORE = ".claude/state/session";
+
+/** The agent's own turns (with tools), not title generation or compaction. */
+const isTurn = (r: Recorded) => (r.body.tools?.length ?? 0) > 0 && !isCompaction(r);
+
+/** Codex's compaction turn (its metadata names the compaction). */
+function isCompaction(r: Recorded): boolean {
+  return r.raw.includes('\\"compaction\\":{') || r.raw.includes('"compaction":{');
+}
+
+/** The text of the last user message of a request. */
+function lastUser(r: Recorded): string {
+  const users = (r.body.input ?? []).filter((i) => i.role === "user");
+  const last = users[users.length - 1];
+  return last ? inputText({ ...r, body: { input: [last] } }) : "";
+}
+
+/** A shell command that applies a patch adding `path` (Codex runs `apply_patch` itself). */
+function addFile(path: string): string {
+  return `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${path}\n+export {};\n*** End Patch\nEOF`;
+}
+
+/** Replies per typed prompt: the newest matching user message, then one step per tool call since. */
+function plays(list: { prompt: string; steps: Reply[] }[]): (r: Recorded) => Reply {
+  return (r) => {
+    if (!isTurn(r)) return { text: isCompaction(r) ? "E2E summary of the work." : "Session title" };
+    const input = r.body.input ?? [];
+    for (let i = input.length - 1; i >= 0; i--) {
+      const item = input[i];
+      if (item.role !== "user") continue;
+      const text = inputText({ ...r, body: { input: [item] } });
+      const play = list.find((p) => text.includes(p.prompt));
+      if (!play) continue;
+      const calls = input.slice(i + 1).filter((x) => x.type === "function_call").length;
+      return play.steps[calls] ?? { text: "OK." };
+    }
+    return { text: "OK." };
+  };
+}
+
+/** What a scenario runs in. */
+interface Scene {
+  bin: string;
+  world: World;
+  standIn: ReturnType<typeof startStandIn>;
+  tmux?: Tmux;
+}
+
+async function commitAll(world: World, subject = "wip") {
+  await run("git", ["add", "-A"], world.project);
+  await run("git", [
+    "-c",
+    "user.name=e2e",
+    "-c",
+    "user.email=e2e@example.invalid",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    subject,
+  ], world.project);
+}
+
+/** The store's documents with their front matter fields. */
+async function storeDocs(world: World) {
+  const out: { slug: string; fields: Record<string, string> }[] = [];
+  try {
+    for await (const e of Deno.readDir(`${world.project}/${STORE}`)) {
+      if (!e.isFile || e.name.startsWith(".") || !e.name.endsWith(".md")) continue;
+      const text = await Deno.readTextFile(`${world.project}/${STORE}/${e.name}`).catch(() => "");
+      out.push({ slug: e.name.slice(0, -3), fields: splitFrontMatter(text)?.fields ?? {} });
+    }
+  } catch {
+    // no store yet
+  }
+  return out;
+}
+
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    await sleep(250);
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+const waitForDraft = (world: World) =>
+  waitUntil(
+    "an automatic draft in the store",
+    async () => (await storeDocs(world)).find((d) => d.fields.draft === "auto"),
+  );
+
+/** Types a prompt; returns the agent turn that carries it. */
+async function ask(s: Scene, prompt: string): Promise<Recorded> {
+  const since = s.standIn.requests.length;
+  await s.tmux!.submit(prompt);
+  try {
+    return await s.standIn.waitFor((r) => isTurn(r) && lastUser(r).includes(prompt), {
+      since,
+      timeoutMs: 45_000,
+    });
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message} (asked "${prompt}")\nscreen:\n${await s.tmux!.screen()}`,
+    );
+  }
+}
+
+/** Types a prompt and waits for the play's closing text on screen. */
+async function work(s: Scene, prompt: string, done: string) {
+  await ask(s, prompt);
+  await s.tmux!.waitForScreen(done, 60_000);
+  await sleep(1_000); // the rollout is written after the screen shows the reply
+}
+
+/** `/clear` in Codex (its hooks run before the next turn), then a prompt. */
+async function clearThen(s: Scene, prompt: string): Promise<Recorded> {
+  await s.tmux!.submit("/clear");
+  await sleep(2_000);
+  return await ask(s, prompt);
+}
+
+async function begin(s: Scene, env: Record<string, string> = {}) {
+  await configureCodex(s.world, s.standIn.url);
+  const r = await cli(s.world, { env }, "install", "--agent", "codex");
+  assert.equal(r.code, 0, r.out);
+  await commitAll(s.world, "setup");
+  s.tmux = await startCodex(s.bin, s.world, { env, reviewHooks: true });
+}
+
+function scenario(name: string, fn: (t: Deno.TestContext, s: Scene) => Promise<void>) {
+  Deno.test(`Codex CLI: ${name}`, async (t) => {
+    const s: Scene = {
+      bin: await ensureCodex(),
+      world: await makeWorld(),
+      standIn: startStandIn(),
+    };
+    try {
+      await fn(t, s);
+    } finally {
+      const file = new URL(
+        `../../.temp/codex-continuity-${name.slice(1, 2)}.json`,
+        import.meta.url,
+      );
+      await Deno.writeTextFile(file, JSON.stringify(s.standIn.requests, null, 1)).catch(() => {});
+      await s.tmux?.kill();
+      await s.standIn.close();
+      await s.world.cleanup();
+    }
+  });
+}
+
+scenario(
+  "(a) work without a dump, /clear: the notice names the draft and the file",
+  async (t, s) => {
+    const prompt = "Build the zephyr widget.";
+    s.standIn.setScript(plays([{
+      prompt,
+      steps: [
+        { tool: "exec_command", args: { cmd: addFile("src/zephyr_widget.ts") } },
+        { text: "Widget written; the tests remain." },
+      ],
+    }]));
+    await begin(s);
+    await t.step("the model adds a file through apply_patch; no dump", async () => {
+      await work(s, prompt, "the tests remain");
+      await commitAll(s.world);
+      assert.deepEqual(await storeDocs(s.world), []);
+    });
+    await t.step("/clear: a draft, and the next request carries the notice", async () => {
+      const r = await clearThen(s, "what now?");
+      const d = await waitForDraft(s.world);
+      const text = inputText(r);
+      assert.ok(text.includes(d.slug), `the draft's slug:\n${text.slice(-3000)}`);
+      assert.ok(text.includes("zephyr_widget.ts"), `the file:\n${text.slice(-3000)}`);
+      assert.ok(!text.includes("the tests remain"), "the old conversation is gone");
+    });
+  },
+);
+
+scenario('(b) dump, more work, /clear: the dump and "Since the dump"', async (t, s) => {
+  const mark = `QUASAR-${crypto.randomUUID().slice(0, 8)}`;
+  s.standIn.setScript(plays([
+    {
+      prompt: "Start the quasar parser.",
+      steps: [
+        { tool: "exec_command", args: { cmd: dumpCommand("e2e-quasar", mark) } },
+        { text: "Dumped the quasar handover." },
+      ],
+    },
+    {
+      prompt: "Now add the nebula lexer.",
+      steps: [
+        { tool: "exec_command", args: { cmd: addFile("src/nebula_lexer.ts") } },
+        { text: "Lexer written." },
+      ],
+    },
+  ]));
+  await begin(s);
+  await t.step("the model dumps, then keeps working", async () => {
+    await work(s, "Start the quasar parser.", "Dumped the quasar handover");
+    await sleep(2_000); // the dump's `created` has seconds: later work is strictly after it
+    await work(s, "Now add the nebula lexer.", "Lexer written");
+    await commitAll(s.world);
+  });
+  await t.step("/clear: the next request carries the dump and what came after", async () => {
+    const r = await clearThen(s, "go on");
+    const text = inputText(r);
+    assert.ok(text.includes(mark), "the dump");
+    assert.ok(text.includes("Since the dump"), `the section:\n${text.slice(-3000)}`);
+    assert.ok(text.includes("nebula_lexer.ts"), `the later file:\n${text.slice(-3000)}`);
+    assert.deepEqual((await storeDocs(s.world)).filter((d) => d.fields.draft === "auto"), []);
+  });
+});
+
+scenario("(c) restored handover, turns, /compact: the continuity card", async (t, s) => {
+  const mark = crypto.randomUUID().slice(0, 8);
+  const body = [
+    "## Goal",
+    `Finish the orbit planner (GOAL-${mark}).`,
+    "## Decisions",
+    `- Keep the planner pure (DECISION-${mark}) — why: testable.`,
+    "## Next step",
+    `Write the orbit tests (NEXT-${mark}).`,
+  ].join("\n");
+  s.standIn.setScript(plays([
+    { prompt: "Orbit step one.", steps: [{ text: "Step one done." }] },
+    { prompt: "Orbit step two.", steps: [{ text: "Step two done." }] },
+  ]));
+  await begin(s);
+  await t.step("a handover dumped outside is restored on /clear", async () => {
+    const r = await cli(s.world, { input: body }, "dump", "e2e-orbit");
+    assert.equal(r.code, 0, r.out);
+    const first = await clearThen(s, "restored?");
+    assert.ok(inputText(first).includes(`DECISION-${mark}`));
+  });
+  await t.step("turns, /compact: the next request carries the card", async () => {
+    await work(s, "Orbit step one.", "Step one done");
+    await work(s, "Orbit step two.", "Step two done");
+    const since = s.standIn.requests.length;
+    await s.tmux!.submit("/compact");
+    await s.standIn.waitFor(isCompaction, { since, timeoutMs: 60_000 });
+    await sleep(3_000);
+    const r = await ask(s, "where do we stand?");
+    const text = inputText(r);
+    assert.ok(!text.includes("Orbit step one"), "compacted");
+    assert.ok(text.includes(`DECISION-${mark}`), `Decisions in the card:\n${text.slice(-3000)}`);
+    assert.ok(text.includes(`NEXT-${mark}`), `Next step in the card:\n${text.slice(-3000)}`);
+  });
+});
+
+scenario("(d) /exit, start again: recall prints the draft", async (t, s) => {
+  const prompt = "Sketch the comet cache.";
+  s.standIn.setScript(plays([{
+    prompt,
+    steps: [
+      { tool: "exec_command", args: { cmd: addFile("src/comet_cache.ts") } },
+      { text: "Cache sketched." },
+    ],
+  }]));
+  await begin(s);
+  await t.step("work, then /exit: SessionEnd drafts the session", async () => {
+    await work(s, prompt, "Cache sketched");
+    await s.tmux!.submit("/exit");
+    const d = await waitForDraft(s.world);
+    assert.equal(d.fields.consumed, "false");
+    await s.tmux!.kill();
+    s.tmux = undefined;
+  });
+  await t.step("start again; recall prints the draft", async () => {
+    s.tmux = await startCodex(s.bin, s.world, {});
+    const r = await cli(s.world, {}, "recall");
+    assert.equal(r.code, 0, r.out);
+    assert.ok(r.out.includes("Sketch the comet cache"), r.out);
+    assert.ok(r.out.includes("comet_cache.ts"), r.out);
+  });
+});
