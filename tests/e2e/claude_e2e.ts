@@ -211,7 +211,11 @@ for (const { version, bin } of await ensureClaudes()) {
       await clear(s.tmux!, doc);
       const r = await ask(s.tmux!, standIn, "where were we?");
       assert.ok(r.raw.includes(mark), "handover in the first request after /clear");
-      assert.match(r.raw, /SessionStart hook additional context: \[session\] Handover/);
+      // The factual banner first, then the handover fenced (issue 13: injected text is data).
+      assert.match(
+        r.raw,
+        /SessionStart hook additional context: \[session\] The previous session left this handover: \\"e2e-handover\\"/,
+      );
       const latest = await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "");
       assert.equal(latest.trim(), "");
     });
