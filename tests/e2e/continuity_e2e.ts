@@ -5,7 +5,9 @@
  * tools. (a) work without a dump, `/clear`: the next request carries the short notice with the
  * files and the unfinished task; (b) dump, more work, `/clear`: the dump and a "Since the dump"
  * section; (c) a restored handover, several turns, `/compact`: the next request carries the card
- * with the handover's Decisions and Next step; (d) `/exit`, start again: `recall` prints the draft.
+ * with the handover's Decisions and Next step (and the same for a handover dumped in the
+ * session); (d) `/exit`, start again: `recall` prints the draft; (e) with `install --startup`,
+ * the next start announces that draft.
  *
  * Claude Code's system prompt lists `git status` and recent commit subjects: every file whose
  * name a test looks for in a request is committed (subject "wip") before the `/clear`, so the
@@ -206,8 +208,8 @@ async function toolOutput(s: Scene, since: number): Promise<string> {
 }
 
 /** Installs the hooks as a user does, commits the setup, starts the client. */
-async function begin(s: Scene) {
-  const r = await runCli(s.world, ["install"]);
+async function begin(s: Scene, installArgs: string[] = []) {
+  const r = await runCli(s.world, ["install", ...installArgs]);
   assert.equal(r.code, 0, r.stderr);
   await commitAll(s.world, "setup");
   s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
@@ -225,7 +227,8 @@ function scenario(
       await fn(t, s);
     } finally {
       // Every request the model got, for reading a failure (a failed step does not throw here).
-      const file = `${REPO}/.temp/continuity-${claude.version}-${name.slice(1, 2)}.json`;
+      const slug = name.replace(/[^a-z0-9]+/gi, "-").slice(0, 40);
+      const file = `${REPO}/.temp/continuity-${claude.version}-${slug}.json`;
       await Deno.writeTextFile(file, JSON.stringify(s.standIn.requests, null, 1)).catch(() => {});
       await s.tmux?.kill();
       await s.standIn.close();
@@ -415,6 +418,55 @@ for (const claude of await ensureClaudes()) {
     });
   });
 
+  scenario(claude, "(c) dump in the session, turns, /compact: the card", async (t, s) => {
+    const mark = crypto.randomUUID().slice(0, 8);
+    const body = [
+      "## Goal",
+      `Chart the comet belt (GOAL-${mark}).`,
+      "## Decisions",
+      `- Sample every tenth orbit (DECISION-${mark}) — why: enough.`,
+      "## Next step",
+      `Plot the samples (NEXT-${mark}).`,
+    ].join("\n");
+    s.standIn.setScript(playScript([
+      {
+        prompt: "Plan the comet belt.",
+        steps: [
+          {
+            tool: "Bash",
+            input: {
+              command: cliCommand(`dump e2e-belt <<'EOF'\n${body}\nEOF`),
+              description: "Dump the handover",
+            },
+          },
+          { text: "Belt plan dumped." },
+        ],
+      },
+      { prompt: "Belt step two.", steps: [{ text: "Step two done." }] },
+    ]));
+    await begin(s);
+    await t.step("the model dumps, another turn follows", async () => {
+      await work(s, "Plan the comet belt.", "Belt plan dumped");
+      await work(s, "Belt step two.", "Step two done");
+    });
+    await t.step(
+      "/compact: the card carries the dumped handover's Decisions, Next step",
+      async () => {
+        const since = s.standIn.requests.length;
+        await s.tmux!.submit("/compact");
+        await s.standIn.waitFor(isSummaryRequest, { since, timeoutMs: 60_000 });
+        await s.tmux!.waitForScreen(
+          (screen) => /compact/i.test(screen) && screen.includes("? for shortcuts"),
+          60_000,
+        );
+        await sleep(2_000);
+        const r = await ask(s, "and the belt?");
+        onlyFromHook(r, `DECISION-${mark}`, "the dumped handover's Decisions in the card");
+        onlyFromHook(r, `NEXT-${mark}`, "the dumped handover's Next step in the card");
+      },
+    );
+  });
+
   scenario(claude, "(d) /exit, start again: recall prints the draft", async (t, s) => {
     const prompt = "Sketch the comet cache.";
     s.standIn.setScript(playScript([
@@ -466,4 +518,38 @@ for (const claude of await ensureClaudes()) {
       },
     );
   });
+
+  scenario(
+    claude,
+    "(e) install --startup: /exit, start again: the draft is announced",
+    async (t, s) => {
+      const prompt = "Sketch the meteor index.";
+      s.standIn.setScript(playScript([{
+        prompt,
+        steps: [
+          {
+            tool: "Write",
+            input: { file_path: `${s.world.project}/src/meteor_index.ts`, content: "export {};\n" },
+          },
+          { text: "Index sketched." },
+        ],
+      }]));
+      await begin(s, ["--startup"]);
+      let draft = "";
+      await t.step("work, then /exit: SessionEnd drafts the session", async () => {
+        await work(s, prompt, "Index sketched");
+        await commitAll(s.world);
+        await s.tmux!.submit("/exit");
+        draft = (await waitForDraft(s.world)).slug;
+        await s.tmux!.kill();
+        s.tmux = undefined;
+      });
+      await t.step("start again: the first request names the draft and its file", async () => {
+        s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
+        const r = await ask(s, "hello again");
+        assert.ok(hookContext(r).includes(draft), hookContext(r));
+        onlyFromHook(r, "meteor_index.ts", "the file touched");
+      });
+    },
+  );
 }
