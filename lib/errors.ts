@@ -19,34 +19,33 @@
 export const EXIT = { ok: 0, notFound: 1, failure: 1, usage: 2, ambiguous: 3 } as const;
 
 /** An error the CLI reports as one line and exits with {@link SessionError.exitCode}. */
-export abstract class SessionError extends Error {
+export class SessionError extends Error {
   /** The process's exit code for this error. */
-  abstract readonly exitCode: number;
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number, options?: ErrorOptions) {
+    super(message, options);
+    this.exitCode = exitCode;
+    this.name = new.target.name;
+  }
+}
+
+/** The base of one kind of error: every instance exits with `exitCode`. */
+function withExitCode(exitCode: number) {
+  return class extends SessionError {
+    constructor(message: string, options?: ErrorOptions) {
+      super(message, exitCode, options);
+    }
+  };
 }
 
 /** A usage mistake: exit 2, with a message that names the fix. */
-export class UsageError extends SessionError {
-  override name = "UsageError";
-  readonly exitCode: number = EXIT.usage;
-}
-
+export class UsageError extends withExitCode(EXIT.usage) {}
 /** Something asked for is not there: exit 1. */
-export class NotFoundError extends SessionError {
-  override name = "NotFoundError";
-  readonly exitCode: number = EXIT.notFound;
-}
-
+export class NotFoundError extends withExitCode(EXIT.notFound) {}
 /** Something could not be done (refused, busy, a file that cannot be edited safely): exit 1. */
-export class FailureError extends SessionError {
-  override name = "FailureError";
-  readonly exitCode: number = EXIT.failure;
-}
-
+export class FailureError extends withExitCode(EXIT.failure) {}
 /** More than one thing fits the request equally: exit 3. */
-export class AmbiguousError extends SessionError {
-  override name = "AmbiguousError";
-  readonly exitCode: number = EXIT.ambiguous;
-}
+export class AmbiguousError extends withExitCode(EXIT.ambiguous) {}
 
 /**
  * True when the file system refused an operation: permission, a missing or wrong kind of path,

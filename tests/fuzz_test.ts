@@ -19,7 +19,7 @@ import { gate, parseHookArgs, parsePayload } from "../lib/hook/fast.ts";
 import { parseBullet } from "../lib/parked/grammar.ts";
 import { parseParked, renderParked } from "../lib/parked/scanner.ts";
 import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/hook/restore.ts";
-import { CLAUDE } from "../lib/agents/targets.ts";
+import { AGENTS, CLAUDE } from "../lib/agents/targets.ts";
 import { addHook, findHooks, removeHooks, SettingsError } from "../lib/agents/settings.ts";
 import { isSafeSlug } from "../lib/store/store.ts";
 import { refusal, slugify } from "../lib/store/slug.ts";
@@ -375,6 +375,22 @@ Deno.test("fuzz: settings JSONC", async (t) => {
       const back = removeHooks(added, CLAUDE);
       // Uninstall empties a file it leaves as a bare `{}` (lib/agents/settings.ts): that one case aside,
       // the round trip is byte-exact.
+      if (!(back === "" && /^\s*\{\s*\}\s*$/.test(text))) {
+        assert.equal(back, text, `round trip of:\n${text}`);
+      }
+    }
+  });
+  await t.step("every event (and --startup) installed, then uninstalled: byte for byte", () => {
+    const random = prng(17);
+    const targets = AGENTS.claude.targets;
+    for (let i = 0; i < ROUNDS; i++) {
+      const text = settingsText(random);
+      const startup = random() < 0.5;
+      let added = text;
+      for (const target of targets) added = addHook(added, target, command, { startup });
+      for (const target of targets) assert.equal(findHooks(added, target).length, 1, text);
+      let back = added;
+      for (const target of [...targets].reverse()) back = back && removeHooks(back, target);
       if (!(back === "" && /^\s*\{\s*\}\s*$/.test(text))) {
         assert.equal(back, text, `round trip of:\n${text}`);
       }

@@ -1,15 +1,18 @@
 /**
- * Property: whatever characters the project's path and the checkout's path hold (every shell
- * metacharacter, commas, quotes, newlines, non-ASCII, spaces, `$(…)`, backticks), the command
- * `install` registers — for every agent and scope — restores when a shell runs it, and the shell
- * expands nothing: a `touch PWNED` planted in the names never runs.
+ * Property: whatever characters the project's path, the checkout's path and the home directory
+ * hold (every shell metacharacter, commas, quotes, newlines, non-ASCII, spaces, `$(…)`,
+ * backticks), the command `install` registers — for every agent, scope and event — reaches Deno
+ * as exactly the words install meant (SessionEnd and PreCompact with the agent's transcript folder
+ * granted), the SessionStart one restores when a shell runs it, and the shell expands nothing: a
+ * `touch PWNED` planted in the names never runs.
  */
 
 import assert from "node:assert/strict";
 import type { Scope } from "../lib/agents/targets.ts";
 import { join } from "../lib/fs/path.ts";
 import { prng } from "./support/prng.ts";
-import { installHook, reasonOf, runRegistered } from "./support/registered.ts";
+import { installHook, reasonOf, registeredCommand, runRegistered } from "./support/registered.ts";
+import { hookFlags } from "../lib/agents/command.ts";
 import { REPO, scratchDir, writeDoc } from "./support/scratch.ts";
 import { clearPayload } from "./support/run.ts";
 import { storeAt } from "../lib/store/store.ts";
@@ -74,6 +77,30 @@ function planted(dir: string): string[] {
   return out;
 }
 
+/** A stand-in `deno` that records the words the shell passed it, one per NUL. */
+const FAKE_BIN = await Deno.makeTempDir({ prefix: "session-fake-deno-" });
+await Deno.writeTextFile(
+  join(FAKE_BIN, "deno"),
+  `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done > "$ARGV_OUT"\n`,
+);
+await Deno.chmod(join(FAKE_BIN, "deno"), 0o755);
+globalThis.addEventListener("unload", () => Deno.removeSync(FAKE_BIN, { recursive: true }));
+
+/** The argv a shell gives `deno` for the registered `command`, run in `cwd`. */
+async function argvOf(command: string, cwd: string): Promise<string[]> {
+  const out = join(FAKE_BIN, `argv-${crypto.randomUUID()}`);
+  const r = await new Deno.Command("sh", {
+    args: ["-c", command],
+    cwd,
+    env: { PATH: `${FAKE_BIN}:/usr/bin:/bin`, ARGV_OUT: out },
+    clearEnv: true,
+  }).output();
+  assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+  const words = (await Deno.readTextFile(out)).split("\0");
+  await Deno.remove(out);
+  return words.slice(0, -1);
+}
+
 /** Names every round checks, then generated ones. */
 const FIXED: [string, string][] = [["a,b", "to,ol"], ["a b", "to$HOME"], [
   "$(touch PWNED)",
@@ -92,7 +119,8 @@ Deno.test("property: any project or checkout path restores and runs nothing", as
         const scratch = tmp.path;
         const root = join(scratch, projectName);
         const checkout = join(scratch, checkoutName, "session");
-        const home = join(scratch, "home");
+        // The transcript folders SessionEnd and PreCompact read sit under it: odd names too.
+        const home = join(scratch, `home${projectName}`);
         await Deno.mkdir(join(root, ".git"), { recursive: true });
         await Deno.mkdir(home);
         await copyCheckout(checkout);
@@ -134,6 +162,26 @@ Deno.test("property: any project or checkout path restores and runs nothing", as
             `${slug}: ${reasonOf(r)} ${r.stderr}`,
           );
           assert.match(await Deno.readTextFile(join(store.dir, `${slug}.md`)), /consumed: true/);
+          if (agent === "gemini") continue;
+          const transcripts = agent === "claude"
+            ? join(home, ".claude", "projects")
+            : join(home, ".codex", "sessions");
+          for (const event of ["SessionEnd", "PreCompact"]) {
+            const o = { agent: agent as "claude" | "codex", scope, home, event };
+            const cmd = await registeredCommand(root, o);
+            const grant = scope === "user" ? undefined : { root, top: root, also: [transcripts] };
+            assert.deepEqual(await argvOf(cmd, root), [
+              "run",
+              ...hookFlags(grant, grant && join(checkout, "lib")),
+              join(checkout, "session_restore.ts"),
+              ...(agent === "claude" ? [] : ["--agent", agent]),
+            ], `${slug} ${event}: the words install meant`);
+            const payload = clearPayload(root, { hook_event_name: event, source: undefined });
+            const ran = await runRegistered(cmd, payload, { cwd: root, projectDir });
+            assert.equal(ran.code, 0, `${slug} ${event}: ${ran.stderr}`);
+            assert.doesNotMatch(ran.stderr, /NotCapable|Requires (read|write) access/);
+            assert.deepEqual(planted(scratch), [], `${slug} ${event}: nothing ran`);
+          }
         }
       },
     );

@@ -54,11 +54,17 @@ export interface HookGrant {
   root: string;
   /** The highest directory the root rule may look in (the git top-level; default `root`). */
   top?: string;
+  /**
+   * More folders it reads, after its own code: the agent's transcripts, for the events that draft
+   * or save from them (SessionEnd, PreCompact). Read only, like the rest.
+   */
+  also?: string[];
 }
 
 /**
  * The hook's Deno flags, as argv words. For one project: read on the directories the root rule
- * walks (up to the git top-level) and on `code` (the hook's own lib/ folder), write on the store.
+ * walks (up to the git top-level), on `code` (the hook's own lib/ folder) and on `grant.also` (the
+ * agent's transcripts, for SessionEnd and PreCompact), write on the store.
  * With no project (`--user`, the plugin) the store is wherever the walk-up from the launch
  * directory leads, which no grant fixed ahead can name, so read and write are not limited by
  * path (the hook itself refuses a store that leads outside its project). Always: the hook's three
@@ -70,9 +76,12 @@ export interface HookGrant {
  * measurements.
  */
 export function hookFlags(grant: HookGrant | undefined, code?: string): string[] {
-  const read = grant === undefined
-    ? []
-    : [...new Set([grant.top ?? grant.root, ...(code === undefined ? [] : [code])].map(grantPath))];
+  const read = grant === undefined ? [] : [
+    ...new Set(
+      [grant.top ?? grant.root, ...(code === undefined ? [] : [code]), ...(grant.also ?? [])]
+        .map(grantPath),
+    ),
+  ];
   return [
     "--no-config",
     "--no-prompt",

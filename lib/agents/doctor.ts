@@ -1,13 +1,31 @@
 /**
- * What `doctor` finds: Deno's version, each registration of the hook (present once, pointing at a
- * script that exists, reading its own lib/, granted this store), the plugin that may stand in for
- * one, the store and its LATEST, the gitignore, and for Codex and Gemini whether they will run the
- * hook (lib/agents/trust.ts). Read-only; lib/cli/doctor.ts prints the findings. One file because
+ * What `doctor` finds: Deno's version, each registration of the hook for every event (present
+ * once, pointing at a script that exists, reading its own lib/, granted this store and, for
+ * SessionEnd and PreCompact, the agent's transcripts; lib/agents/event_findings.ts for the
+ * matcher, older registrations, the plugin and its SessionEnd budget), the store and its LATEST,
+ * the gitignore, and for Codex and Gemini whether they will run the hook (lib/agents/trust.ts). Read-only; lib/cli/doctor.ts prints the findings. One file because
  * every check reads the same registered command back ({@link shellWords}).
  * @module
  */
 
-import { type AgentSpec, RESTORE_SCRIPT, userSettingsProblem } from "./targets.ts";
+import {
+  type AgentSpec,
+  claudeTranscripts,
+  eventOf,
+  type HookTarget,
+  RESTORE_SCRIPT,
+  type Scope,
+  userSettingsProblem,
+} from "./targets.ts";
+import {
+  largestTranscript,
+  matcherFindings,
+  olderRegistrationFinding,
+  pluginSessionEndFinding,
+  transcriptGrantFinding,
+  twiceFinding,
+} from "./event_findings.ts";
+import { encodeProjectDir } from "../transcript/locate.ts";
 import { grantPath } from "./command.ts";
 import type { Finding } from "./finding.ts";
 import { codexFindings, geminiFindings } from "./trust.ts";
@@ -157,9 +175,15 @@ async function registrationFindings(
   const out: Finding[] = [];
   const paths: string[] = [];
   const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
+  const scoped = (scope: Scope) => `${fix}${scope === "project" ? "" : ` --${scope}`}`;
+  const plugin = agent.name === "claude" ? await enabledPlugin(env, root, agent) : undefined;
+  // Which events each settings file of ours registers: an older install has SessionStart only.
+  const events = new Map<string, { scope: Scope; events: Set<string> }>();
+  const registeredIn = new Map<HookTarget, string[]>();
+  const broken = new Set<string>();
   for (const target of agent.targets) {
-    const event = target.hookPath.at(-1)!;
-    let registered = 0;
+    const event = eventOf(target);
+    const found: string[] = [];
     for (const scope of agent.scopes) {
       const path = target.settingsPath(scope, { root, env });
       const problem = scope === "user" ? userSettingsProblem(agent.name, path, env) : undefined;
@@ -176,47 +200,83 @@ async function registrationFindings(
         hooks = findHooks(text, target);
       } catch (err) {
         if (!(err instanceof SettingsError)) throw err;
-        out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
+        // One file holds every event's registration: its problem is said once.
+        if (!broken.has(path)) {
+          out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
+        }
+        broken.add(path);
         continue;
       }
       for (const hook of hooks) {
-        registered++;
+        found.push(path);
         if (!paths.includes(path)) paths.push(path);
+        const seen = events.get(path) ?? { scope, events: new Set<string>() };
+        events.set(path, seen);
+        seen.events.add(event);
         const script = scriptOf(hook.command);
-        const where = `${agent.name === "claude" ? "" : `${event} `}hook in ${path} (${scope}${
-          event === "SessionStart" ? `, matcher "${hook.matcher}"` : ""
-        })`;
+        const start = event === "SessionStart";
+        const where = `${
+          agent.name === "claude" && start ? "" : `${event} `
+        }hook in ${path} (${scope}${start ? `, matcher "${hook.matcher}"` : ""})`;
         if (script && !script.includes("$") && !exists(script)) {
           out.push({
             status: "fix",
-            text: `${where} runs ${script}, which does not exist — fix: ${fix}` +
-              `${scope === "project" ? "" : ` --${scope}`} from the current checkout`,
+            text: `${where} runs ${script}, which does not exist — fix: ${scoped(scope)}` +
+              ` from the current checkout`,
           });
         } else if (lacksCodeRead(hook.command)) {
           out.push({
             status: "fix",
             text: `${where} cannot read the hook's own lib/ (an install before it loaded its ` +
               `general path that way: big handovers and unusual stores would not restore) — ` +
-              `fix: ${fix}${scope === "project" ? "" : ` --${scope}`}`,
+              `fix: ${scoped(scope)}`,
           });
-        } else if (event === "SessionStart" && hook.matcher !== "clear") {
-          out.push({ status: "info", text: `${where}: restores on more than /clear` });
         } else if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {
           out.push({
             status: "fix",
             text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
           });
         } else {
-          out.push({ status: "ok", text: where }, ...grantFindings(hook.command, store, where));
+          const matcher = start
+            ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped(scope))
+            : [];
+          if (!matcher.some((f) => f.status === "fix")) out.push({ status: "ok", text: where });
+          out.push(
+            ...matcher,
+            ...grantFindings(hook.command, store, where),
+            ...transcriptGrantFinding(
+              grantedPaths(hook.command, "read"),
+              target.transcripts?.(env),
+              where,
+              scoped(scope),
+            ),
+          );
         }
       }
     }
-    const plugin = agent.name === "claude" && registered === 0
-      ? await enabledPlugin(env, root, agent)
-      : undefined;
-    if (plugin) {
-      out.push({ status: "ok", text: `hook from the plugin ${plugin} (its hooks/hooks.json)` });
-    } else if (registered === 0) {
+    registeredIn.set(target, found);
+  }
+  const older = [...events].filter(([, e]) => e.events.size < agent.targets.length);
+  for (const [path, e] of older) {
+    const missing = agent.targets.map(eventOf).filter((ev) => !e.events.has(ev));
+    out.push(olderRegistrationFinding(path, missing, scoped(e.scope)));
+  }
+  for (const target of agent.targets) {
+    const event = eventOf(target);
+    const found = registeredIn.get(target) ?? [];
+    if (plugin && found.length > 0) {
+      const scopes = [...new Set(found)].map((p) => events.get(p)?.scope ?? "project");
+      const flags = scopes.map((s) => (s === "project" ? "" : ` --${s}`)).join(" / ");
+      out.push(twiceFinding(event, plugin, [...new Set(found)], flags));
+    } else if (plugin && event === "SessionEnd") {
+      out.push(pluginSessionEndFinding(plugin, largestTranscript(projectTranscripts(env, root))));
+    } else if (plugin) {
+      out.push({
+        status: "ok",
+        text: `${target === agent.targets[0] ? "" : `${event} `}hook from the plugin ${plugin} ` +
+          "(its hooks/hooks.json)",
+      });
+    } else if (found.length === 0 && older.length === 0) {
       out.push({
         status: "fix",
         text: `no ${agent.name === "claude" ? "" : `${agent.label} `}${event} hook runs ` +
@@ -225,15 +285,21 @@ async function registrationFindings(
             ? ", or load the checkout as a plugin (claude --plugin-dir <checkout>)"
             : ""),
       });
-    } else if (registered > 1) {
+    } else if (found.length > 1) {
       out.push({
         status: "info",
-        text: `${event} registered ${registered} times: each runs it ${registered} times ` +
+        text: `${event} registered ${found.length} times: each runs it ${found.length} times ` +
           "(it still injects once); uninstall the extra ones",
       });
     }
   }
   return { findings: out, paths };
+}
+
+/** Claude Code's folder of this project's transcripts (what a SessionEnd draft reads). */
+function projectTranscripts(env: Env, root: string): string | undefined {
+  const folder = claudeTranscripts(env);
+  return folder === undefined ? undefined : `${folder}/${encodeProjectDir(root)}`;
 }
 
 async function storeFinding(store: Store): Promise<Finding> {

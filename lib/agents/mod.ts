@@ -1,6 +1,6 @@
 /**
  * The agents session serves (Claude Code, Codex CLI, Gemini CLI): where each registers the
- * restore hook, the command registered, editing their settings files, and what `doctor` finds.
+ * hook for each event (SessionStart, SessionEnd, PreCompact; Gemini's BeforeAgent), the command registered, editing their settings files, and what `doctor` finds.
  * The modes `install`, `uninstall` and `doctor` (lib/cli/) are thin over these.
  *
  * - targets.ts: each agent's settings files per scope and the shape of its hook entry (data)
@@ -10,6 +10,8 @@
  * - registration.ts: the IO around those edits: read, edit, write atomically; the gitignore
  * - finding.ts: one line of doctor's report
  * - doctor.ts: doctor's findings: Deno, each registration read back, grants, the store, gitignore
+ * - matcher.ts: what a SessionStart matcher covers, read the way each agent reads it
+ * - event_findings.ts: doctor on the continuity events: matcher, older registration, transcripts, plugin
  * - trust.ts: whether Codex and Gemini will run the hook (feature flag, hook and folder trust)
  *
  * Import the concept file, not this one: a barrel would load the whole folder.
@@ -23,4 +25,6 @@ export * from "./gitignore.ts";
 export * from "./registration.ts";
 export * from "./finding.ts";
 export * from "./doctor.ts";
+export * from "./matcher.ts";
+export * from "./event_findings.ts";
 export * from "./trust.ts";

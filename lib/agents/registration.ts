@@ -7,7 +7,7 @@
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { hookCommand, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
-import type { HookTarget, Scope } from "./targets.ts";
+import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
 import { findGitTop } from "../store/root.ts";
@@ -22,18 +22,39 @@ export async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
+/** What shapes a registered command beyond the scope: the event, the opt-ins, the environment. */
+export interface CommandOptions extends EntryOptions {
+  /** The event's target (default: the agent's first, its SessionStart). */
+  target?: HookTarget;
+  /** Environment lookup, for the agent's transcript folder (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME). */
+  env?: (name: string) => string | undefined;
+}
+
 /**
- * The hook command `install` registers for `scope` in the project at `root`, for `agent`. A
- * project's hook reads what the root rule walks (from any launch directory up to the git
- * top-level) and writes that project's store; a user-wide hook serves every project, and the
- * store it finds may sit above the launch directory, so it is not confined by path
- * (lib/agents/command.ts `hookFlags`).
+ * The hook command `install` registers for `scope` in the project at `root`, for `agent` and
+ * one event. A project's hook reads what the root rule walks (from any launch directory up to
+ * the git top-level) and writes that project's store; SessionEnd and PreCompact also read the
+ * agent's transcripts; a user-wide hook serves every project, and the store it finds may sit above
+ * the launch directory, so it is not confined by path (lib/agents/command.ts `hookFlags`). The
+ * restoring events carry `--source startup` and `--no-notice` when asked for.
  */
-export function commandFor(scope: Scope, root: string, agent = "claude"): string {
+export function commandFor(
+  scope: Scope,
+  root: string,
+  agent = "claude",
+  options: CommandOptions = {},
+): string {
   const script = projectFile("session_restore.ts");
-  const grant = scope === "user" ? undefined : { root, top: findGitTop(root) ?? root };
-  const command = hookCommand(script, grant);
-  return agent === "claude" ? command : `${command} --agent ${agent}`;
+  const target = options.target ?? AGENTS[agent].targets[0];
+  const transcripts = target.transcripts?.(options.env ?? (() => undefined));
+  const grant = scope === "user"
+    ? undefined
+    : { root, top: findGitTop(root) ?? root, also: transcripts ? [transcripts] : [] };
+  const words = [
+    ...(agent === "claude" ? [] : ["--agent", agent]),
+    ...(target.restores ? restoreFlags(options) : []),
+  ];
+  return [hookCommand(script, grant), ...words].join(" ");
 }
 
 /**
@@ -63,10 +84,11 @@ export async function register(
   settings: string,
   target: HookTarget,
   command: string,
+  options: EntryOptions = {},
 ): Promise<Change> {
   const path = await linkTarget(settings);
   const before = await readIfExists(path);
-  const after = addHook(before ?? "", target, command);
+  const after = addHook(before ?? "", target, command, options);
   if (after === (before ?? "")) return "unchanged";
   const dir = parentDir(path);
   if (dir) await Deno.mkdir(dir, { recursive: true });

@@ -18,7 +18,7 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import { FailureError } from "../errors.ts";
-import type { HookTarget } from "./targets.ts";
+import type { EntryOptions, HookTarget } from "./targets.ts";
 
 /** A settings file that cannot be edited safely: where and why. */
 export class SettingsError extends FailureError {
@@ -141,6 +141,14 @@ function insert(text: string, path: JSONPath, value: unknown, isArrayInsertion =
   return applyEdits(inserted, format(inserted, range, formatting(text)));
 }
 
+/** Replaces the value at `path`, formatting only the new text (see {@link insert}). */
+function replace(text: string, path: JSONPath, value: unknown): string {
+  const [raw] = modify(text, path, value, {});
+  const replaced = applyEdits(text, [raw]);
+  const range = { offset: raw.offset, length: raw.content.length };
+  return applyEdits(replaced, format(replaced, range, formatting(text)));
+}
+
 /** Removes the value at `path`; an array element goes with its separator and nothing else. */
 function remove(text: string, path: JSONPath): string {
   const index = path[path.length - 1];
@@ -179,10 +187,15 @@ export function removeHooks(text: string, target: HookTarget): string {
 }
 
 /** Adds our hook with `command` (replacing any older entry of ours); unchanged when present. */
-export function addHook(text: string, target: HookTarget, command: string): string {
+export function addHook(
+  text: string,
+  target: HookTarget,
+  command: string,
+  options: EntryOptions = {},
+): string {
   const tree = parseSettings(text);
   const existing = places(tree, target);
-  const want = target.entry(command);
+  const want = target.entry(command, options);
   if (
     existing.length === 1 && existing[0].groupAllOurs &&
     JSON.stringify(getNodeValue(
@@ -190,6 +203,10 @@ export function addHook(text: string, target: HookTarget, command: string): stri
       )) === JSON.stringify(want)
   ) {
     return text;
+  }
+  if (existing.length === 1 && existing[0].groupAllOurs) {
+    // An older entry of ours (e.g. SessionStart `clear` only): replaced where it stands.
+    return replace(text, [...target.hookPath, existing[0].group], want);
   }
   const out = existing.length > 0 ? removeHooks(text, target) : text;
   const root = parseSettings(out);

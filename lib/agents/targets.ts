@@ -1,6 +1,8 @@
 /**
- * Where and how an agent registers our SessionStart hook: its settings files per scope and the
- * shape of the entry. Data, so another agent's target is one more record, not another editor.
+ * Where and how an agent registers our hook, one record per event (SessionStart, SessionEnd,
+ * PreCompact, Gemini's BeforeAgent): its settings files per scope, the shape of the entry, what
+ * the command may read beyond the project. Data, so another agent's event is one more record, not
+ * another editor.
  * @module
  */
 
@@ -21,7 +23,15 @@ export interface PathInputs {
   env: (name: string) => string | undefined;
 }
 
-/** One agent's hook registration. */
+/** What `install` was asked for beyond the scope: the opt-ins that shape an entry. */
+export interface EntryOptions {
+  /** `install --startup`: SessionStart also at `startup` (a fresh handover of an ended session). */
+  startup?: boolean;
+  /** `install --no-notice`: no short notice after a session that ended without a dump. */
+  noNotice?: boolean;
+}
+
+/** One agent's hook registration for one event. */
 export interface HookTarget {
   /** The agent's name, as `--agent` takes it. */
   name: string;
@@ -30,11 +40,37 @@ export interface HookTarget {
   /** The JSON path of the array of hook groups, e.g. `["hooks", "SessionStart"]`. */
   hookPath: string[];
   /** The group to add for `command`. */
-  entry: (command: string) => Record<string, unknown>;
+  entry: (command: string, options?: EntryOptions) => Record<string, unknown>;
   /** True for a hook entry (one element of a group's `hooks`) that runs our restore script. */
   isOurs: (hook: unknown) => boolean;
   /** How long the agent waits for the hook, in its unit (seconds; Gemini CLI: milliseconds). */
   timeout: number;
+  /**
+   * The folder of the agent's transcripts, which this event's hook reads (SessionEnd drafts from
+   * the transcript, PreCompact saves the card from it): granted read on top of the project.
+   * Undefined for an event that reads no transcript, or without a home to find it in.
+   */
+  transcripts?: (env: (name: string) => string | undefined) => string | undefined;
+  /** True for the restoring events (SessionStart, BeforeAgent): they carry the restore flags. */
+  restores?: boolean;
+}
+
+/** The event a target registers, e.g. `SessionStart`. */
+export function eventOf(target: HookTarget): string {
+  return target.hookPath[target.hookPath.length - 1];
+}
+
+/** The sources SessionStart restores from: `clear` and `compact`, and `startup` when opted in. */
+export function startSources(options: EntryOptions = {}): string[] {
+  return ["clear", "compact", ...(options.startup ? ["startup"] : [])];
+}
+
+/** The hook flags a restoring event's command carries for `options` (lib/hook/fast.ts parses them). */
+export function restoreFlags(options: EntryOptions = {}): string[] {
+  return [
+    ...(options.startup ? ["--source", "startup"] : []),
+    ...(options.noNotice ? ["--no-notice"] : []),
+  ];
 }
 
 /** The restore script's file name: any hook command running it is ours. */
@@ -108,7 +144,12 @@ export function settingsFile(
   return path;
 }
 
-/** Claude Code: SessionStart with matcher `clear` in `.claude/settings*.json`. */
+/**
+ * Claude Code: SessionStart in `.claude/settings*.json`, matcher `clear|compact` (`|startup` with
+ * `install --startup`). Claude Code reads a matcher of only letters, digits, `_`, `-`, spaces, `,`
+ * and `|` as an exact name or a `|`-separated list of exact names (its hooks reference), so this
+ * is the list {clear, compact}, not a regular expression that could match more.
+ */
 export const CLAUDE: HookTarget = {
   name: "claude",
   settingsPath: (scope, { root, env }) =>
@@ -117,11 +158,68 @@ export const CLAUDE: HookTarget = {
       : join(root, ".claude", scope === "local" ? "settings.local.json" : "settings.json"),
   hookPath: ["hooks", "SessionStart"],
   timeout: 10,
-  entry(command) {
-    return { matcher: "clear", hooks: [{ type: "command", command, timeout: this.timeout }] };
+  entry(command, options) {
+    return {
+      matcher: startSources(options).join("|"),
+      hooks: [{ type: "command", command, timeout: this.timeout }],
+    };
   },
   isOurs: runsRestore,
+  restores: true,
 };
+
+/** `sub` under `dir`, when `dir` is absolute (an unset or empty HOME names no folder). */
+function under(dir: string, sub: string): string | undefined {
+  return /^(\/|[A-Za-z]:[\\/])/.test(dir) ? join(dir, sub) : undefined;
+}
+
+/** Claude Code's transcripts: `<CLAUDE_CONFIG_DIR or ~/.claude>/projects`. */
+export function claudeTranscripts(env: (name: string) => string | undefined): string | undefined {
+  return under(claudeHome(env), "projects");
+}
+
+/**
+ * The registrations beside the agent's SessionStart `start` for the events that read the agent's
+ * transcripts: SessionEnd (with `endTimeout`) and PreCompact. No matcher (every reason; manual and
+ * auto), no restore flags.
+ */
+function readingEvents(
+  start: HookTarget,
+  endTimeout: number,
+  transcripts: (env: (name: string) => string | undefined) => string | undefined,
+): [HookTarget, HookTarget] {
+  const target = (event: string, timeout: number): HookTarget => ({
+    ...start,
+    hookPath: ["hooks", event],
+    timeout,
+    entry(command) {
+      return { hooks: [{ type: "command", command, timeout: this.timeout }] };
+    },
+    transcripts,
+    restores: false,
+  });
+  return [target("SessionEnd", endTimeout), target("PreCompact", 30)];
+}
+
+/** How long Claude Code may wait for our SessionEnd hook (seconds): a draft from a big transcript. */
+export const SESSION_END_TIMEOUT = 30;
+
+/**
+ * Claude Code's budget for all SessionEnd hooks together when no settings file raises it: 1.5 s. A
+ * plugin's hooks/hooks.json `timeout` cannot raise it; a settings file's can (up to 60 s).
+ */
+export const SESSION_END_DEFAULT_BUDGET_MS = 1_500;
+
+/**
+ * Claude Code: SessionEnd (every reason) drafts a handover when the session made none; its
+ * settings `timeout` raises the shared 1.5 s budget so a draft from a big transcript finishes.
+ * PreCompact (manual and auto) saves what the compaction card needs.
+ */
+export const [CLAUDE_END, CLAUDE_COMPACT] = readingEvents(
+  CLAUDE,
+  SESSION_END_TIMEOUT,
+  claudeTranscripts,
+);
 
 function home(env: (name: string) => string | undefined): string {
   return env("HOME") ?? env("USERPROFILE") ?? "";
@@ -138,8 +236,9 @@ export function geminiHome(env: (name: string) => string | undefined): string {
 }
 
 /**
- * Codex CLI (0.171): SessionStart with matcher `clear` in `.codex/hooks.json` (`--user`:
- * `$CODEX_HOME/hooks.json`), Claude Code's shape, timeout in seconds. Hooks are on by default.
+ * Codex CLI (0.171): SessionStart with matcher `clear|compact` (a regular expression there; the
+ * same two sources) in `.codex/hooks.json` (`--user`: `$CODEX_HOME/hooks.json`), Claude Code's
+ * shape, timeout in seconds. Hooks are on by default.
  */
 export const CODEX: HookTarget = {
   name: "codex",
@@ -147,16 +246,37 @@ export const CODEX: HookTarget = {
     scope === "user" ? join(codexHome(env), "hooks.json") : join(root, ".codex", "hooks.json"),
   hookPath: ["hooks", "SessionStart"],
   timeout: 10,
-  entry(command) {
-    return { matcher: "clear", hooks: [{ type: "command", command, timeout: this.timeout }] };
+  entry(command, options) {
+    return {
+      matcher: startSources(options).join("|"),
+      hooks: [{ type: "command", command, timeout: this.timeout }],
+    };
   },
   isOurs: runsRestore,
+  restores: true,
 };
+
+/** Codex CLI's rollouts: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
+export function codexTranscripts(env: (name: string) => string | undefined): string | undefined {
+  return under(codexHome(env), "sessions");
+}
+
+/** Codex CLI caps a SessionEnd hook at 3 s (default 1 s; more is clamped, with a warning). */
+export const CODEX_SESSION_END_TIMEOUT = 3;
+
+/** Codex CLI: SessionEnd (since 0.145), at its 3 s cap, and PreCompact. */
+export const [CODEX_END, CODEX_COMPACT] = readingEvents(
+  CODEX,
+  CODEX_SESSION_END_TIMEOUT,
+  codexTranscripts,
+);
 
 /**
  * Gemini CLI (0.61): SessionStart `clear` in `.gemini/settings.json` (`--user`:
  * `~/.gemini/settings.json`) arms the deferred restore (lib/hook/answer.ts). Lifecycle matchers are
- * exact strings; timeouts are milliseconds; hooks carry a name Gemini shows.
+ * exact strings (no list), so `install --startup` drops the matcher and the hook's own
+ * `--source startup` gate refuses the other sources (`resume`). Gemini has no `compact` source.
+ * Timeouts are milliseconds; hooks carry a name Gemini shows.
  */
 export const GEMINI_START: HookTarget = {
   name: "gemini",
@@ -166,13 +286,12 @@ export const GEMINI_START: HookTarget = {
       : join(root, ".gemini", "settings.json"),
   hookPath: ["hooks", "SessionStart"],
   timeout: 10_000,
-  entry(command) {
-    return {
-      matcher: "clear",
-      hooks: [{ type: "command", name: "session-restore", command, timeout: this.timeout }],
-    };
+  entry(command, options) {
+    const hooks = [{ type: "command", name: "session-restore", command, timeout: this.timeout }];
+    return options?.startup ? { hooks } : { matcher: "clear", hooks };
   },
   isOurs: runsRestore,
+  restores: true,
 };
 
 /** Gemini CLI: BeforeAgent delivers the armed handover with the user's next message. */
@@ -197,10 +316,24 @@ export interface AgentSpec {
   scopes: Scope[];
 }
 
-/** Every agent by the name `--agent` takes. */
+/**
+ * Every agent by the name `--agent` takes. Gemini CLI gets no SessionEnd nor PreCompress: its chat
+ * files are not read (nothing to draft from), its SessionEnd is not awaited, its PreCompress is
+ * advisory and its SessionStart has no `compact` source to deliver a card with.
+ */
 export const AGENTS: Record<string, AgentSpec> = {
-  claude: { name: "claude", label: "Claude Code", targets: [CLAUDE], scopes: SCOPES },
-  codex: { name: "codex", label: "Codex CLI", targets: [CODEX], scopes: ["project", "user"] },
+  claude: {
+    name: "claude",
+    label: "Claude Code",
+    targets: [CLAUDE, CLAUDE_END, CLAUDE_COMPACT],
+    scopes: SCOPES,
+  },
+  codex: {
+    name: "codex",
+    label: "Codex CLI",
+    targets: [CODEX, CODEX_END, CODEX_COMPACT],
+    scopes: ["project", "user"],
+  },
   gemini: {
     name: "gemini",
     label: "Gemini CLI",

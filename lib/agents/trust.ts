@@ -28,10 +28,20 @@ export function codexHooksDisabled(configToml: string): boolean {
   return tomlTable(configToml, "features").some((l) => /^(codex_)?hooks\s*=\s*false$/.test(l));
 }
 
-/** True when Codex recorded trust for a SessionStart hook of the hooks file at `hooksPath`. */
-export function codexTrustRecorded(configToml: string, hooksPath: string): boolean {
-  return configToml.includes(`[hooks.state."${hooksPath}:session_start:`);
+/**
+ * True when Codex recorded trust for a hook of `event` (its snake_case name, default
+ * `session_start`) of the hooks file at `hooksPath`.
+ */
+export function codexTrustRecorded(
+  configToml: string,
+  hooksPath: string,
+  event = "session_start",
+): boolean {
+  return configToml.includes(`[hooks.state."${hooksPath}:${event}:`);
 }
+
+/** The events `install --agent codex` registers, as Codex names them in its trust records. */
+const CODEX_EVENTS = ["session_start", "session_end", "pre_compact"];
 
 /** True when Codex trusts the project at `root` (`[projects."<root>"] trust_level = "trusted"`). */
 export function codexProjectTrusted(configToml: string, root: string): boolean {
@@ -63,13 +73,14 @@ export async function codexFindings(
     });
   }
   for (const p of hooksPaths) {
+    const untrusted = CODEX_EVENTS.filter((e) => !codexTrustRecorded(config, p, e));
     out.push(
-      codexTrustRecorded(config, p)
-        ? { status: "ok", text: `Codex has a trust record for the hook in ${p}` }
+      untrusted.length === 0
+        ? { status: "ok", text: `Codex has a trust record for the hooks in ${p}` }
         : {
           status: "info",
-          text: `Codex runs the hook in ${p} only once you trust it: start codex and choose ` +
-            '"Trust all and continue" (or review it in /hooks)',
+          text: `Codex runs the hooks in ${p} (${untrusted.join(", ")}) only once you trust ` +
+            'them: start codex and choose "Trust all and continue" (or review them in /hooks)',
         },
     );
   }

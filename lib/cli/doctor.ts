@@ -15,12 +15,15 @@ import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
 export const SPEC: ModeSpec = {
   mode: "doctor",
   usage: "doctor [--agent NAME] [--dir DIR]",
-  summary: "Checks Deno, the SessionStart hook (and that its script exists), the store and the " +
-    "gitignore; prints what to fix.",
+  summary: "Checks Deno, the hooks (SessionStart for clear and compact, SessionEnd, PreCompact; " +
+    "that each script exists), the store and the gitignore; prints what to fix.",
   flags: AGENT_FLAG,
   notes: [
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
     "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
+    "Flags an older registration (SessionStart only: run install to update), a hook registered " +
+    "both in settings and by the plugin, and a SessionEnd only in the plugin when a draft would " +
+    "not fit Claude Code's 1.5 s SessionEnd budget.",
     "Exits 1 when something needs fixing.",
   ],
 };

@@ -19,6 +19,14 @@ import { itemLine } from "../parked/grammar.ts";
 import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../parked/match.ts";
 import { dropMatching } from "../parked/drop.ts";
 import { isoStamp } from "../store/time.ts";
+import { loadRedaction } from "../secrets/lazy.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
+
+/** The note on what a drop's log entry lost to redaction ("" when nothing; loaded already). */
+async function redactionNote(counts: RedactionCounts): Promise<string> {
+  if (Object.keys(counts).length === 0) return "";
+  return (await loadRedaction()).redactionNote(counts);
+}
 
 /** Arguments and help of `drop`. */
 export const SPEC: ModeSpec = {
@@ -63,9 +71,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const outcome = await dropMatching(store, query, isoStamp(ctx.now))
     .catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
   switch (outcome.kind) {
-    case "dropped":
+    case "dropped": {
+      const note = await redactionNote(outcome.redacted);
+      if (note) ctx.err(note);
       ctx.out(`Dropped: ${outcome.item.slug} (${outcome.open} open)`);
       return EXIT.ok;
+    }
     case "empty":
       throw new NotFoundError(`No parked items, so nothing matches "${query}"`);
     case "none":

@@ -1,7 +1,9 @@
 /**
  * `dump [name] [--force]`: writes the handover from the agent's sections on stdin and the
  * evidence (lib/handover/write.ts), then LATEST; prints the path, the counts, the size, the next
- * step and `/clear`.
+ * step and `/clear`. The agent's text is redacted here, the evidence as it is collected
+ * (lib/handover/evidence/collect.ts): no credential reaches the handover, and stderr says how many
+ * of which kinds were taken out.
  * @module
  */
 
@@ -14,10 +16,11 @@ import {
   measure,
   overage,
 } from "../handover/document.ts";
-import { collectEvidence } from "../handover/evidence/collect.ts";
+import { collectRedacted } from "../handover/evidence/collect.ts";
 import { type Dumped, writeHandover } from "../handover/write.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
+import { addCounts, redact, redactionNote } from "../secrets/redact.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
@@ -72,18 +75,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
-  const markdown = agentMarkdown(await ctx.readStdin());
-  const ev = await collectEvidence(evidenceOptions(ctx, {
+  const body = redact(agentMarkdown(await ctx.readStdin()));
+  const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
     since: a.flags.since as string | undefined,
     dir: a.dir,
     transcript: a.flags.transcript as string | undefined,
     session: a.flags.session as string | undefined,
   }));
-  const dumped = await writeHandover(markdown, ev, {
+  const dumped = await writeHandover(body.text, ev, {
     now: ctx.now,
     name,
     force: a.flags.force === true,
   });
+  const note = redactionNote(addCounts(body.counts, redacted));
+  if (note) ctx.err(note);
   report(dumped, ctx);
   return EXIT.ok;
 }

@@ -1,10 +1,12 @@
 /**
- * `evidence [--json] [--since SPEC]`: what `dump` will use, shown before writing anything.
+ * `evidence [--json] [--since SPEC]`: what `dump` will use, shown before writing anything —
+ * redacted as `dump` will have it (the note on stderr says what was taken out).
  * @module
  */
 
 import { EXIT } from "../errors.ts";
-import { collectEvidence } from "../handover/evidence/collect.ts";
+import { collectRedacted } from "../handover/evidence/collect.ts";
+import { redactionNote } from "../secrets/redact.ts";
 import { renderEvidence } from "../handover/evidence/render.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
@@ -28,12 +30,14 @@ export const SPEC: ModeSpec = {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const ev = await collectEvidence(evidenceOptions(ctx, {
+  const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
     since: a.flags.since as string | undefined,
     dir: a.dir,
     transcript: a.flags.transcript as string | undefined,
     session: a.flags.session as string | undefined,
   }));
+  const note = redactionNote(redacted);
+  if (note) ctx.err(note);
   ctx.out(a.flags.json ? JSON.stringify(ev, null, 2) : renderEvidence(ev));
   return EXIT.ok;
 }

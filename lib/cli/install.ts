@@ -1,10 +1,17 @@
 /**
- * `install [--user | --local] [--dir DIR]`: registers the restore hook for `/clear` and keeps the
- * store out of git.
+ * `install [--user | --local] [--startup] [--no-notice] [--dir DIR]`: registers the hook for every
+ * event the agent has (SessionStart for `/clear` and compaction, SessionEnd, PreCompact) and keeps
+ * the store out of git. An older registration (SessionStart `clear` only) is updated in place.
  * @module
  */
 
-import { type AgentSpec, settingsFile } from "../agents/targets.ts";
+import {
+  type AgentSpec,
+  type EntryOptions,
+  eventOf,
+  type HookTarget,
+  settingsFile,
+} from "../agents/targets.ts";
 import { commandFor, ignoreState, register } from "../agents/registration.ts";
 import { SettingsError } from "../agents/settings.ts";
 import { EXIT, FailureError } from "../errors.ts";
@@ -15,19 +22,45 @@ import { agentOf, SCOPE_FLAGS, scopeOf } from "./scope_flags.ts";
 /** Arguments and help of `install`. */
 export const SPEC: ModeSpec = {
   mode: "install",
-  usage: "install [--agent NAME] [--user | --local] [--dir DIR]",
-  summary: 'Registers session_restore.ts as the SessionStart hook (matcher "clear") in ' +
-    "<root>/.claude/settings.json.",
-  flags: SCOPE_FLAGS,
+  usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] [--dir DIR]",
+  summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd ' +
+    "and PreCompact in <root>/.claude/settings.json.",
+  flags: {
+    ...SCOPE_FLAGS,
+    startup: {
+      type: "boolean",
+      help: "also restore at startup: a fresh unconsumed handover of a session that ended " +
+        "under 30 minutes ago",
+    },
+    "no-notice": {
+      type: "boolean",
+      help: "no short notice after /clear when the session ended without a dump (the draft " +
+        "is still written)",
+    },
+  },
   notes: [
-    "Keeps the file's other keys and comments; running it again changes nothing.",
+    "Keeps the file's other keys and comments; running it again changes nothing; an older " +
+    "registration is updated in place.",
+    "SessionEnd drafts a handover when the session made no dump (timeout 30 s in the settings " +
+    "file: a plugin's hooks.json cannot raise Claude Code's 1.5 s SessionEnd budget).",
+    "SessionEnd and PreCompact may also read the agent's transcripts (~/.claude/projects).",
     "--user: the hook finds the project from $CLAUDE_PROJECT_DIR when it runs.",
     "Adds .claude/state/ to the project's .gitignore.",
-    "--agent codex: .codex/hooks.json (--user: ~/.codex/hooks.json); Codex asks you to trust it.",
+    "--agent codex: .codex/hooks.json (--user: ~/.codex/hooks.json), the same events " +
+    "(SessionEnd at Codex's 3 s cap); Codex asks you to trust it.",
     "--agent gemini: .gemini/settings.json (--user: ~/.gemini/settings.json), SessionStart " +
     "(clear) and BeforeAgent.",
   ],
 };
+
+/** How a registration is named in install's report: the event, and its sources for SessionStart. */
+export function eventLabel(target: HookTarget, options: EntryOptions): string {
+  const matcher = target.entry("", options).matcher;
+  const event = eventOf(target);
+  return event === "SessionStart"
+    ? `${event} (${typeof matcher === "string" ? matcher.split("|").join(", ") : "every source"})`
+    : event;
+}
 
 /** What the agent still needs from the user once the hook is in place. */
 function afterInstall(agent: AgentSpec): string[] {
@@ -53,18 +86,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const agent = agentOf(a.flags);
   const scope = scopeOf(a.flags, agent);
   const root = storeFor(ctx, a.dir).root;
-  const command = commandFor(scope, root, agent.name);
+  const options: EntryOptions = {
+    startup: a.flags.startup === true,
+    noNotice: a.flags["no-notice"] === true,
+  };
   const paths = agent.targets.map((target) =>
     settingsFile(agent.name, target, scope, { root, env: ctx.env })
   );
   for (const [i, target] of agent.targets.entries()) {
     const path = paths[i];
-    const event = `${target.hookPath.at(-1)}${
-      target.hookPath.at(-1) === "SessionStart" ? " (clear)" : ""
-    }`;
+    const event = eventLabel(target, options);
+    const command = commandFor(scope, root, agent.name, { ...options, target, env: ctx.env });
     let change;
     try {
-      change = await register(path, target, command);
+      change = await register(path, target, command, options);
     } catch (err) {
       if (!(err instanceof SettingsError)) throw err;
       throw new FailureError(

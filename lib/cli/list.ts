@@ -1,6 +1,8 @@
 /**
  * `list [--json]`: removes expired handovers (over 30 days by `created`), then shows the stored
- * handovers and the parked items, stale ones flagged.
+ * handovers and the parked items, stale ones flagged; and when the project's newest Claude Code
+ * transcript has no handover (a session killed before its SessionEnd could draft one), the
+ * `recover` command for it. That check stats one folder and parses nothing (lib/transcript/newest.ts).
  * @module
  */
 
@@ -15,6 +17,12 @@ import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
+import {
+  newestTranscript,
+  type TranscriptFile,
+  type TranscriptPlace,
+} from "../transcript/newest.ts";
+import { cliCommand } from "../agents/command.ts";
 
 /** Arguments and help of `list`. */
 export const SPEC: ModeSpec = {
@@ -53,6 +61,50 @@ export interface Listing {
     latest: boolean;
   }[];
   parked: ParkedRow[];
+  /**
+   * Present only when the project's newest transcript (not the running session's) has no
+   * handover: no document names its session, and it was written after the newest document.
+   */
+  unsaved?: Unsaved;
+}
+
+/** A session that ended without a handover, and the command that drafts one from it. */
+export interface Unsaved {
+  session: string;
+  transcript: string;
+  /** When the transcript was last written (ISO 8601). */
+  modified: string;
+  command: string;
+}
+
+/**
+ * Whether `transcript` is a session without a handover (pure): no document carries its session
+ * id, and none was created after it was last written (a `recover`ed draft, or a document from
+ * before `session:` existed written during that session, covers it).
+ */
+export function isUnsaved(
+  transcript: TranscriptFile | undefined,
+  entries: DocEntry[],
+  now: Date,
+): transcript is TranscriptFile {
+  if (transcript === undefined) return false;
+  const since = transcript.birthtimeMs ?? Infinity;
+  for (const e of entries) {
+    if (e.session === transcript.session) return false;
+    if (e.ageMs === undefined) continue;
+    const created = now.getTime() - e.ageMs;
+    if (created >= transcript.mtimeMs) return false;
+    if (e.session === undefined && created >= since) return false;
+  }
+  return true;
+}
+
+/** The `recover` command for an unsaved session (`--dir` when `list` was given one). */
+export function recoverCommand(t: TranscriptFile, dir?: string): string {
+  const which = /^[A-Za-z0-9_-]+$/.test(t.session)
+    ? ["--session", t.session]
+    : ["--transcript", t.path];
+  return cliCommand("recover", ...which, ...(dir === undefined ? [] : ["--dir", dir]));
 }
 
 /** The parked items of a PARKED.md text at `now`; stale from `Raised:` (pure). */
@@ -123,8 +175,15 @@ export function expire(
   return out;
 }
 
-/** Gathers the listing (removing expired documents on the way). */
-export async function listing(store: Store, now: Date): Promise<Listing> {
+/**
+ * Gathers the listing (removing expired documents on the way); with `place`, also whether the
+ * project's newest transcript has no handover.
+ */
+export async function listing(
+  store: Store,
+  now: Date,
+  place?: TranscriptPlace & { dir?: string },
+): Promise<Listing> {
   const entries = catalog(store, now);
   let expired: Expired = { removed: [], notRemoved: [] };
   let latest: string | null = null;
@@ -143,6 +202,17 @@ export async function listing(store: Store, now: Date): Promise<Listing> {
   const { removed, notRemoved } = expired;
   const gone = new Set(removed);
   const parked = (await readParked(store)).items;
+  const newest = place === undefined ? undefined : newestTranscript(place);
+  const unsaved = isUnsaved(newest, entries, now)
+    ? {
+      unsaved: {
+        session: newest.session,
+        transcript: newest.path,
+        modified: new Date(newest.mtimeMs).toISOString(),
+        command: recoverCommand(newest, place?.dir),
+      },
+    }
+    : {};
   return {
     store: store.dir,
     latest,
@@ -159,7 +229,20 @@ export async function listing(store: Store, now: Date): Promise<Listing> {
       latest: e.slug === latest,
     })),
     parked: parkedRows(parked, now),
+    ...unsaved,
   };
+}
+
+/** What `list` says about a session that ended without a handover. */
+export function unsavedLines(u: Unsaved, now: Date): string[] {
+  const age = formatAge(now.getTime() - Date.parse(u.modified));
+  return [
+    `The newest session of this project (${u.session}, last written ${age} ago) left no ` +
+    "handover: it may have ended without SessionEnd (killed, or a crash). Draft one from its " +
+    "transcript:",
+    "",
+    `  ${u.command}`,
+  ];
 }
 
 function cell(text: string): string {
@@ -177,9 +260,10 @@ function table(header: string[], rows: string[][]): string[] {
   return out;
 }
 
-/** The human-readable listing. */
-export function renderListing(l: Listing): string {
+/** The human-readable listing (`now` for the age of an unsaved session). */
+export function renderListing(l: Listing, now = new Date()): string {
   const out: string[] = [];
+  const tail = l.unsaved ? ["", ...unsavedLines(l.unsaved, now)] : [];
   if (l.removed.length) {
     out.push(
       `Removed ${l.removed.length} expired handover(s) (over 30 days): ${l.removed.join(", ")}`,
@@ -194,7 +278,7 @@ export function renderListing(l: Listing): string {
     );
   }
   if (!l.handovers.length && !l.parked.length) {
-    out.push("No stored handovers, no parked items.");
+    out.push("No stored handovers, no parked items.", ...tail);
     return out.join("\n");
   }
   const stale = (s: boolean, text: string) => (s ? `${STALE_MARK} ${text}` : text);
@@ -218,15 +302,22 @@ export function renderListing(l: Listing): string {
       l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
     ));
   } else out.push("No parked items.");
-  return out.join("\n");
+  return [...out, ...tail].join("\n");
 }
 
 /** Runs `list`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const l = await listing(storeFor(ctx, a.dir), ctx.now);
-  ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l));
+  const store = storeFor(ctx, a.dir);
+  const l = await listing(store, ctx.now, {
+    root: store.root,
+    home: ctx.env("HOME") ?? ctx.env("USERPROFILE"),
+    configDir: ctx.env("CLAUDE_CONFIG_DIR") || undefined,
+    exclude: ctx.env("CLAUDE_CODE_SESSION_ID"),
+    dir: a.dir === undefined ? undefined : store.root,
+  });
+  ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l, ctx.now));
   if (l.notRemoved.length === 0) return EXIT.ok;
   // The listing is shown, but a removal failed: a failure, said on stderr after it.
   throw new FailureError(

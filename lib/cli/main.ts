@@ -83,6 +83,15 @@ MODES.recover = {
   run: async () => (await load("./recover.ts")).run,
 };
 
+MODES.push = {
+  summary: "merge handovers and parked items into the git remote (refs/session/store)",
+  run: async () => (await load("./push.ts")).run,
+};
+MODES.pull = {
+  summary: "merge handovers and parked items from the git remote (refs/session/store)",
+  run: async () => (await load("./pull.ts")).run,
+};
+
 MODES.install = {
   summary: "register the restore hook for /clear (--user, --local)",
   run: async () => (await load("./install.ts")).run,

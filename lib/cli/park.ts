@@ -15,6 +15,7 @@ import { editParked } from "../parked/file.ts";
 import { refusal, slugify } from "../store/slug.ts";
 import { join } from "../fs/path.ts";
 import { dayStamp, isoStamp } from "../store/time.ts";
+import { loadRedaction } from "../secrets/lazy.ts";
 
 /** Arguments and help of `park`. */
 export const SPEC: ModeSpec = {
@@ -93,7 +94,12 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
     ...transcriptEnv(ctx.env),
     cwd: ctx.cwd,
   });
-  const offers = sweep.candidates.filter((c) => c.kind !== "parked");
+  // What sweep found came from git and the transcript: shown (and offered to park) clean.
+  const { redactDeep, redactionNote } = await loadRedaction();
+  const clean = redactDeep(sweep.candidates);
+  const note = redactionNote(clean.counts);
+  if (note) ctx.err(note);
+  const offers = clean.value.filter((c) => c.kind !== "parked");
   if (offers.length === 0) {
     ctx.err(
       `Nothing parked: no summary given, and sweep found nothing unlanded to park. ` +
@@ -117,16 +123,28 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const summary = a.positionals.join(" ").replace(/\s+/g, " ").trim();
   const given = Object.values(a.flags).some((v) => v !== undefined);
-  if (summary === "" && !given) return await offerCandidates(ctx, a.dir);
+  if (a.positionals.join("").trim() === "" && !given) return await offerCandidates(ctx, a.dir);
+  // Every word the item keeps is redacted before it reaches PARKED.md (the slug too: it is
+  // derived from the summary, or given).
+  const { addCounts, redact, redactionNote } = await loadRedaction();
+  let counts = {};
+  const clean = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const r = redact(text);
+    counts = addCounts(counts, r.counts);
+    return r.text;
+  };
+  const summary = clean(a.positionals.join(" ").replace(/\s+/g, " ").trim())!;
   if (summary === "") {
     throw new UsageError(
       `nothing to park: give a summary, e.g. "session.ts park retry the flaky upload test ` +
         `--why 'fails 1 in 20'". To find open loops worth parking, run "session.ts sweep"`,
     );
   }
-  const explicit = a.flags.slug as string | undefined;
+  const why = clean(a.flags.why as string | undefined);
+  const next = clean(a.flags.next as string | undefined);
+  const explicit = clean(a.flags.slug as string | undefined);
   const refused = explicit === undefined ? undefined : refusal(explicit);
   if (refused) throw new UsageError(`--slug: ${refused}`);
   const store = storeFor(ctx, a.dir);
@@ -137,12 +155,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       slug: target.slug,
       summary,
       raised: dayStamp(ctx.now),
-      why: a.flags.why as string | undefined,
-      next: a.flags.next as string | undefined,
+      why,
+      next,
     };
     const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
     return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
   }).catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
+  const note = redactionNote(counts);
+  if (note) ctx.err(note);
   ctx.out(`Parked: ${outcome.slug} (${outcome.open} open)`);
   if (outcome.updated) ctx.out(`Updated the existing bullet "${outcome.slug}" in ${store.parked}.`);
   return EXIT.ok;

@@ -51,7 +51,11 @@ export function banner(slug: string, fields: Record<string, string>, now: Date):
     ? age
     : `${age} ago`;
   const was = fields.consumed === "true" ? "; recalled before" : "";
-  return `[session] Handover "${slug}" (dumped ${when}, branch ${fields.branch || "none"}${was})`;
+  // A handover pulled from another machine says whose it is and when it travelled (lib/sync/).
+  const from = fields.from ? `; from ${fields.from}` : "";
+  return `[session] Handover "${slug}" (dumped ${when}, branch ${
+    fields.branch || "none"
+  }${from}${was})`;
 }
 
 /** Why nothing could be recalled: LATEST empty or dangling, no such name, or unreadable. */

@@ -2,7 +2,9 @@
  * `sweep [--json]`: the numbered "Unlanded" table — open parked items, the transcript's unfinished
  * tasks, unanswered questions and deferrals, and what git holds that is not landed (uncommitted
  * and untracked files, stashes, unpushed commits) — printed and written atomically to
- * `<root>/.temp/session/unlanded.md`.
+ * `<root>/.temp/session/unlanded.md`. What git and the transcript say is redacted first (commit
+ * subjects, paths, tasks, questions): the table, the file and `--json` are clean, and stderr says
+ * how many secrets of which kinds were taken out.
  * @module
  */
 
@@ -11,6 +13,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { join, pathOutside } from "../fs/path.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";
 import { isoStamp } from "../store/time.ts";
+import { redactDeep, redactionNote } from "../secrets/redact.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
@@ -40,7 +43,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const store = storeFor(ctx, a.dir);
   const root = store.root;
   const file = join(root, UNLANDED_REL);
-  const sweep = await sweepProject(
+  const found = await sweepProject(
     store,
     isoStamp(ctx.now),
     file,
@@ -49,6 +52,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       session: a.flags.session as string | undefined,
     }),
   );
+  // The paths that say where (root, file, transcript) locate things and stay as they are.
+  const clean = redactDeep({ candidates: found.candidates, transcriptNote: found.transcriptNote });
+  const sweep = { ...found, ...clean.value };
+  const note = redactionNote(clean.counts);
+  if (note) ctx.err(note);
   const table = renderUnlanded(sweep);
   // Deno's --allow-write checks the path as given: a `.temp` symlinked out of the project would
   // let sweep write wherever it points. The table is shown; the file is not written.

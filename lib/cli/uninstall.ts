@@ -1,6 +1,7 @@
 /**
- * `uninstall [--user | --local] [--dir DIR]`: removes exactly the hook `install` added. No hook
- * to remove is a {@link NotFoundError} (exit 1).
+ * `uninstall [--user | --local] [--dir DIR]`: removes exactly the hooks `install` added (every
+ * event, and an older SessionStart-only registration alike). No hook to remove is a
+ * {@link NotFoundError} (exit 1).
  * @module
  */
 
@@ -16,7 +17,8 @@ import { agentOf, SCOPE_FLAGS, scopeOf } from "./scope_flags.ts";
 export const SPEC: ModeSpec = {
   mode: "uninstall",
   usage: "uninstall [--agent NAME] [--user | --local] [--dir DIR]",
-  summary: "Removes the SessionStart hook install added, and nothing else, from the same file.",
+  summary: "Removes the hooks install added (SessionStart, SessionEnd, PreCompact), and nothing " +
+    "else, from the same file.",
   flags: SCOPE_FLAGS,
   notes: [
     "A settings file left empty ({}) is deleted. The .gitignore line and the store are kept.",

@@ -1,6 +1,14 @@
 /**
  * Atomic file writes: a temp file in the same directory, then a rename over the target,
  * so a reader (or a process killed mid-write) sees the old file or the new one, never half.
+ *
+ * Modes (POSIX; Windows has none to keep). The temp file is created 0600, so no other user can
+ * read it while it is written, and then takes its final mode before the rename:
+ * - replacing a file: that file's mode (a user's settings.json stays 0644, or whatever it was);
+ * - a new file in a private directory (no group or other bits: the store, 0700, lib/store/store.ts
+ *   `ensureStore`): 0600, readable by the user only;
+ * - a new file elsewhere (a new .gitignore or settings.json): the usual mode (0666 less the umask).
+ * The rule sits here, not in each caller, so every writer of the store gets it, hooks included.
  * @module
  */
 
@@ -48,6 +56,50 @@ function tempPathFor(path: string): string {
   return `${dir}${TEMP_PREFIX}${truncateUtf8(base, room)}${tail}`;
 }
 
+/** A new file in a private directory: readable and writable by the user only. */
+export const PRIVATE_FILE = 0o600;
+/** A directory of the store: the user's only. */
+export const PRIVATE_DIR = 0o700;
+
+const POSIX = Deno.build.os !== "windows";
+
+/** The permission bits of `path` (following symlinks); undefined when it does not exist. */
+function modeOf(path: string): number | undefined {
+  try {
+    const mode = Deno.statSync(path).mode;
+    return mode === null ? undefined : mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
+
+function dirOf(path: string): string {
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
+}
+
+/**
+ * The mode the file at `path` should end with (see the module doc), or undefined for the usual
+ * one (0666 less the umask, what creating it gives).
+ */
+export function targetMode(path: string): number | undefined {
+  if (!POSIX) return undefined;
+  const kept = modeOf(path);
+  if (kept !== undefined) return kept;
+  const dir = modeOf(dirOf(path));
+  return dir !== undefined && (dir & 0o077) === 0 ? PRIVATE_FILE : undefined;
+}
+
+/** How a temp file is created: 0600 whenever the final mode is known, else the usual mode. */
+function createOptions(mode: number | undefined): Deno.WriteFileOptions {
+  return mode === undefined ? { createNew: true } : { createNew: true, mode: PRIVATE_FILE };
+}
+
+/** Gives the written temp file its final mode (the umask may have narrowed a kept one). */
+function settleSync(tmp: string, mode: number | undefined): void {
+  if (mode !== undefined && mode !== PRIVATE_FILE) Deno.chmodSync(tmp, mode);
+}
+
 /** The test fault this process injects (see {@link setFault}); none in production. */
 let fault: string | undefined;
 
@@ -64,10 +116,10 @@ export function setFault(value: string | undefined): void {
 }
 
 /** The fault point itself: a no-op unless {@link setFault} armed it. */
-function injectFault(path: string, data: string | Uint8Array): void {
+function injectFault(path: string, data: string | Uint8Array, mode: number | undefined): void {
   if (fault === undefined) return;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1));
+  Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1), createOptions(mode));
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");
   console.error("session fault: paused mid-write");
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
@@ -76,10 +128,12 @@ function injectFault(path: string, data: string | Uint8Array): void {
 /** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   const tmp = tempPathFor(path);
+  const mode = targetMode(path);
   try {
-    injectFault(tmp, data);
-    if (typeof data === "string") Deno.writeTextFileSync(tmp, data, { createNew: true });
-    else Deno.writeFileSync(tmp, data, { createNew: true });
+    injectFault(tmp, data, mode);
+    if (typeof data === "string") Deno.writeTextFileSync(tmp, data, createOptions(mode));
+    else Deno.writeFileSync(tmp, data, createOptions(mode));
+    settleSync(tmp, mode);
     Deno.renameSync(tmp, path);
   } catch (err) {
     try {
@@ -92,10 +146,12 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
 /** Writes `data` to `path` atomically. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = tempPathFor(path);
+  const mode = targetMode(path);
   try {
-    injectFault(tmp, data);
-    if (typeof data === "string") await Deno.writeTextFile(tmp, data, { createNew: true });
-    else await Deno.writeFile(tmp, data, { createNew: true });
+    injectFault(tmp, data, mode);
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data, createOptions(mode));
+    else await Deno.writeFile(tmp, data, createOptions(mode));
+    settleSync(tmp, mode);
     await Deno.rename(tmp, path);
   } catch (err) {
     await Deno.remove(tmp).catch(() => {});
@@ -110,10 +166,13 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  */
 export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
   const tmp = tempPathFor(path);
+  // A new file only: the directory decides (an existing one is never replaced).
+  const mode = targetMode(path);
   try {
-    injectFault(tmp, data);
-    if (typeof data === "string") await Deno.writeTextFile(tmp, data, { createNew: true });
-    else await Deno.writeFile(tmp, data, { createNew: true });
+    injectFault(tmp, data, mode);
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data, createOptions(mode));
+    else await Deno.writeFile(tmp, data, createOptions(mode));
+    settleSync(tmp, mode);
     try {
       await Deno.link(tmp, path);
       return true;

@@ -18,7 +18,7 @@
  */
 
 import { FailureError } from "../errors.ts";
-import { TEMP_PREFIX } from "./atomic.ts";
+import { PRIVATE_FILE, TEMP_PREFIX } from "./atomic.ts";
 import { parentDir } from "./path.ts";
 
 /** How long a waiter waits for the lock before giving up (ms). */
@@ -116,7 +116,7 @@ export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
   const start = performance.now();
   if (opts.kind !== "file") {
     const path = `${target}.lock`;
-    const file = Deno.openSync(path, { read: true, write: true, create: true });
+    const file = Deno.openSync(path, { read: true, write: true, create: true, mode: PRIVATE_FILE });
     try {
       for (let attempt = 0; !file.tryLockSync(true); attempt++) {
         if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
@@ -148,7 +148,7 @@ async function acquireFlock(
   waitMs: number,
   strict: boolean,
 ): Promise<Lock | undefined> {
-  const file = Deno.openSync(path, { read: true, write: true, create: true });
+  const file = Deno.openSync(path, { read: true, write: true, create: true, mode: PRIVATE_FILE });
   const start = performance.now();
   try {
     for (let attempt = 0;; attempt++) {
@@ -251,7 +251,7 @@ function tryFileLock(
   { boot, mine }: { boot?: string; mine: string },
 ): Lock | undefined {
   try {
-    Deno.writeTextFileSync(path, mine, { createNew: true });
+    Deno.writeTextFileSync(path, mine, { createNew: true, mode: PRIVATE_FILE });
     let held = true;
     return {
       kind: "file",

@@ -22,6 +22,7 @@ import type { Store } from "../store/store.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
+import { oneLine } from "../text.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =
@@ -144,10 +145,6 @@ export function fromTranscript(facts: TranscriptFacts): Candidate[] {
     }
   }
   return out;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }
 
 /** Candidates in table order: by kind (see {@link KIND_ORDER}), then as their source gave them. */

@@ -339,7 +339,8 @@ export function parseHead(
     if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
     // Only our own keys (lib/store/front_matter.ts KEYS): `Note: …` after a rule is body, not ours.
     if (
-      !plainChars(key, "_-") || !" slug created consumed branch recovered ".includes(` ${key} `)
+      !plainChars(key, "_-") ||
+      !" slug created consumed branch recovered session ".includes(` ${key} `)
     ) {
       return undefined;
     }

@@ -1,7 +1,8 @@
 /**
  * Dropping the parked item a query names: found exactly in one locked edit, or fuzzily on a
  * snapshot outside the lock and then removed only if still there unchanged; each drop logged
- * to dropped.jsonl with the bullet's full text. The matching rule is ./match.ts.
+ * to dropped.jsonl with the bullet's full text, redacted (PARKED.md may have been edited by hand
+ * since `park` redacted it). The matching rule is ./match.ts.
  * @module
  */
 
@@ -13,6 +14,8 @@ import { itemsWithSlug } from "./lookup.ts";
 import { matchExact, matchParked, type MatchResult } from "./match.ts";
 import { emptyParked } from "./scanner.ts";
 import type { Store } from "../store/store.ts";
+import { loadRedaction } from "../secrets/lazy.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** One line of dropped.jsonl. */
 export interface DroppedEntry {
@@ -21,19 +24,26 @@ export interface DroppedEntry {
   /** The dropped item's slug. */
   item: string;
   action: "dropped";
-  /** The bullet's full text, exactly as it was in PARKED.md (lines joined with `\n`). */
+  /**
+   * The bullet's full text as it was in PARKED.md (lines joined with `\n`), every credential in
+   * it redacted.
+   */
   text: string;
 }
 
-/** The dropped.jsonl line for an item dropped at `ts`. */
+/** The dropped.jsonl line for an item dropped at `ts`, before redaction. */
 export function droppedLine(item: ParkedItem, ts: string): string {
-  const entry: DroppedEntry = { ts, item: item.slug, action: "dropped", text: item.text };
-  return JSON.stringify(entry);
+  return JSON.stringify(droppedEntry(item, ts));
+}
+
+function droppedEntry(item: ParkedItem, ts: string): DroppedEntry {
+  return { ts, item: item.slug, action: "dropped", text: item.text };
 }
 
 /** What {@link dropMatching} did. */
 export type DropOutcome =
-  | { kind: "dropped"; item: ParkedItem; open: number }
+  /** `redacted`: what was taken out of the logged entry. */
+  | { kind: "dropped"; item: ParkedItem; open: number; redacted: RedactionCounts }
   | { kind: "empty" }
   | { kind: "none"; items: ParkedItem[] }
   | { kind: "ambiguous"; match: Extract<MatchResult, { kind: "ambiguous" }> }
@@ -65,13 +75,17 @@ export async function dropMatching(
 ): Promise<DropOutcome> {
   // No PARKED.md: nothing to drop, and no store is created just to say so.
   if (!exists(store.parked)) return { kind: "empty" };
+  // Loaded before the lock is taken, not inside it (a park waiting behind this drop waits less):
+  // with a PARKED.md, a drop nearly always has an entry to log.
+  const { redactDeep } = await loadRedaction();
   const remove = (doc: ParkedDoc, item: ParkedItem): Edit<DropOutcome> => {
     const { doc: next, removed } = removeParked(doc, item);
     const gone = removed ?? item;
+    const entry = redactDeep(droppedEntry(gone, ts));
     return {
       doc: next,
-      log: [droppedLine(gone, ts)],
-      result: { kind: "dropped", item: gone, open: next.count },
+      log: [JSON.stringify(entry.value)],
+      result: { kind: "dropped", item: gone, open: next.count, redacted: entry.counts },
     };
   };
   let snapshot = emptyParked();

@@ -23,6 +23,7 @@
  */
 
 import { slugify } from "../store/slug.ts";
+import { oneLine } from "../text.ts";
 
 /** The first line of a PARKED.md this project creates. */
 export const PARKED_HEADER = "# Parked items";
@@ -114,11 +115,6 @@ export function slugFromSummary(summary: string): string {
     slug = next;
   }
   return slug;
-}
-
-/** Collapses whitespace (newlines included) so a field stays on the bullet's one line. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
+import { PRIVATE_DIR, TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
 import { splitFrontMatter } from "./front_matter.ts";
 import { docPath, isSafeSlug, type Store } from "./store.ts";
 import { join } from "../fs/path.ts";
@@ -19,6 +19,8 @@ export interface DocEntry {
   /** `created` as written; undefined when missing. */
   created?: string;
   branch?: string;
+  /** `session:`: the agent session the document came from (dump, SessionEnd draft). */
+  session?: string;
   /** `consumed: true|false`; undefined when the field is missing or odd. */
   consumed?: boolean;
   /** Age from `created`; undefined when it does not parse (such documents never expire). */
@@ -74,6 +76,7 @@ export function entryOf(slug: string, fields: Record<string, string>, now: Date)
   };
   if (fields.created !== undefined) entry.created = fields.created;
   if (fields.branch !== undefined) entry.branch = fields.branch;
+  if (fields.session !== undefined) entry.session = fields.session;
   if (fields.consumed === "true" || fields.consumed === "false") {
     entry.consumed = fields.consumed === "true";
   }
@@ -101,7 +104,7 @@ export function cachePath(store: Store): string {
 }
 
 /** The front-matter fields the catalog keeps. */
-const KEPT = ["created", "branch", "consumed"] as const;
+const KEPT = ["created", "branch", "consumed", "session"] as const;
 
 /**
  * How long after the store's last change a cache may be written. A directory's mtime has a clock
@@ -163,7 +166,7 @@ function readCache(store: Store, mtime: number): Map<string, Record<string, stri
 
 function writeCache(store: Store, mtime: number, docs: Map<string, Record<string, string>>): void {
   try {
-    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true });
+    Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
     const data = { version: 1, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
     writeFileAtomicSync(cachePath(store), JSON.stringify(data));
   } catch { /* a read-only store simply goes uncached */ }

@@ -25,7 +25,15 @@ const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*?)[ \t]*$/;
  * The keys of our schema, the only ones a front matter may have (lib/hook/fast.ts `parseHead`
  * repeats the list; tests/hook/fast_test.ts holds the two together).
  */
-export const KEYS: readonly string[] = ["slug", "created", "consumed", "branch", "recovered"];
+export const KEYS: readonly string[] = [
+  "slug",
+  "created",
+  "consumed",
+  "branch",
+  "recovered",
+  "from",
+  "session",
+];
 /** Front matter longer than this is not ours: treated as no front matter. */
 const MAX_HEAD_LINES = 64;
 

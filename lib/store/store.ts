@@ -6,7 +6,7 @@
  * @module
  */
 
-import { NAME_MAX_BYTES, utf8Length } from "../fs/atomic.ts";
+import { NAME_MAX_BYTES, PRIVATE_DIR, utf8Length } from "../fs/atomic.ts";
 import { join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
 
 /** The store's place under the project root. */
@@ -89,7 +89,20 @@ export function readDoc(store: Store, slug: string): string | undefined {
   }
 }
 
-/** Ensures the store directory exists. */
+/**
+ * Ensures the store directory exists, the user's only: `.claude/state` and the store are created
+ * 0700 (`.claude` itself, the agent's shared settings folder, keeps the usual mode), so every new
+ * file in it is 0600 (lib/fs/atomic.ts). A store made before that rule is made 0700 here too: the
+ * directory is what keeps its older 0644 files from other users. Where the mode cannot be changed
+ * (not the owner, Windows) it stays as it is.
+ */
 export function ensureStore(store: Store): void {
-  Deno.mkdirSync(store.dir, { recursive: true });
+  const state = parentDir(store.dir);
+  const claude = state === undefined ? undefined : parentDir(state);
+  if (claude !== undefined) Deno.mkdirSync(claude, { recursive: true });
+  Deno.mkdirSync(store.dir, { recursive: true, mode: PRIVATE_DIR });
+  if (Deno.build.os === "windows") return;
+  try {
+    if ((Deno.statSync(store.dir).mode! & 0o077) !== 0) Deno.chmodSync(store.dir, PRIVATE_DIR);
+  } catch { /* not ours to change */ }
 }

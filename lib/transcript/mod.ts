@@ -11,6 +11,7 @@
  * - claude.ts: Claude Code's record shapes, read into the builder
  * - codex.ts: Codex's rollout shapes and V4A patches, read into the builder
  * - locate.ts: finding the session's file (flag, session id, newest of this project)
+ * - newest.ts: the project's newest Claude Code transcript by metadata alone (list's unsaved notice)
  * - load.ts: locate, choose the reader, read; the locate inputs from the environment
  *
  * Import the concept file, not this one: a barrel would load the whole folder.
@@ -24,4 +25,5 @@ export * from "./lines.ts";
 export * from "./claude.ts";
 export * from "./codex.ts";
 export * from "./locate.ts";
+export * from "./newest.ts";
 export * from "./load.ts";

@@ -26,7 +26,7 @@ const envOf = (home: string, extra: Record<string, string> = {}) => ({ HOME: hom
 
 Deno.test("install --agent codex", async (t) => {
   await t.step(
-    "writes .codex/hooks.json: SessionStart, matcher clear, seconds, --agent codex",
+    "writes .codex/hooks.json: SessionStart, matcher clear|compact, seconds, --agent codex",
     () =>
       withRepo(async (root, home) => {
         const run = await runCliInProcess(["install", "--agent", "codex"], {
@@ -36,7 +36,7 @@ Deno.test("install --agent codex", async (t) => {
         assert.equal(run.code, 0, run.err);
         const hooks = JSON.parse(await Deno.readTextFile(`${root}/.codex/hooks.json`));
         const group = hooks.hooks.SessionStart[0];
-        assert.equal(group.matcher, "clear");
+        assert.equal(group.matcher, "clear|compact");
         assert.equal(group.hooks[0].type, "command");
         assert.equal(group.hooks[0].timeout, 10);
         assert.equal(group.hooks[0].command, commandFor("project", root, "codex"));

@@ -37,7 +37,7 @@ Deno.test("settings: add and remove our SessionStart hook", async (t) => {
     assert.deepEqual(JSON.parse(out), {
       hooks: {
         SessionStart: [{
-          matcher: "clear",
+          matcher: "clear|compact",
           hooks: [{ type: "command", command: CMD, timeout: 10 }],
         }],
       },
@@ -50,7 +50,9 @@ Deno.test("settings: add and remove our SessionStart hook", async (t) => {
     await t.step(`${name}: install keeps the rest; uninstall restores it byte for byte`, () => {
       const added = addHook(text, CLAUDE, CMD);
       assert.notEqual(added, text);
-      assert.deepEqual(findHooks(added, CLAUDE), [{ matcher: "clear", command: CMD, timeout: 10 }]);
+      assert.deepEqual(findHooks(added, CLAUDE), [
+        { matcher: "clear|compact", command: CMD, timeout: 10 },
+      ]);
       for (const line of text.split(/\r?\n/).filter((l) => l.includes("//"))) {
         assert.ok(added.includes(line.trim().split("//")[1]), `comment kept: ${line}`);
       }

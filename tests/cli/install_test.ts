@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CLI_FLAGS, hookCommand, PLUGIN_ROOT_VAR } from "../../lib/agents/command.ts";
 import { findHooks } from "../../lib/agents/settings.ts";
-import { CLAUDE } from "../../lib/agents/targets.ts";
+import { AGENTS, CLAUDE } from "../../lib/agents/targets.ts";
 import { join } from "../../lib/fs/path.ts";
 import { REPO, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 import { clearPayload, runCliProcess } from "../support/run.ts";
@@ -31,11 +31,11 @@ Deno.test("install / uninstall: the hook in .claude/settings*.json", async (t) =
     async () => {
       const r = await runCliProcess(["install"], { cwd: p.root });
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /Installed: SessionStart \(clear\) hook in .*settings\.json/);
+      assert.match(r.stdout, /Installed: SessionStart \(clear, compact\) hook in .*settings\.json/);
       const text = await Deno.readTextFile(settings);
       assert.ok(text.includes("// keep me"));
       const [hook] = findHooks(text, CLAUDE);
-      assert.equal(hook.matcher, "clear");
+      assert.equal(hook.matcher, "clear|compact");
       assert.equal(hook.timeout, 10);
       assert.equal(
         hook.command,
@@ -212,6 +212,13 @@ Deno.test("plugin and skill files agree with the code", async (t) => {
       hooks.hooks.SessionStart,
       [CLAUDE.entry(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined))],
     );
+    // Every event install registers, with the same entries (a plugin serves every project).
+    assert.deepEqual(Object.keys(hooks.hooks), AGENTS.claude.targets.map((t) => t.hookPath[1]));
+    for (const target of AGENTS.claude.targets) {
+      assert.deepEqual(hooks.hooks[target.hookPath[1]], [
+        target.entry(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined)),
+      ]);
+    }
   });
   await t.step(
     ".claude-plugin/plugin.json names the plugin and points skills at the root",

@@ -9,13 +9,15 @@ import {
   readHead,
 } from "../../lib/store/catalog.ts";
 import { writeFileAtomic } from "../../lib/fs/atomic.ts";
-import { expire, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
+import { expire, isUnsaved, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
+import { cliCommand } from "../../lib/agents/command.ts";
+import { encodeProjectDir } from "../../lib/transcript/locate.ts";
 import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { isoStamp } from "../../lib/store/time.ts";
-import { CLI, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
-import { clearPayload, runCliInProcess, runCliProcess } from "../support/run.ts";
+import { CLI, NOW, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
+import { clearPayload, runCliInProcess, runCliProcess, runProcess } from "../support/run.ts";
 import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { canUnshare, inNamespace } from "../support/namespace.ts";
@@ -402,5 +404,140 @@ Deno.test("list says which expired handovers it could not remove, and still list
       assert.match(out, /\| ⚠ stale old \(LATEST\) \|/, "still listed, and still LATEST");
       assert.match(err, /could not remove 1 expired handover\(s\); make the store writable/);
     },
+  });
+});
+
+Deno.test("list: a session that ended without a handover (killed before SessionEnd)", async (t) => {
+  const ID = "5f0c2d1e-0000-4000-8000-00000000abcd";
+  /** A project, a home with its Claude Code transcript folder, and one transcript in it. */
+  async function world(o: { transcriptAgoH?: number; lines?: string[] } = {}) {
+    const p = await scratchProject();
+    const home = await scratchDir("session-home-");
+    const folder = join(home.path, ".claude", "projects", encodeProjectDir(p.root));
+    await Deno.mkdir(folder, { recursive: true });
+    const transcript = join(folder, `${ID}.jsonl`);
+    const lines = o.lines ?? [
+      JSON.stringify({
+        type: "user",
+        cwd: p.root,
+        sessionId: ID,
+        message: { role: "user", content: "Fix the flaky login test in auth.ts" },
+      }),
+      JSON.stringify({
+        type: "assistant",
+        cwd: p.root,
+        message: { role: "assistant", content: [{ type: "text", text: "Looking at auth.ts." }] },
+      }),
+    ];
+    await Deno.writeTextFile(transcript, lines.map((l) => l + "\n").join(""));
+    const at = new Date(NOW.getTime() - (o.transcriptAgoH ?? 1) * 3_600_000);
+    await Deno.utime(transcript, at, at);
+    return {
+      p,
+      home: home.path,
+      transcript,
+      async [Symbol.asyncDispose]() {
+        await home[Symbol.asyncDispose]();
+        await p[Symbol.asyncDispose]();
+      },
+    };
+  }
+  const list = (w: { p: { root: string }; home: string }, args: string[] = [], env = {}) =>
+    runCliInProcess(["list", ...args], { cwd: w.p.root, env: { HOME: w.home, ...env } });
+
+  await t.step("newest transcript newer than every document, none of its session", async () => {
+    await using w = await world();
+    await writeDoc(w.p.store, "earlier", { created: ago(2 / 24) });
+    const r = await list(w);
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      new RegExp(
+        `newest session of this project \\(${ID}, last written 1 h ago\\) left no handover`,
+      ),
+    );
+    const command = cliCommand("recover", "--session", ID);
+    assert.ok(r.out.includes(`  ${command}`), r.out);
+    const json = JSON.parse((await list(w, ["--json"])).out);
+    assert.deepEqual(json.unsaved, {
+      session: ID,
+      transcript: w.transcript,
+      modified: "2026-11-30T11:00:00.000Z",
+      command,
+    });
+  });
+  await t.step("an empty store says it too; --dir is carried into the command", async () => {
+    await using w = await world();
+    const r = await list(w, ["--dir", w.p.root]);
+    assert.match(r.out, /^No stored handovers, no parked items\.\n\nThe newest session/);
+    assert.ok(r.out.includes(cliCommand("recover", "--session", ID, "--dir", w.p.root)));
+  });
+  await t.step("the printed command drafts it; then list is quiet", async () => {
+    await using w = await world();
+    const first = await list(w);
+    const command = first.out.split("\n").find((l) => l.startsWith("  deno run"))!.trim();
+    const deno = Deno.execPath();
+    const env: Record<string, string> = {
+      PATH: `${deno.slice(0, deno.lastIndexOf("/"))}:/usr/bin:/bin`,
+      HOME: w.home,
+      SESSION_NOW: isoStamp(NOW),
+      NO_COLOR: "1",
+    };
+    for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    }
+    const r = await runProcess("sh", ["-c", command], { cwd: w.p.root, env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /Fix the flaky login test/, "drafted from that transcript");
+    const after = await list(w);
+    assert.doesNotMatch(after.out, /left no handover/, after.out);
+  });
+  await t.step("quiet: its session has a document, or a newer document exists", async () => {
+    await using w = await world();
+    const path = join(w.p.store.dir, "dumped.md");
+    await writeDoc(w.p.store, "dumped", { created: ago(3 / 24) });
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace("branch: main", `branch: main\nsession: ${ID}`),
+    );
+    assert.doesNotMatch((await list(w)).out, /left no handover/);
+    await Deno.remove(path);
+    await writeDoc(w.p.store, "newer", { created: ago(0.5 / 24) });
+    assert.doesNotMatch((await list(w)).out, /left no handover/);
+    const json = JSON.parse((await list(w, ["--json"])).out);
+    assert.equal("unsaved" in json, false, "the key is there only when it says something");
+  });
+  await t.step("quiet: the running session, an empty transcript, no home", async () => {
+    await using w = await world();
+    assert.doesNotMatch((await list(w, [], { CLAUDE_CODE_SESSION_ID: ID })).out, /no handover/);
+    await Deno.writeTextFile(w.transcript, "");
+    assert.doesNotMatch((await list(w)).out, /no handover/);
+    const r = await runCliInProcess(["list"], { cwd: w.p.root, env: {} });
+    assert.doesNotMatch(r.out, /no handover/);
+  });
+  await t.step("CLAUDE_CONFIG_DIR moves the folder", async () => {
+    await using w = await world();
+    const config = join(w.home, "cfg");
+    await Deno.rename(join(w.home, ".claude"), config);
+    assert.doesNotMatch((await list(w)).out, /no handover/);
+    assert.match((await list(w, [], { CLAUDE_CONFIG_DIR: config })).out, /left no handover/);
+  });
+  await t.step("isUnsaved: a document of that session, or created after it, covers it", () => {
+    const t0 = { path: "/x", session: "s", mtimeMs: NOW.getTime() - 3_600_000, size: 9 };
+    const doc = (h: number, session?: string) => ({
+      ...entryOf("d", { created: isoStamp(new Date(NOW.getTime() - h * 3_600_000)) }, NOW),
+      ...(session ? { session } : {}),
+    });
+    assert.equal(isUnsaved(undefined, [], NOW), false);
+    assert.equal(isUnsaved(t0, [], NOW), true);
+    assert.equal(isUnsaved(t0, [doc(2)], NOW), true);
+    assert.equal(isUnsaved(t0, [doc(2, "s")], NOW), false);
+    assert.equal(isUnsaved(t0, [doc(0.5)], NOW), false);
+    // A document without `session:` written while the transcript was (an older dump).
+    const born = { ...t0, birthtimeMs: NOW.getTime() - 4 * 3_600_000 };
+    assert.equal(isUnsaved(born, [doc(2)], NOW), false);
+    assert.equal(isUnsaved(born, [doc(2, "other")], NOW), true);
+    assert.equal(isUnsaved(born, [doc(5)], NOW), true);
   });
 });

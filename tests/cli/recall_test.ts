@@ -53,6 +53,18 @@ Deno.test("recall", async (t) => {
     assert.equal(r.code, 0);
     assert.match(r.out, /recalled before/);
   });
+  await t.step("a handover pulled from another machine says whose it is and when", async () => {
+    await using p = await scratchProject();
+    const text = await writeDoc(p.store, "pulled", { latest: false });
+    const from = "ana@laptop, 2026-11-30T11:00:00Z";
+    await Deno.writeTextFile(
+      join(p.store.dir, "pulled.md"),
+      text.replace("branch: main\n", `branch: main\nfrom: ${from}\n`),
+    );
+    const r = await runCliInProcess(["recall", "pulled"], { cwd: p.root });
+    assert.equal(r.code, 0);
+    assert.match(r.out.split("\n")[0], /branch main; from ana@laptop, 2026-11-30T11:00:00Z\)/);
+  });
   await t.step("a miss: says so, lists what exists, exit 1", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "one", { latest: false });

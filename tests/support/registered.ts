@@ -25,6 +25,10 @@ export interface InstallOptions {
   home?: string;
   /** The directory `install` runs in (default: the project root). */
   cwd?: string;
+  /** More `install` flags, e.g. `--startup`. */
+  flags?: string[];
+  /** Which event's command to return (default: the agent's first, SessionStart). */
+  event?: string;
 }
 
 /** The agents' user-settings overrides, unset so that `home` decides. */
@@ -35,8 +39,8 @@ function installEnv(o: InstallOptions): Record<string, string> {
 }
 
 /**
- * Runs `install` for `root` and returns the command it registered (the first hook entry of the
- * agent's first target). Throws with install's output when it fails.
+ * Runs `install` for `root` and returns the command it registered for `o.event` (default: the
+ * agent's first target, SessionStart). Throws with install's output when it fails.
  */
 export async function installHook(root: string, o: InstallOptions = {}): Promise<string> {
   const agent = AGENTS[o.agent ?? "claude"];
@@ -44,15 +48,25 @@ export async function installHook(root: string, o: InstallOptions = {}): Promise
   if (scope === "user" && o.home === undefined) throw new Error("a user install needs `home`");
   const args = ["install", ...(agent.name === "claude" ? [] : ["--agent", agent.name])];
   if (scope !== "project") args.push(`--${scope}`);
+  args.push(...(o.flags ?? []));
   const r = await runScript(join(o.checkout ?? REPO, "session.ts"), args, {
     cwd: o.cwd ?? root,
     env: installEnv(o),
     unset: HOME_OVERRIDES,
   });
   if (r.code !== 0) throw new Error(`install ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return await registeredCommand(root, o);
+}
+
+/** The command registered for `o.event` (default SessionStart) by an earlier install. */
+export async function registeredCommand(root: string, o: InstallOptions = {}): Promise<string> {
+  const agent = AGENTS[o.agent ?? "claude"];
+  const scope = o.scope ?? "project";
+  const target = agent.targets.find((t) => t.hookPath.at(-1) === (o.event ?? "SessionStart"));
+  if (!target) throw new Error(`${agent.name} registers no ${o.event}`);
   const env = (name: string) => name === "HOME" ? o.home : undefined;
-  const path = agent.targets[0].settingsPath(scope, { root, env });
-  const hooks = findHooks(await Deno.readTextFile(path), agent.targets[0]);
+  const path = target.settingsPath(scope, { root, env });
+  const hooks = findHooks(await Deno.readTextFile(path), target);
   if (hooks.length !== 1) throw new Error(`expected one hook in ${path}, found ${hooks.length}`);
   return hooks[0].command;
 }

@@ -2,10 +2,19 @@
  * The one IO entry of the evidence pipeline: everything for a project root gathered once — the
  * transcript first (its start may narrow the default window), then git, artifacts and parked
  * items side by side — and handed to the pure merge. Modes call this and nothing else.
+ *
+ * Every fact is redacted as it is gathered, before the merge (lib/secrets/): commit subjects,
+ * branch and paths from git, artifact directories, parked bullets (PARKED.md may be edited by
+ * hand), the transcript's tasks and paths. So `dump` composes, and `evidence` shows, only clean
+ * text, and the slug suggested from a branch is derived from the clean branch. What locates
+ * things on disk stays as it is: the project root, the git top-level, the transcript's path. A
+ * path holding a secret is so listed redacted (and no longer found on disk: a file of the
+ * transcript's is then shown `reverted`).
  * @module
  */
 
 import { docPath, type Store } from "../../store/store.ts";
+import { addCounts, redactDeep, type RedactionCounts } from "../../secrets/redact.ts";
 import type { Loaded } from "../../transcript/load.ts";
 import type { LocateInputs } from "../../transcript/locate.ts";
 import { recentArtifacts } from "./artifacts.ts";
@@ -32,18 +41,41 @@ export interface CollectOptions {
 
 /** Gathers the evidence for the project of `store` (never throws for git or PARKED.md). */
 export async function collectEvidence(opts: CollectOptions): Promise<Evidence> {
+  return (await collectRedacted(opts)).evidence;
+}
+
+/** Clean evidence, and how many secrets of which kinds were taken out of it (for the note). */
+export interface CollectedEvidence {
+  evidence: Evidence;
+  redacted: RedactionCounts;
+}
+
+/** {@link collectEvidence}, with the counts of what redaction took out of the facts. */
+export async function collectRedacted(opts: CollectOptions): Promise<CollectedEvidence> {
   const { store, now } = opts;
   // The transcript first: its start narrows the default session window.
-  const loaded = opts.loaded ??
+  const given = opts.loaded ??
     (opts.transcript ? await transcriptFor(store.root, opts.transcript) : undefined);
   const since = opts.sinceIsDefault
-    ? sessionStart(opts.since, loaded?.facts?.startedAt)
+    ? sessionStart(opts.since, given?.facts?.startedAt)
     : opts.since;
-  const [git, artifacts, parked] = await Promise.all([
+  const [rawGit, rawArtifacts, rawParked] = await Promise.all([
     gitFacts(store.root, since),
     recentArtifacts(store.root, now),
     openParked(store),
   ]);
+  const gathered = redactDeep({
+    git: { ...rawGit, top: undefined },
+    artifacts: rawArtifacts,
+    parked: rawParked,
+    facts: given?.facts ? { ...given.facts, path: "" } : undefined,
+  });
+  let redacted = gathered.counts;
+  const { artifacts, parked } = gathered.value;
+  const git = { ...gathered.value.git, top: rawGit.top };
+  const loaded = given?.facts
+    ? { ...given, facts: { ...gathered.value.facts!, path: given.facts.path } }
+    : given;
   const ev = buildEvidence({
     store,
     now,
@@ -60,10 +92,15 @@ export async function collectEvidence(opts: CollectOptions): Promise<Evidence> {
       }
     },
   });
-  if (!loaded) return ev;
-  if (!loaded.facts) return { ...ev, transcriptNote: loaded.located.reason };
+  if (!loaded) return { evidence: ev, redacted };
+  if (!loaded.facts) {
+    // Why no transcript: a reason that may quote a path or an error.
+    const note = redactDeep(loaded.located.reason);
+    redacted = addCounts(redacted, note.counts);
+    return { evidence: { ...ev, transcriptNote: note.value }, redacted };
+  }
   const known = new Set(ev.files.map((f) => f.path));
   const unseen = loaded.facts.files.filter((f) => !f.outside && !known.has(f.path));
   const status = await transcriptFileStatus(store.root, git.top, unseen.map((f) => f.path));
-  return withTranscript(ev, loaded.facts, status);
+  return { evidence: withTranscript(ev, loaded.facts, status), redacted };
 }

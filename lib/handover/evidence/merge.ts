@@ -20,6 +20,7 @@ import { chooseSlug } from "../../store/slug.ts";
 import type { Store } from "../../store/store.ts";
 import { isoStamp } from "../../store/time.ts";
 import type { TranscriptFacts } from "../../transcript/facts.ts";
+import { oneLine } from "../../text.ts";
 
 /** The changed files from git facts: uncommitted first, then files of session commits. */
 export function filesFromGit(facts: GitFacts): EvidenceFile[] {
@@ -145,9 +146,10 @@ export function withTranscript(
     let slug = taskSlug(task.subject) || `task-${task.id}`;
     if (taken.has(slug)) slug = `${slug}-${task.id}`;
     taken.add(slug);
+    const subject = oneLine(task.subject).replace(/\.$/, ""); // the bullet adds its own period
     tasks.push({
       slug,
-      text: `**${slug}** — ${oneLine(task.subject)}. Why: unfinished task (${task.status}) ` +
+      text: `**${slug}** — ${subject}. Why: unfinished task (${task.status}) ` +
         `of the session. Next: finish it or park it.`,
       source: "task",
     });
@@ -159,10 +161,6 @@ export function withTranscript(
     transcript: facts.path,
     ...(outside.length ? { outside } : {}),
   };
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(/\.$/, "");
 }
 
 /** A short kebab slug for a task subject: its first five words. */

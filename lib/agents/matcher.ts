@@ -1,0 +1,43 @@
+/**
+ * What a registered SessionStart matcher covers, read the way each agent reads it, so `doctor`
+ * can say whether `/clear` and compaction reach the hook. Pure.
+ *
+ * - Claude Code (hooks reference): `""`, `"*"` or none match every source; a matcher of only
+ *   letters, digits, `_`, `-`, spaces, `,` and `|` is an exact name or a list of exact names
+ *   (separated by `|` or `,`); anything else is an unanchored JavaScript regular expression.
+ * - Codex CLI: none, `""` or `"*"` match all; otherwise a regular expression (`clear|compact`
+ *   reads the same either way).
+ * - Gemini CLI: lifecycle matchers are exact strings; none, `""` or `"*"` match all.
+ * @module
+ */
+
+/** The SessionStart sources an agent has, in the order doctor names them. */
+export const SOURCES: Record<string, string[]> = {
+  claude: ["startup", "resume", "clear", "compact"],
+  codex: ["startup", "resume", "clear", "compact"],
+  gemini: ["startup", "resume", "clear"],
+};
+
+/** Whether `matcher` (as `agent` reads it) lets `source` through. */
+export function matcherCovers(agent: string, matcher: string, source: string): boolean {
+  if (matcher === "" || matcher === "*") return true;
+  if (agent === "gemini") return matcher === source;
+  if (agent === "claude" && /^[A-Za-z0-9_\- ,|]+$/.test(matcher)) {
+    return matcher.split(/[|,]/).some((name) => name.trim() === source);
+  }
+  try {
+    return new RegExp(matcher).test(source);
+  } catch {
+    return false; // an invalid expression matches nothing
+  }
+}
+
+/** The sources of `agent` that `matcher` lets through. */
+export function coveredSources(agent: string, matcher: string): string[] {
+  return (SOURCES[agent] ?? SOURCES.claude).filter((s) => matcherCovers(agent, matcher, s));
+}
+
+/** The sources SessionStart must cover for the agent: `clear`, and `compact` where it exists. */
+export function requiredSources(agent: string): string[] {
+  return (SOURCES[agent] ?? SOURCES.claude).filter((s) => s === "clear" || s === "compact");
+}

@@ -1,0 +1,27 @@
+/**
+ * Sync: the store's handovers, PARKED.md and dropped.jsonl carried through a dedicated ref of the
+ * project's own git remote (`refs/session/store`), with git plumbing only — never the work tree,
+ * the index, HEAD or a branch.
+ *
+ * - `merge.ts` — the merge rules, pure: handovers by slug and content, parked items three-way by
+ *   slug (a drop wins), the drop logs' union.
+ * - `git.ts` — the git plumbing (fetch into a private ref, hash-object, mktree, commit-tree,
+ *   update-ref, push with an explicit refspec, never forced).
+ * - `snapshot.ts` — the store's side: handovers by content key (cached by mtime and size), and
+ *   applying a merge through the store's locks and atomic writes.
+ * - `ref_state.ts` — the store as a ref's commit holds it, and the merge's base.
+ * - `identity.ts` — who syncs, and the `from` line / `-from-<user-host>` suffix naming them.
+ * - `sync.ts` — `pull` and `push`: fetch, merge, commit, push, retry when behind.
+ * - `report.ts` — what the modes print, and their shared run.
+ * - `redaction.ts` — what travels, redacted on the way, the counts kept for the note.
+ * @module
+ */
+
+export * from "./merge.ts";
+export * from "./git.ts";
+export * from "./snapshot.ts";
+export * from "./ref_state.ts";
+export * from "./identity.ts";
+export * from "./sync.ts";
+export * from "./report.ts";
+export * from "./redaction.ts";

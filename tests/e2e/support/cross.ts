@@ -1,0 +1,235 @@
+/**
+ * The three clients behind one face, for the cross-agent end-to-end test: each {@link Side} is a
+ * real client in tmux with its own loopback stand-in, whose scripted model dumps through the
+ * client's shell tool when asked `please dump as <slug> with <mark>`, and answers "OK." otherwise.
+ * A test then reads what each client's next model request carried, the same way for all three.
+ * @module
+ */
+
+import { type World } from "./claude.ts";
+import * as claude from "./claude.ts";
+import { dumpCommand, startCodex, startGemini } from "./agents.ts";
+import * as anthropic from "./stand_in.ts";
+import * as responses from "./responses_stand_in.ts";
+import * as gemini from "./gemini_stand_in.ts";
+import { sleep, type Tmux } from "./tmux.ts";
+
+/** One client and its stand-in, driven the same way whichever it is. */
+export interface Side {
+  name: string;
+  tmux: Tmux;
+  /** Submits `message`; resolves with all the text of the agent turn that carries it. */
+  say: (message: string) => Promise<string>;
+  /** Has the model dump `slug` (body carrying `mark`) through its shell tool; the tool's output. */
+  dump: (slug: string, mark: string) => Promise<string>;
+  /** True when the client runs the restore hook within `/clear` (not with the next message). */
+  restoresOnClear: boolean;
+  /** Sends `/clear` and lets the client start its new session. */
+  clear: () => Promise<void>;
+  /** Every request the stand-in recorded, summed up for a failure report. */
+  log: () => string[];
+  /** Stops the client and its stand-in. */
+  stop: () => Promise<void>;
+}
+
+const WAIT_MS = 30_000;
+
+/** The dump a prompt asks for: `please dump as <slug> with <mark>`. */
+export function dumpAsked(text: string): { slug: string; mark: string } | undefined {
+  const m = /please dump as (\S+) with (\S+)/.exec(text);
+  return m ? { slug: m[1], mark: m[2] } : undefined;
+}
+
+/** The prompt that makes a side's model dump. */
+function dumpPrompt(slug: string, mark: string): string {
+  return `please dump as ${slug} with ${mark}`;
+}
+
+/** Real Claude Code (its `Bash` tool) against the Messages API stand-in. */
+export async function claudeSide(bin: string, world: World, env: Record<string, string>) {
+  const standIn = anthropic.startStandIn((r) => {
+    if (anthropic.isToolResult(r)) return { text: "Handover saved — send /clear." };
+    const asked = dumpAsked(anthropic.lastUserText(r));
+    if (!asked) return { text: "OK." };
+    const command = dumpCommand(asked.slug, asked.mark);
+    return { tool: "Bash", input: { command, description: "Dump the session handover" } };
+  });
+  const tmux = await claude.startClaude(bin, world, standIn, { env }).catch(async (err) => {
+    await standIn.close();
+    throw err;
+  });
+  const turn = (r: anthropic.Recorded) => (r.body.tools?.length ?? 0) > 0;
+  const say = async (message: string) => {
+    const since = standIn.requests.length;
+    await tmux.submit(message);
+    const r = await standIn.waitFor(
+      (r) => turn(r) && anthropic.lastUserText(r).includes(message),
+      { since, timeoutMs: WAIT_MS },
+    );
+    return (r.body.messages ?? []).map(anthropic.messageText).join("\n");
+  };
+  return {
+    name: "Claude Code",
+    tmux,
+    restoresOnClear: true,
+    say,
+    dump: async (slug, mark) => {
+      const since = standIn.requests.length;
+      await say(dumpPrompt(slug, mark));
+      const r = await standIn.waitFor(anthropic.isToolResult, { since, timeoutMs: WAIT_MS });
+      return anthropic.messageText(anthropic.lastMessage(r)!);
+    },
+    clear: async () => {
+      await tmux.submit("/clear");
+      await sleep(3_000);
+    },
+    log: () =>
+      standIn.requests.map((r) =>
+        `claude: turn=${turn(r)} tool=${anthropic.isToolResult(r)} user=${
+          anthropic.lastUserText(r).slice(-80)
+        }`
+      ),
+    stop: async () => {
+      await tmux.kill();
+      await standIn.close();
+    },
+  } satisfies Side;
+}
+
+/** The last user message's text of a Responses API request. */
+function codexLastUser(r: responses.Recorded): string {
+  const last = (r.body.input ?? []).findLast((i) => i.role === "user");
+  return last ? responses.inputText({ ...r, body: { input: [last] } }) : "";
+}
+
+/**
+ * Real Codex CLI (its `exec_command` tool) against the Responses API stand-in; `configure` writes
+ * its config once the stand-in's URL is known. `reviewHooks`: trust the newly registered hooks.
+ */
+export async function codexSide(
+  bin: string,
+  world: World,
+  env: Record<string, string>,
+  configure: (url: string) => Promise<void>,
+) {
+  // The agent's own turns carry tools; side calls (the session title) do not.
+  const turn = (r: responses.Recorded) => (r.body.tools?.length ?? 0) > 0;
+  const standIn = responses.startStandIn((r) => {
+    if (!turn(r)) return { text: "Session title" };
+    if (responses.isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
+    const asked = dumpAsked(codexLastUser(r));
+    if (!asked) return { text: "OK." };
+    return { tool: "exec_command", args: { cmd: dumpCommand(asked.slug, asked.mark) } };
+  });
+  let tmux: Tmux;
+  try {
+    await configure(standIn.url);
+    tmux = await startCodex(bin, world, { env, reviewHooks: true });
+  } catch (err) {
+    await standIn.close();
+    throw err;
+  }
+  const say = async (message: string) => {
+    const since = standIn.requests.length;
+    await tmux.submit(message);
+    const r = await standIn.waitFor((r) => turn(r) && codexLastUser(r).includes(message), {
+      since,
+      timeoutMs: WAIT_MS,
+    });
+    return responses.inputText(r);
+  };
+  return {
+    name: "Codex",
+    tmux,
+    restoresOnClear: false,
+    say,
+    dump: async (slug, mark) => {
+      const since = standIn.requests.length;
+      await say(dumpPrompt(slug, mark));
+      const r = await standIn.waitFor((r) => turn(r) && responses.isToolOutput(r), {
+        since,
+        timeoutMs: WAIT_MS,
+      });
+      return responses.inputText(r);
+    },
+    clear: async () => {
+      await tmux.submit("/clear");
+      await sleep(1_500);
+    },
+    log: () =>
+      standIn.requests.map((r) =>
+        `codex: turn=${turn(r)} tool=${responses.isToolOutput(r)} user=${
+          codexLastUser(r).slice(-80)
+        }`
+      ),
+    stop: async () => {
+      await tmux.kill();
+      await standIn.close();
+    },
+  } satisfies Side;
+}
+
+/** The last user content's text of a Gemini API request (what was typed, plus hook context). */
+function geminiLastUser(r: gemini.Recorded): string {
+  const last = (r.body.contents ?? []).findLast((c) => c.role === "user");
+  return last ? gemini.contentsText({ ...r, body: { contents: [last] } }) : "";
+}
+
+/** Every string inside a JSON value. */
+function strings(v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  return v && typeof v === "object" ? Object.values(v).flatMap(strings) : [];
+}
+
+/** Real Gemini CLI (its `run_shell_command` tool) against the Gemini API stand-in. */
+export async function geminiSide(bin: string, world: World, env: Record<string, string>) {
+  const standIn = gemini.startStandIn((r) => {
+    if (gemini.isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
+    const asked = dumpAsked(geminiLastUser(r));
+    if (!asked) return { text: "OK." };
+    const command = dumpCommand(asked.slug, asked.mark);
+    return { tool: "run_shell_command", args: { command, description: "dump" } };
+  });
+  const tmux = await startGemini(bin, world, standIn.url, env).catch(async (err) => {
+    await standIn.close();
+    throw err;
+  });
+  // Gemini appends the BeforeAgent context to the user's message: that content is what it carried.
+  const say = async (message: string) => {
+    const since = standIn.requests.length;
+    await tmux.submit(message);
+    const r = await standIn.waitFor(
+      (r) => gemini.isAgentTurn(r) && geminiLastUser(r).includes(message),
+      { since, timeoutMs: WAIT_MS },
+    );
+    return gemini.contentsText(r);
+  };
+  return {
+    name: "Gemini",
+    tmux,
+    restoresOnClear: false,
+    say,
+    dump: async (slug, mark) => {
+      const since = standIn.requests.length;
+      await say(dumpPrompt(slug, mark));
+      const r = await standIn.waitFor(gemini.isToolOutput, { since, timeoutMs: WAIT_MS });
+      // The function response as text (contentsText has it as JSON, its newlines escaped).
+      const parts = r.body.contents?.at(-1)?.parts ?? [];
+      return strings(parts.find((p) => p.functionResponse)?.functionResponse?.response).join("\n");
+    },
+    clear: async () => {
+      await tmux.submit("/clear");
+      await sleep(2_000);
+    },
+    log: () =>
+      standIn.requests.map((r) =>
+        `gemini: turn=${gemini.isAgentTurn(r)} tool=${gemini.isToolOutput(r)} user=${
+          geminiLastUser(r).slice(-80)
+        }`
+      ),
+    stop: async () => {
+      await tmux.kill();
+      await standIn.close();
+    },
+  } satisfies Side;
+}

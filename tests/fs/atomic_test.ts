@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import {
+  createFileAtomic,
+  PRIVATE_DIR,
+  PRIVATE_FILE,
+  targetMode,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from "../../lib/fs/atomic.ts";
+import { acquireLock } from "../../lib/fs/lock.ts";
+import { join } from "../../lib/fs/path.ts";
+import { ensureStore, storeAt } from "../../lib/store/store.ts";
+import { scratchDir } from "../support/scratch.ts";
+
+const POSIX = Deno.build.os !== "windows";
+const mode = (path: string) => Deno.statSync(path).mode! & 0o777;
+
+Deno.test({
+  name: "atomic writes: store files private, other files keep their mode",
+  ignore: !POSIX,
+  fn: async (t) => {
+    await using scratch = await scratchDir();
+    const root = scratch.path;
+    const store = storeAt(root);
+
+    await t.step("ensureStore: .claude/state and the store 0700, .claude as usual", () => {
+      Deno.chmodSync(root, 0o755);
+      ensureStore(store);
+      assert.equal(mode(store.dir), PRIVATE_DIR);
+      assert.equal(mode(join(root, ".claude/state")), PRIVATE_DIR);
+      assert.notEqual(mode(join(root, ".claude")) & 0o077, 0, "the agent's folder stays shared");
+    });
+
+    await t.step("a store made 0755 before the rule is made 0700", () => {
+      Deno.chmodSync(store.dir, 0o755);
+      ensureStore(store);
+      assert.equal(mode(store.dir), PRIVATE_DIR);
+    });
+
+    await t.step("new files in the store: 0600 (sync, async, exclusive)", async () => {
+      writeFileAtomicSync(store.latest, "a\n");
+      await writeFileAtomic(store.parked, "# Parked\n");
+      assert.equal(await createFileAtomic(join(store.dir, "doc.md"), "x"), true);
+      for (const f of [store.latest, store.parked, join(store.dir, "doc.md")]) {
+        assert.equal(mode(f), PRIVATE_FILE, f);
+      }
+    });
+
+    await t.step("a store file made 0644 before keeps its mode (the 0700 store guards it)", () => {
+      Deno.chmodSync(store.latest, 0o644);
+      writeFileAtomicSync(store.latest, "b\n");
+      assert.equal(mode(store.latest), 0o644);
+      assert.equal(Deno.readTextFileSync(store.latest), "b\n");
+    });
+
+    await t.step("a settings.json keeps its mode when replaced (sync and async)", async () => {
+      const settings = join(root, ".claude/settings.json");
+      Deno.writeTextFileSync(settings, "{}\n");
+      for (const m of [0o644, 0o664, 0o640]) {
+        Deno.chmodSync(settings, m);
+        await writeFileAtomic(settings, `{"m":${m}}\n`);
+        assert.equal(mode(settings), m);
+        writeFileAtomicSync(settings, `{"m":${m}}\n`);
+        assert.equal(mode(settings), m);
+      }
+    });
+
+    await t.step("a new file outside the store: the usual mode (not 0600)", async () => {
+      Deno.chmodSync(root, 0o755);
+      const ignore = join(root, ".gitignore");
+      await writeFileAtomic(ignore, ".claude/state/\n");
+      const usual = join(root, "usual");
+      Deno.writeTextFileSync(usual, "");
+      assert.equal(mode(ignore), mode(usual));
+      assert.equal(targetMode(join(root, "new-file")), undefined);
+      assert.equal(targetMode(join(store.dir, "new-file")), PRIVATE_FILE);
+    });
+
+    await t.step("lock files: 0600", async () => {
+      (await acquireLock(join(store.dir, "x"), { kind: "flock" })).release();
+      assert.equal(mode(join(store.dir, "x.lock")), PRIVATE_FILE);
+      const held = await acquireLock(join(store.dir, "y"), { kind: "file" });
+      assert.equal(mode(join(store.dir, "y.lock.held")), PRIVATE_FILE);
+      held.release();
+    });
+
+    await t.step("no temp file is left behind", () => {
+      const left = [...Deno.readDirSync(store.dir)].filter((e) => e.name.startsWith(".tmp-"));
+      assert.deepEqual(left, []);
+    });
+  },
+});
