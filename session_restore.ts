@@ -1,13 +1,16 @@
 /**
  * SessionStart hook: after `/clear`, injects the newest unconsumed handover into the fresh
- * context, once. It never fails a session: every path exits 0; diagnostics go to stderr.
- * With `--agent gemini` it also answers Gemini CLI's BeforeAgent event (see lib/hook/answer.ts).
+ * context, once (an automatic draft only as a short notice). It never fails a session: every path
+ * exits 0; diagnostics go to stderr. With `--agent gemini` it also answers Gemini CLI's
+ * BeforeAgent event (see lib/hook/answer.ts). PreCompact saves the continuity card's material;
+ * SessionStart with `source: "compact"` injects the card (lib/continuity/).
  *
  * Usage (as `session.ts install` registers it; every path single-quoted):
  *   deno run --no-config --no-prompt --v8-flags=--no-lazy --allow-read=<git top>,<this dir>/lib \
  *     --allow-write=<store> --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG \
  *     session_restore.ts \
- *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini]
+ *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini] \
+ *     [--no-notice]
  * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/agents/command.ts `hookFlags`.)
  * @module
  */
@@ -22,6 +25,8 @@ import {
   writeOut,
 } from "./lib/hook/fast.ts";
 import type * as General from "./lib/hook/answer.ts";
+import type * as PreCompact from "./lib/continuity/pre_compact.ts";
+import type * as Compact from "./lib/continuity/compact.ts";
 
 // Speed (docs/PERFORMANCE.md): the hook must stay within 1.15× of an empty `deno run`, and every
 // module it loads costs ~1 % of that. lib/hook/fast.ts, which imports nothing, settles the common
@@ -39,17 +44,33 @@ try {
     const options = parseHookArgs(Deno.args);
     const projectDir = readEnv("CLAUDE_PROJECT_DIR");
     const now = hookNow();
-    const fast = fastAnswer(payload, options, { projectDir, now });
-    if ("general" in fast && readEnv("SESSION_DEBUG")) {
-      console.error(`session_restore: the general path decides (${fast.general})`);
+    // Gemini sets CLAUDE_PROJECT_DIR to its own cwd; the walk-up rule decides for it (answer.ts).
+    const env = { projectDir: options.agent === "gemini" ? undefined : projectDir };
+    // Compaction is told apart by two string compares before anything else is loaded; each
+    // branch loads its module by a computed specifier (see below), only for its event.
+    const event = payload.hook_event_name;
+    let result: { stdout?: string; reason: string };
+    if (event === "PreCompact") {
+      const url = new URL("./lib/continuity/pre_compact.ts", import.meta.url).href;
+      result = await ((await import(url)) as typeof PreCompact)
+        .answerPreCompact(payload, options, env, now);
+    } else if (event === "SessionStart" && payload.source === "compact") {
+      const url = new URL("./lib/continuity/compact.ts", import.meta.url).href;
+      result = await ((await import(url)) as typeof Compact)
+        .answerCompact(payload, options, env, now);
+    } else {
+      const fast = fastAnswer(payload, options, { projectDir, now });
+      if ("general" in fast && readEnv("SESSION_DEBUG")) {
+        console.error(`session_restore: the general path decides (${fast.general})`);
+      }
+      // A computed specifier: with a literal one Deno would read the general path's whole module
+      // graph on every start to prepare it; computed, it is read only when imported (which needs
+      // the read permission on lib/ that `install` grants).
+      const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
+      result = "general" in fast
+        ? ((await import(general)) as typeof General).answer(payload, options, { projectDir }, now)
+        : fast;
     }
-    // A computed specifier: with a literal one Deno would read the general path's whole module
-    // graph on every start to prepare it; computed, it is read only when imported (which needs
-    // the read permission on lib/ that `install` grants).
-    const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
-    const result = "general" in fast
-      ? ((await import(general)) as typeof General).answer(payload, options, { projectDir }, now)
-      : fast;
     if (result.stdout !== undefined) {
       writeOut(result.stdout + "\n");
       printed = true;

@@ -263,7 +263,10 @@ Deno.test("no writer of a document writes an older version over a newer one", as
       } finally {
         held.release();
       }
-      assert.match(contextOf(await runHookProcess(clearPayload(p.root))) ?? "", /"held" restored/);
+      assert.match(
+        contextOf(await runHookProcess(clearPayload(p.root))) ?? "",
+        /left this handover: "held"/,
+      );
     },
   );
   await t.step(

@@ -18,7 +18,7 @@ Deno.test("demo: a whole round trip from another directory, cleaned up", async (
   const stdout = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
   assert.match(stdout, /│ \/clear\n/, "dump's last line is /clear");
-  assert.match(stdout, /│ \[session\] Handover "rate-limit" restored/);
+  assert.match(stdout, /│ \[session\] The previous session left this handover: "rate-limit"/);
   assert.match(stdout, /│ Add rate limiting to the public API/);
   assert.match(stdout, /nothing injected/);
   const scratch = /\(removed (\S+)\)/.exec(stdout)![1];

@@ -60,9 +60,9 @@ Deno.test("hook process: injecting", async (t) => {
         const ctx = assertInjected(await hook(clearPayload(p.root)), "inject");
         assert.match(
           ctx,
-          /^\[session\] Handover "fix-login" restored \(dumped 12 min ago, branch feat\/login\)/,
+          /^\[session\] The previous session left this handover: "fix-login" \(dumped 12 min ago, branch feat\/login\)/,
         );
-        assert.match(ctx.split("\n")[0], /recall fix-login`$/);
+        assert.match(ctx.split("\n")[0], /recall fix-login`\. It is quoted below/);
         assert.ok(ctx.includes("## Goal\n\nShip the restore hook."));
         assert.ok(!ctx.includes("consumed:"), "front matter is not injected");
         const after = await Deno.readTextFile(docPath(p.store, "fix-login"));
@@ -70,7 +70,8 @@ Deno.test("hook process: injecting", async (t) => {
         assert.equal(readLatest(p.store), undefined);
         assert.deepEqual(
           [...Deno.readDirSync(p.store.dir)].map((e) => e.name).sort(),
-          [DOCS_LOCK, "fix-login.md"],
+          // The marker of the handover this session started from (the compaction card's).
+          [DOCS_LOCK, ".restored-00000000-0000-4000-8000-000000000000", "fix-login.md"],
         );
       }),
   );
@@ -164,7 +165,7 @@ Deno.test("hook process: injecting", async (t) => {
       const body = "## Goal\n\nRéparer l’API — 修复登录 🚀\n\n## Next step\n\nΔοκιμή.\n";
       await writeDoc(p.store, "unicode", { body });
       const ctx = assertInjected(await hook(clearPayload(p.root)), "unicode");
-      assert.ok(ctx.endsWith(body.trim()));
+      assert.ok(ctx.endsWith(`${body.trim()}\n\`\`\``));
     }));
   await t.step(
     "a large body becomes a digest within 9,500 characters",
@@ -185,7 +186,7 @@ Deno.test("hook process: injecting", async (t) => {
         assert.match(ctx, /## Files touched\n\n\| File/);
         assert.match(ctx, /## Next step\n\nRun the migration\./);
         assert.match(ctx, /more rows elided/);
-        assert.match(ctx, /recall big`\)$/);
+        assert.match(ctx, /recall big`\)\n```$/);
         assert.ok(!ctx.includes("filler decision"));
       }),
   );

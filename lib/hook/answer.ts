@@ -73,8 +73,9 @@ export function answer(
     writeFileAtomicSync(armPath(found.store), `${payload.session_id ?? ""}\n`);
     return {
       stdout: JSON.stringify({
-        systemMessage:
-          `[session] Handover "${found.slug}" will be restored with your next message.`,
+        systemMessage: found.draft
+          ? `[session] A notice of the automatic draft "${found.slug}" will come with your next message.`
+          : `[session] Handover "${found.slug}" will be restored with your next message.`,
       }),
       reason: `armed "${found.slug}" for session ${payload.session_id ?? "(none)"}`,
     };

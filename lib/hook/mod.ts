@@ -3,10 +3,11 @@
  * once, per agent. Why it is split this way, and what it may cost: docs/HOOK.md and
  * docs/PERFORMANCE.md.
  *
- * - fast.ts: the fast path: the hook's input (payload, flags, budgets, gates) and the whole
- *   answer for the common `/clear`, in one module that imports nothing
+ * - fast.ts: the fast path: the hook's input (payload, flags, budgets, gates), the framing every
+ *   injected context shares (banner, fence), and the whole answer for the common `/clear`, in
+ *   one module that imports nothing
  * - restore.ts: the general restore every agent shares: decide, build the context (digest when
- *   big), claim LATEST exactly once, mark the document consumed
+ *   big; an automatic draft's short notice), claim LATEST exactly once, mark it consumed
  * - answer.ts: the answer per agent, on which event and in which JSON (Gemini's deferred restore)
  *
  * Nothing imports this file: session_restore.ts imports fast.ts directly and loads answer.ts by a

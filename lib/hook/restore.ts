@@ -11,14 +11,20 @@ import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
 import { buildDigest, capLines } from "../handover/document.ts";
 import { docPath, isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { findRoot } from "../store/root.ts";
+import { buildNotice, noticeBanner, summarizeDraft } from "../continuity/notice.ts";
 import { readLatest, takeLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import {
   bannerLine,
   type Budget,
+  frameCost,
+  framed,
   gate,
   inWindow,
+  longestBacktickRun,
+  MAX_BODY_RUN,
   type Payload,
+  recordRestored,
   type RestoreOptions,
 } from "./fast.ts";
 
@@ -42,7 +48,7 @@ export type Outcome =
   | { injected: true; slug: string; context: string }
   | { injected: false; reason: string };
 
-/** The context the agent receives: a one-line banner, then the body or its digest. */
+/** The context the agent receives: a one-line banner, then the body or its digest, fenced. */
 export function buildContext(
   doc: { slug: string; created?: string; branch?: string; body: string },
   now: Date,
@@ -53,18 +59,59 @@ export function buildContext(
   // A `created` slightly ahead of this clock passed the window's skew: it was dumped just now.
   const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
   const banner = bannerLine(doc.slug, age, doc.branch, recall);
-  const body = doc.body.replace(/\r\n?/g, "\n").trim();
-  let room = budget.limit - banner.length - 2;
-  const text = body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
-  let context = `${banner}\n\n${capLines(text, room)}`;
-  // A byte cap (Codex): shrink the room by the overshoot's ratio and digest until it fits.
+  return fitFramed(banner, shortenRuns(doc.body.replace(/\r\n?/g, "\n").trim()), recall, budget);
+}
+
+/**
+ * `banner` and `body` framed within `budget`: the body whole, or its digest when it is over
+ * `digestOver` or the room, then capped; with a byte cap (Codex), digested smaller until it fits.
+ */
+export function fitFramed(banner: string, body: string, recall: string, budget: Budget): string {
+  // Digest and cap only shorten lines and add single backticks: the body's fence is the widest.
+  const room = budget.limit - frameCost(banner, longestBacktickRun(body));
+  return withinBytes(room, budget, (room, again) => {
+    const text = again || body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
+    return framed(banner, capLines(text, room));
+  });
+}
+
+/**
+ * `build(room)`, then — with a byte cap (Codex) — built again with the room shrunk by the
+ * overshoot's ratio (`again` set) until it fits, at most 8 times.
+ */
+export function withinBytes(
+  room: number,
+  budget: Budget,
+  build: (room: number, again: boolean) => string,
+): string {
+  let context = build(room, false);
   for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
     const bytes = utf8Length(context);
     if (bytes <= budget.maxBytes) break;
-    room = Math.max(0, Math.floor((room * budget.maxBytes) / bytes) - 64);
-    context = `${banner}\n\n${capLines(buildDigest(body, recall, room), room)}`;
+    // From the context's own length, not the room: a text far under the room (emoji: 4 bytes per
+    // 2 UTF-16 units) would otherwise shrink by a few percent a round and never fit.
+    room = Math.max(0, Math.floor((Math.min(room, context.length) * budget.maxBytes) / bytes) - 64);
+    context = build(room, true);
   }
   return context;
+}
+
+/** Backtick runs longer than {@link MAX_BODY_RUN} cut to it (a hostile body cannot widen the fence). */
+export function shortenRuns(text: string): string {
+  return longestBacktickRun(text) > MAX_BODY_RUN
+    ? text.replace(new RegExp(`\`{${MAX_BODY_RUN + 1},}`, "g"), "`".repeat(MAX_BODY_RUN))
+    : text;
+}
+
+/** The short notice of an automatic draft (lib/continuity/notice.ts). */
+export function draftNotice(
+  doc: { slug: string; created?: string; branch?: string; body: string },
+  now: Date,
+): string {
+  const ms = ageMs(doc.created, now);
+  const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
+  const banner = noticeBanner(doc.slug, age, doc.branch, cliCommand("recall", doc.slug));
+  return buildNotice(summarizeDraft(doc.body), banner);
 }
 
 /** A handover that passed every gate and may be injected now; nothing is claimed yet. */
@@ -77,6 +124,8 @@ export interface Pending {
   branch?: string;
   /** The body without front matter. */
   body: string;
+  /** An automatic draft (`draft: auto`): announced by the short notice, not injected whole. */
+  draft?: boolean;
 }
 
 /** What the hook knows of its environment: CLAUDE_PROJECT_DIR. */
@@ -123,7 +172,11 @@ export function findPending(
     return { reason: `document "${slug}" is outside the restore window` };
   }
   const { created, branch } = split.fields;
-  return { store, slug, text, created, branch, body: split.body };
+  const draft = split.fields.draft !== undefined;
+  // The notice switched off: nothing injected and nothing claimed, so recall and list still see
+  // the draft as the pending one.
+  if (draft && options.noNotice) return { reason: `document "${slug}" is a draft; --no-notice` };
+  return { store, slug, text, created, branch, body: split.body, draft };
 }
 
 /** How long the hook waits for the store's docs lock (a dump or recall holds it for milliseconds). */
@@ -141,7 +194,7 @@ export function restore(
 ): Outcome {
   const found = findPending(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
-  return consumePending(found, now, options.budget);
+  return consumePending(found, now, options.budget, payload.session_id);
 }
 
 /**
@@ -151,7 +204,12 @@ export function restore(
  * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. So a failed write (a full
  * disk) leaves the store as it was, and two hooks firing together inject once.
  */
-export function consumePending(found: Pending, now: Date, budget: Budget): Outcome {
+export function consumePending(
+  found: Pending,
+  now: Date,
+  budget: Budget,
+  sessionId?: string,
+): Outcome {
   const { store, slug, text } = found;
   let lock: Lock;
   try {
@@ -172,6 +230,8 @@ export function consumePending(found: Pending, now: Date, budget: Budget): Outco
     }
     writeFileAtomicSync(docPath(store, slug), consumed);
     takeLatest(store, slug);
+    if (found.draft) return { injected: true, slug, context: draftNotice(found, now) };
+    recordRestored(store.dir, sessionId, slug);
     return { injected: true, slug, context: buildContext(found, now, budget) };
   } finally {
     lock.release();

@@ -94,7 +94,7 @@ Deno.test("codex: hook contract", async (t) => {
         );
         assert.deepEqual(Object.keys(json), ["hookSpecificOutput"]);
         const ctx = contextIn(json, "SessionStart");
-        assert.match(ctx, /^\[session\] Handover "codex-one" restored/);
+        assert.match(ctx, /^\[session\] The previous session left this handover: "codex-one"/);
         assert.ok(ctx.includes("Ship the restore hook."));
         assert.equal(readLatest(p.store), undefined);
         assert.match(await Deno.readTextFile(docPath(p.store, "codex-one")), /consumed: true/);
@@ -178,7 +178,7 @@ Deno.test("gemini: deferred restore", async (t) => {
           args: ["--agent", "gemini"],
         });
         const ctx = contextIn(onlyJson(ran), "BeforeAgent");
-        assert.match(ctx, /^\[session\] Handover "gem" restored/);
+        assert.match(ctx, /^\[session\] The previous session left this handover: "gem"/);
         assert.equal(readLatest(p.store), undefined);
         assert.match(await Deno.readTextFile(docPath(p.store, "gem")), /consumed: true/);
         const again = await runHookProcess(geminiBeforeAgent(p.root), {

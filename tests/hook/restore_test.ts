@@ -95,7 +95,7 @@ Deno.test("buildContext", async (t) => {
       banner,
       /`deno run --allow-read --allow-write --allow-env --allow-run=git \S+\/session\.ts recall s1`/,
     );
-    assert.equal(rest.join("\n"), "\n" + BODY.trim());
+    assert.equal(rest.join("\n"), "```\n" + BODY.trim() + "\n```");
   });
   await t.step("a body over 8,000 characters becomes a digest within 9,500", () => {
     const big = BODY + "\n## Lessons / corrections\n\n" + "- filler lesson\n".repeat(2_000);
@@ -107,12 +107,12 @@ Deno.test("buildContext", async (t) => {
     assert.ok(ctx.length <= 9_500, `${ctx.length}`);
     assert.ok(!ctx.includes("filler lesson"));
     assert.match(ctx, /## Goal[\s\S]*## Next step/);
-    assert.match(ctx, /Full document: `deno run .*recall big`\)$/);
+    assert.match(ctx, /Full document: `deno run .*recall big`\)\n```$/);
   });
   await t.step("a body just under the threshold is injected whole", () => {
     const body = "## Goal\n\n" + "x".repeat(7_900);
     const ctx = buildContext({ slug: "s", body }, NOW, BUDGETS.claude);
-    assert.ok(ctx.endsWith("x".repeat(7_900)));
+    assert.ok(ctx.endsWith("x".repeat(7_900) + "\n```"));
   });
   await t.step("no branch and no created still render", () => {
     assert.match(

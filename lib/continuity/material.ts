@@ -1,0 +1,177 @@
+/**
+ * What the continuity card after a compaction is made of ({@link Material}), gathered from the
+ * store and the session's transcript, and its hidden file `.compact-<session id>.md`, which
+ * PreCompact writes and SessionStart (`source: "compact"`) claims once.
+ *
+ * "The handover this session started from": the hook's restore records the slug it injected in
+ * `.restored-<session id>` (lib/hook/fast.ts `recordRestored`: one small write on the inject path
+ * only). A document this session dumped (`session: <id>` in its front matter) is newer and wins.
+ * Reading the transcript for the restore's banner was not chosen: whether and how Claude Code
+ * keeps a SessionStart hook's context in the transcript is not a documented contract.
+ * @module
+ */
+
+import { writeFileAtomicSync } from "../fs/atomic.ts";
+import { join, removeQuietly } from "../fs/path.ts";
+import { capLines, findSection, parseSections, type Section } from "../handover/document.ts";
+import { RESTORED_PREFIX, safeSessionId } from "../hook/fast.ts";
+import { readParked } from "../parked/file.ts";
+import { listSlugs, readHead } from "../store/catalog.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { docPath, readDoc, type Store } from "../store/store.ts";
+import { ageMs } from "../store/time.ts";
+import { readTranscript } from "../transcript/claude.ts";
+import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
+import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
+
+/** The handover's sections the card carries, in its order. */
+export const HANDOVER_PARTS = ["Goal", "Standing instructions", "Decisions", "Next step"] as const;
+/** The card's own sections, from the transcript and PARKED.md. */
+export const TASKS = "Unfinished tasks";
+export const PARKED = "Open parked items";
+export const FILES = "Files touched in this session";
+
+/** What the card says: the handover it draws on (if any) and its sections, in order. */
+export interface Material {
+  handover?: { slug: string; created?: string; branch?: string };
+  sections: Section[];
+}
+
+/** A saved section is cut at this size: the card (≤ ~4,000 characters) never needs more. */
+const SAVED_SECTION_MAX = 4_000;
+/** Files named one per line before the rest are counted. */
+const FILES_SHOWN = 30;
+/** Hidden markers older than this are removed when PreCompact runs. */
+const MARKER_TTL_MS = 7 * 24 * 3_600_000;
+
+/** The hidden file PreCompact saves the material to, or undefined for an unusable session id. */
+export function compactPath(store: Store, sessionId: string | undefined): string | undefined {
+  return safeSessionId(sessionId) ? join(store.dir, `.compact-${sessionId}.md`) : undefined;
+}
+
+/**
+ * The handover this session dumped last (`session: <id>`, not an automatic draft), else the one
+ * the hook restored into it (`.restored-<id>`); undefined when neither exists.
+ */
+export function startingHandover(store: Store, sessionId: string | undefined): string | undefined {
+  if (!safeSessionId(sessionId)) return undefined;
+  let best: { slug: string; age: number } | undefined;
+  for (const slug of listSlugs(store)) {
+    const head = readHead(docPath(store, slug));
+    if (head?.session !== sessionId || head.draft !== undefined) continue;
+    const age = ageMs(head.created, new Date()) ?? Infinity;
+    if (!best || age < best.age) best = { slug, age };
+  }
+  if (best) return best.slug;
+  try {
+    const slug = Deno.readTextFileSync(join(store.dir, `${RESTORED_PREFIX}${sessionId}`))
+      .split("\n", 1)[0].trim();
+    return slug || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The session's facts from its transcript (Claude Code's or a Codex rollout); undefined when unreadable. */
+export async function transcriptFacts(
+  path: string | undefined,
+  root: string,
+): Promise<TranscriptFacts | undefined> {
+  if (!path) return undefined;
+  try {
+    return (await isCodexRollout(path))
+      ? await readCodexTranscript(path, { root })
+      : await readTranscript(path, { root });
+  } catch {
+    return undefined; // missing, or outside what this hook may read
+  }
+}
+
+/** Gathers the card's material: the starting handover's parts, the transcript's, the parked items. */
+export async function gatherMaterial(
+  store: Store,
+  sessionId: string | undefined,
+  transcriptPath: string | undefined,
+): Promise<Material> {
+  const material: Material = { sections: [] };
+  const slug = startingHandover(store, sessionId);
+  const text = slug === undefined ? undefined : readDoc(store, slug);
+  const split = text === undefined ? undefined : splitFrontMatter(text);
+  if (slug !== undefined && split) {
+    material.handover = { slug, created: split.fields.created, branch: split.fields.branch };
+    const sections = parseSections(split.body);
+    for (const title of HANDOVER_PARTS) {
+      const content = findSection(sections, title)?.trim();
+      if (content) material.sections.push({ title, content });
+    }
+  }
+  const facts = await transcriptFacts(transcriptPath, store.root);
+  const tasks = (facts?.tasks ?? []).filter(isUnfinished).map((t) =>
+    `- ${t.subject} (${t.status})`
+  );
+  if (tasks.length) material.sections.push({ title: TASKS, content: tasks.join("\n") });
+  let parked: string[] = [];
+  try {
+    parked = readParked(store).items.map((i) => `- ${i.slug} — ${i.summary}`);
+  } catch { /* unreadable: no parked items on the card */ }
+  if (parked.length) material.sections.push({ title: PARKED, content: parked.join("\n") });
+  const files = (facts?.files ?? []).map((f) => `- ${f.path}`);
+  if (files.length > FILES_SHOWN) {
+    files.splice(FILES_SHOWN, files.length, `- +${files.length - FILES_SHOWN} more`);
+  }
+  if (files.length) material.sections.push({ title: FILES, content: files.join("\n") });
+  return material;
+}
+
+/** Whether the card would say anything. */
+export function isEmpty(material: Material): boolean {
+  return material.handover === undefined && material.sections.length === 0;
+}
+
+/** The material as the hidden file holds it: our front matter, then `## ` sections. */
+export function renderMaterial(material: Material, sessionId: string): string {
+  const head = ["---"];
+  const h = material.handover;
+  if (h) {
+    head.push(`slug: ${h.slug}`);
+    if (h.created) head.push(`created: ${h.created}`);
+    if (h.branch) head.push(`branch: ${h.branch}`);
+  }
+  head.push(`session: ${sessionId}`, "---", "");
+  const body = material.sections.map((s) =>
+    `## ${s.title}\n\n${capLines(s.content, SAVED_SECTION_MAX)}\n`
+  );
+  return head.join("\n") + body.join("\n");
+}
+
+/** Reads the hidden file's text back; undefined when it is not ours. */
+export function parseMaterial(text: string): Material | undefined {
+  const split = splitFrontMatter(text);
+  if (!split) return undefined;
+  const { slug, created, branch } = split.fields;
+  const material: Material = {
+    sections: parseSections(split.body).filter((s) => s.title && s.content.trim())
+      .map((s) => ({ title: s.title, content: s.content.trim() })),
+  };
+  if (slug) material.handover = { slug, created, branch };
+  return material;
+}
+
+/** Saves the material for this session's next SessionStart (atomic: a reader sees all or none). */
+export function saveMaterial(store: Store, sessionId: string, material: Material): void {
+  const path = compactPath(store, sessionId);
+  if (path) writeFileAtomicSync(path, renderMaterial(material, sessionId));
+}
+
+/** Removes `.restored-*` and `.compact-*` markers older than a week (sessions long gone). */
+export function sweepMarkers(store: Store, now: Date): void {
+  try {
+    for (const e of Deno.readDirSync(store.dir)) {
+      if (!e.isFile) continue;
+      if (!e.name.startsWith(RESTORED_PREFIX) && !e.name.startsWith(".compact-")) continue;
+      const path = join(store.dir, e.name);
+      const mtime = Deno.statSync(path).mtime?.getTime();
+      if (mtime !== undefined && now.getTime() - mtime > MARKER_TTL_MS) removeQuietly(path);
+    }
+  } catch { /* best effort */ }
+}

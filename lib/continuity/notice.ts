@@ -1,0 +1,117 @@
+/**
+ * The short notice injected after `/clear` when LATEST names an automatic draft (`draft: auto`,
+ * written by SessionEnd for a session that ended without a dump): not the draft itself — people
+ * often clear to start something else, and an old handover must not ambush an unrelated session —
+ * but at most {@link NOTICE_LIMIT} characters naming the draft, the exact recall command, the last
+ * user request (cut), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
+ * Pure: it reads the draft's body, which the general restore (lib/hook/restore.ts) hands it.
+ * @module
+ */
+
+import { capLines, findSection, parseSections } from "../handover/document.ts";
+import { frameCost, framed, longestBacktickRun } from "../hook/fast.ts";
+import { branchWords } from "../hook/fast.ts";
+
+/** The notice never exceeds this many characters (banner and fence included). */
+export const NOTICE_LIMIT = 700;
+/** Files and tasks named before the rest are counted. */
+export const NOTICE_ITEMS = 5;
+
+/** What the notice says of a draft, read from its body. */
+export interface DraftSummary {
+  request?: string;
+  files: string[];
+  tasks: string[];
+}
+
+/**
+ * Reads the draft's body as `recover` writes it: `Last request:` (else the first line) of
+ * `## Goal`, the first cells of the `## Files touched` table (or its bullets), and the
+ * `## Outstanding` bullets that are unfinished tasks (or an `## Unfinished tasks` list).
+ */
+export function summarizeDraft(body: string): DraftSummary {
+  const sections = parseSections(body.replace(/\r\n?/g, "\n"));
+  const goal = (findSection(sections, "Goal") ?? "").split("\n").map((l) => l.trim())
+    .filter(Boolean);
+  const last = goal.find((l) => l.startsWith("Last request:"));
+  const picked = last ? last.slice("Last request:".length) : goal[0];
+  const request = picked?.replace(/\s*\(transcript L\d+\)\s*$/, "").trim() || undefined;
+  const files: string[] = [];
+  for (const line of (findSection(sections, "Files touched") ?? "").split("\n")) {
+    const t = line.trim();
+    if (t.startsWith("|")) {
+      const cell = t.slice(1).split("|")[0].trim().replace(/^`+|`+$/g, "");
+      if (cell && cell !== "File" && !/^:?-+:?$/.test(cell)) files.push(cell);
+    } else if (t.startsWith("- ")) files.push(t.slice(2).replace(/`/g, "").trim());
+  }
+  const tasks: string[] = [];
+  for (const line of (findSection(sections, "Outstanding") ?? "").split("\n")) {
+    const m = /^- \*\*[^*]+\*\* — (.*?)\s*Why: unfinished task/.exec(line.trim());
+    if (m) tasks.push(m[1].replace(/\.$/, "").trim());
+  }
+  for (const line of (findSection(sections, "Unfinished tasks") ?? "").split("\n")) {
+    if (line.trim().startsWith("- ")) tasks.push(line.trim().slice(2));
+  }
+  return { request, files, tasks };
+}
+
+/** `text` on one line, cut at `max` characters with an ellipsis. */
+function cut(text: string, max: number): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? one.slice(0, Math.max(0, max - 1)).trimEnd() + "…" : one;
+}
+
+/** The first `n` of `items`, then `+N more`. */
+function firstOf(items: string[], n: number, each: number): string[] {
+  const shown = items.slice(0, n).map((i) => cut(i, each));
+  if (items.length > n) shown.push(`+${items.length - n} more`);
+  return shown;
+}
+
+/** The notice's text (inside the fence) with the request cut at `requestMax`, items at `each`. */
+function noticeText(s: DraftSummary, requestMax: number, each: number): string {
+  const out: string[] = [];
+  if (s.request) out.push(`Last request: ${cut(s.request, requestMax)}`);
+  if (s.files.length) out.push(`Files touched: ${firstOf(s.files, NOTICE_ITEMS, each).join(", ")}`);
+  if (s.tasks.length) {
+    out.push("Unfinished tasks:", ...firstOf(s.tasks, NOTICE_ITEMS, each).map((t) => `- ${t}`));
+  }
+  if (!out.length) out.push("(nothing but the draft itself: recall it to see what it holds)");
+  return out.join("\n");
+}
+
+/** The notice's banner: factual, the draft's slug, age, branch and the exact recall command. */
+export function noticeBanner(
+  slug: string,
+  age: string,
+  branch: string | undefined,
+  recall: string,
+) {
+  const when = age === "just now" ? age : `${age} ago`;
+  return `[session] The previous session left no handover; an automatic draft was saved: ` +
+    `"${slug}" (drafted ${when}, ${branchWords(branch)}). Full draft: \`${recall}\`. ` +
+    `Its summary is quoted below between the fence lines.`;
+}
+
+/**
+ * The notice: the banner, then the summary fenced, within {@link NOTICE_LIMIT} characters — the
+ * request is cut first, then each file and task name, then lines are elided.
+ */
+export function buildNotice(
+  summary: DraftSummary,
+  banner: string,
+  limit = NOTICE_LIMIT,
+): string {
+  const strip = (s: string) => s.replace(/`{3,}/g, "``");
+  const clean: DraftSummary = {
+    request: summary.request && strip(summary.request),
+    files: summary.files.map(strip),
+    tasks: summary.tasks.map(strip),
+  };
+  let text = "";
+  for (const [requestMax, each] of [[240, 80], [160, 60], [100, 40], [60, 30], [40, 20]]) {
+    text = noticeText(clean, requestMax, each);
+    if (frameCost(banner, longestBacktickRun(text)) + text.length <= limit) break;
+  }
+  return framed(banner, capLines(text, Math.max(0, limit - frameCost(banner, 2))));
+}
