@@ -284,6 +284,7 @@ scenario("(d) /exit, start again: recall prints the draft", async (t, s) => {
     s.tmux = undefined;
   });
   await t.step("start again; recall prints the draft", async () => {
+    await s.tmux?.kill(); // still running when the exit step failed
     s.tmux = await startCodex(s.bin, s.world, {});
     const r = await cli(s.world, {}, "recall");
     assert.equal(r.code, 0, r.out);

@@ -212,6 +212,7 @@ async function begin(s: Scene, installArgs: string[] = []) {
   const r = await runCli(s.world, ["install", ...installArgs]);
   assert.equal(r.code, 0, r.stderr);
   await commitAll(s.world, "setup");
+  await s.tmux?.kill(); // still running when the exit step failed
   s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
 }
 
@@ -507,6 +508,7 @@ for (const claude of await ensureClaudes()) {
     await t.step(
       "start again: nothing injected at startup (opt-in); recall prints the draft",
       async () => {
+        await s.tmux?.kill(); // still running when the exit step failed
         s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
         const since = s.standIn.requests.length;
         const r = await ask(s, "recall the handover");
@@ -545,6 +547,7 @@ for (const claude of await ensureClaudes()) {
         s.tmux = undefined;
       });
       await t.step("start again: the first request names the draft and its file", async () => {
+        await s.tmux?.kill(); // still running when the exit step failed
         s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
         const r = await ask(s, "hello again");
         assert.ok(hookContext(r).includes(draft), hookContext(r));
