@@ -1,9 +1,10 @@
 /**
  * SessionStart hook: after `/clear`, injects the newest unconsumed handover into the fresh
- * context, once (an automatic draft only as a short notice). It never fails a session: every path
- * exits 0; diagnostics go to stderr. With `--agent gemini` it also answers Gemini CLI's
- * BeforeAgent event (see lib/hook/answer.ts). PreCompact saves the continuity card's material;
- * SessionStart with `source: "compact"` injects the card (lib/continuity/).
+ * context, once (an automatic draft only as a short notice). PreCompact saves the continuity
+ * card's material; SessionStart with `source: "compact"` injects the card; SessionEnd drafts a
+ * handover when the session made no dump, or adds what came after the dump (lib/continuity/).
+ * It never fails a session: every path exits 0; diagnostics go to stderr. With `--agent gemini`
+ * it also answers Gemini CLI's BeforeAgent event (see lib/hook/answer.ts).
  *
  * Usage (as `session.ts install` registers it; every path single-quoted):
  *   deno run --no-config --no-prompt --v8-flags=--no-lazy --allow-read=<git top>,<this dir>/lib \
@@ -27,6 +28,7 @@ import {
 import type * as General from "./lib/hook/answer.ts";
 import type * as PreCompact from "./lib/continuity/pre_compact.ts";
 import type * as Compact from "./lib/continuity/compact.ts";
+import type * as End from "./lib/continuity/session_end.ts";
 
 // Speed (docs/PERFORMANCE.md): the hook must stay within 1.15× of an empty `deno run`, and every
 // module it loads costs ~1 % of that. lib/hook/fast.ts, which imports nothing, settles the common
@@ -40,6 +42,17 @@ try {
   const payload = parsePayload(readStdin());
   if (!payload) {
     console.error("session_restore: no usable payload on stdin; nothing injected");
+  } else if (payload.hook_event_name === "SessionEnd") {
+    // SessionEnd (every reason): a draft for a session that made no dump, or what came after
+    // the dump (lib/continuity/session_end.ts). Prints nothing: no model reads SessionEnd output.
+    const end = new URL("./lib/continuity/session_end.ts", import.meta.url).href;
+    const r = await ((await import(end)) as typeof End).answerSessionEnd(
+      payload,
+      parseHookArgs(Deno.args),
+      { projectDir: readEnv("CLAUDE_PROJECT_DIR") },
+      hookNow(),
+    );
+    if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${r.reason}`);
   } else {
     const options = parseHookArgs(Deno.args);
     const projectDir = readEnv("CLAUDE_PROJECT_DIR");

@@ -28,7 +28,7 @@ export interface Row {
   /** For ratios: best run over best run (harness.ts `takeBest`), when measured by `compare`. */
   best?: number;
   /** What the figure is: a ratio to the floor, or a growth exponent. */
-  unit: "×" | "exp" | "MB";
+  unit: "×" | "exp" | "MB" | "ms";
   /** The goal; undefined for a reference row, which shows what a goal is measured against. */
   goal?: number;
   note?: string;
@@ -175,6 +175,86 @@ async function hookRows(): Promise<void> {
     undefined,
     () => compare(floor, injecting(projectFile("bench/hook_work.ts")), opts),
   );
+}
+
+// ---------------------------------------------------------------- SessionEnd
+
+async function sessionEndRows(): Promise<void> {
+  const names = [
+    "session end: dumped, nothing after",
+    "session end: did nothing",
+    "session end: draft",
+  ];
+  if (!names.some(wanted)) return;
+  const { endProject } = await import("./session_end.ts");
+  const e = await endProject(base, BENCH_NOW);
+  const opts = { runs: Math.max(RUNS * 4, 61), warmup: 5 };
+  const floorFor = (transcript: string): Proc => ({
+    cmd: DENO,
+    args: ["run", ...e.flags, empty],
+    cwd: e.root,
+    stdin: e.payload(transcript),
+    env: NOW_ENV,
+  });
+  const hook = projectFile("session_restore.ts");
+  const ending = (transcript: string, setup?: () => void): Proc => ({
+    cmd: DENO,
+    args: ["run", ...e.flags, hook],
+    cwd: e.root,
+    stdin: e.payload(transcript),
+    env: NOW_ENV,
+    setup,
+    check: (r) => {
+      if (r.code !== 0 || r.stdout !== "" || r.stderr !== "") {
+        throw new Error(`SessionEnd printed: ${r.stdout}${r.stderr}`);
+      }
+    },
+  });
+  // The session dumped (a document with its `session:`) and stopped.
+  await row("session end: dumped, nothing after", "-", "×", 1.2, async () => {
+    e.dumped();
+    await takesPath(
+      ending(e.small),
+      `session_restore: the session dumped "bench-dump" and did no work after\n`,
+    );
+    return compare(floorFor(e.small), ending(e.small), opts);
+  });
+  // A session that said hello and nothing else: no draft.
+  await row("session end: did nothing", "-", "×", 1.2, async () => {
+    e.reset();
+    await takesPath(
+      ending(e.empty),
+      "session_restore: nothing worth carrying (no request, no file touched, no unfinished task)\n",
+    );
+    return compare(floorFor(e.empty), ending(e.empty), opts);
+  });
+  // Drafting from a 10 MB transcript, against the floor plus a bare line-by-line JSON.parse of it.
+  let wall: number[] = [];
+  await row("session end: draft", `${e.mb} MB`, "×", 1.3, async () => {
+    const floor: Proc = {
+      ...floorFor(e.big),
+      args: ["run", ...e.flags, projectFile("bench/parse_floor.ts"), e.big],
+    };
+    const subject = ending(e.big, () => e.reset());
+    const timed: Proc = {
+      ...subject,
+      check: (r) => {
+        subject.check!(r);
+        if (!e.drafted()) throw new Error("no draft was written");
+      },
+    };
+    const ratio = await compare(floor, timed, {
+      runs: Math.max(5, Math.floor(RUNS / 2)),
+      warmup: 2,
+    });
+    wall = [];
+    for (let i = 0; i < 5; i++) wall.push(await timeOnce(subject));
+    return ratio;
+  });
+  await row("session end: draft wall time", `${e.mb} MB`, "ms", 1500, () => {
+    const sorted = [...wall].sort((a, b) => a - b);
+    return Promise.resolve(sorted.length ? sorted[sorted.length >> 1] : undefined);
+  });
 }
 
 // ---------------------------------------------------------------- list / park / drop / recall
@@ -399,6 +479,8 @@ function table(): string {
       ? `${r.value.toFixed(2)}×`
       : r.unit === "MB"
       ? `${r.value.toFixed(1)} MB`
+      : r.unit === "ms"
+      ? `${r.value.toFixed(0)} ms`
       : `n^${r.value.toFixed(2)}`;
     const g = r.goal === undefined
       ? "reference"
@@ -406,6 +488,8 @@ function table(): string {
       ? `≤ ${r.goal}×`
       : r.unit === "MB"
       ? `≤ ${r.goal} MB`
+      : r.unit === "ms"
+      ? `≤ ${r.goal} ms`
       : `≤ n^${r.goal.toFixed(1)}`;
     const best = r.best === undefined ? "" : `${r.best.toFixed(2)}×`;
     lines.push(`| ${r.name} | ${r.size} | ${v} | ${best} | ${g} | ${verdict(r)} |`);
@@ -416,6 +500,7 @@ function table(): string {
 try {
   console.error(`session bench: ${FULL ? "full" : "CI"} sizes, ${RUNS} rounds per row`);
   await hookRows();
+  await sessionEndRows();
   await cliRows();
   await gitRows();
   await transcriptRows();

@@ -86,6 +86,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     now: ctx.now,
     name,
     force: a.flags.force === true,
+    // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts):
+    // Claude Code's id, else Codex's thread id (its hooks' session_id).
+    session: ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID"),
   });
   const note = redactionNote(addCounts(body.counts, redacted));
   if (note) ctx.err(note);

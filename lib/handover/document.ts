@@ -155,6 +155,10 @@ export interface HandoverMeta {
   branch: string;
   /** Drafted by `recover` from a transcript rather than written by the agent. */
   recovered?: boolean;
+  /** The agent session the document came from (`session:`): "did this session dump?". */
+  session?: string;
+  /** Drafted automatically at SessionEnd (`draft: auto`), not written by the agent. */
+  draft?: boolean;
 }
 
 /** The canonical title of a known section `title` names (`Files` → `Files touched`), if any. */
@@ -197,7 +201,9 @@ export function orderSections(sections: Section[]): Section[] {
 export function renderHandover(meta: HandoverMeta, sections: Section[]): string {
   const head = `---\nslug: ${meta.slug}\ncreated: ${meta.created}\nconsumed: false\nbranch: ${
     meta.branch.replace(/[\r\n]/g, "")
-  }\n${meta.recovered ? "recovered: true\n" : ""}---\n`;
+  }\n${meta.recovered ? "recovered: true\n" : ""}${
+    meta.session ? `session: ${meta.session}\n` : ""
+  }${meta.draft ? "draft: auto\n" : ""}---\n`;
   const body = sections
     .map((s) => (s.title ? `## ${s.title}\n\n${s.content}` : s.content))
     .join("\n\n");

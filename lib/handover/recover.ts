@@ -12,6 +12,9 @@ import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
 /** Longest quote taken from the transcript into the draft. */
 export const QUOTE_MAX = 400;
 
+/** At most this many deferrals, and this many questions, are listed (the latest ones). */
+export const MAX_LISTED = 10;
+
 /** `text` on one line, cut at `max` characters with an ellipsis. */
 export function quote(text: string, max = QUOTE_MAX): string {
   const one = text.replace(/\s+/g, " ").trim();
@@ -35,11 +38,15 @@ function at(m: Mention): string {
 export function recoverMarkdown(facts: TranscriptFacts): string {
   const out: string[] = [];
   const goal: string[] = [];
-  if (facts.firstRequest) {
-    goal.push(`${quote(facts.firstRequest.text)} (${at(facts.firstRequest)})`);
+  // The requests that ask for something: a closing "thanks" or "ok" is neither the goal nor the
+  // next step (transcript/prose.ts `isSubstantive`); with none, the plain first and last.
+  const first = facts.firstSubstantive ?? facts.firstRequest;
+  const last = facts.lastSubstantive ?? facts.lastRequest;
+  if (first) {
+    goal.push(`${quote(first.text)} (${at(first)})`);
   }
-  if (facts.lastRequest && facts.lastRequest.line !== facts.firstRequest?.line) {
-    goal.push("", `Last request: ${quote(facts.lastRequest.text)} (${at(facts.lastRequest)})`);
+  if (last && last.line !== first?.line) {
+    goal.push("", `Last request: ${quote(last.text)} (${at(last)})`);
   }
   if (goal.length) out.push("## Goal", "", ...goal, "");
   const items: string[] = [];
@@ -50,17 +57,26 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
     taken.add(s);
     return s;
   };
-  for (const d of facts.deferrals) {
+  // A long session repeats itself: the latest deferrals and questions are the ones still open,
+  // and a draft stays a handover's size (the rest are counted, never silently cut).
+  const deferrals = facts.deferrals.slice(-MAX_LISTED);
+  const questions = facts.questions.slice(-MAX_LISTED);
+  const unlisted = facts.deferrals.length - deferrals.length + facts.questions.length -
+    questions.length;
+  for (const d of deferrals) {
     items.push(
       `- **${unique(slugOf("deferred", d.text))}** — ${quote(d.text, 200)} Why: the user ` +
         `deferred it (${at(d)}). Next: decide when to pick it up.`,
     );
   }
-  for (const q of facts.questions) {
+  for (const q of questions) {
     items.push(
       `- **${unique(slugOf("question", q.text))}** — Unanswered: "${quote(q.text, 200)}" ` +
         `Why: the session ended or moved on without an answer (${at(q)}). Next: ask again.`,
     );
+  }
+  if (unlisted > 0) {
+    items.push(`(… and ${unlisted} earlier deferral(s) or question(s) in the transcript.)`);
   }
   if (items.length) out.push("## Outstanding", "", ...items, "");
   const next: string[] = [
@@ -73,8 +89,8 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
         `(${at(facts.lastAssistantText)})`,
     );
   }
-  if (facts.lastRequest) {
-    next.push(`Continue with the last request: ${quote(facts.lastRequest.text, 200)}`);
+  if (last) {
+    next.push(`Continue with the last request: ${quote(last.text, 200)}`);
   }
   out.push("## Next step", "", next.join("\n\n"), "");
   return out.join("\n");

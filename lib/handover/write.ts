@@ -19,6 +19,7 @@ import {
   type Section,
 } from "./document.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
+import { sessionField } from "../store/front_matter.ts";
 import { recoverClaims, writeLatest } from "../store/latest.ts";
 import { chooseSlug } from "../store/slug.ts";
 import { docPath, ensureStore, storeAt } from "../store/store.ts";
@@ -83,7 +84,7 @@ export function copiedItems(items: OpenItem[]): string {
 export async function writeHandover(
   markdown: string,
   ev: Evidence,
-  opts: { now: Date; name?: string; force?: boolean; recovered?: boolean },
+  opts: { now: Date; name?: string; force?: boolean; recovered?: boolean; session?: string },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   const paths = storeAt(ev.root);
@@ -113,7 +114,13 @@ export async function writeHandover(
       });
       if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
       const text = renderHandover(
-        { slug: choice.slug, created: ev.created, branch: ev.branch, recovered: opts.recovered },
+        {
+          slug: choice.slug,
+          created: ev.created,
+          branch: ev.branch,
+          recovered: opts.recovered,
+          session: sessionField(opts.session),
+        },
         sections,
       );
       const path = docPath(paths, choice.slug);

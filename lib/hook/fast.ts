@@ -32,6 +32,8 @@ export interface Payload {
   source?: string;
   /** PreCompact's `manual` or `auto`. */
   trigger?: string;
+  /** SessionEnd: why the session ended (`clear`, `prompt_input_exit`, `logout`, `other`, …). */
+  reason?: string;
 }
 
 /** Size budget of the injected context for one agent. */
@@ -100,6 +102,7 @@ export function parsePayload(text: string): Payload | undefined {
   };
   // Only when sent: the SessionStart payload stays the object it always was.
   if (typeof p.trigger === "string") payload.trigger = p.trigger;
+  if (typeof p.reason === "string") payload.reason = p.reason;
   return payload;
 }
 
@@ -222,23 +225,10 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
     if (gemini) return { general: "Gemini arms its restore" };
   }
   // Gemini's CLAUDE_PROJECT_DIR is its launch directory; the walk-up rule decides for it.
-  const found = plainStart(gemini ? undefined : env.projectDir, payload.cwd);
-  if (found === undefined) return { general: "the start directory needs normalising" };
-  let dir = found.start;
-  let names: Map<string, string> | undefined = found.names;
-  for (const part of [".claude", "state", "session"]) {
-    if (names === undefined) return { general: "the store's path cannot be listed" };
-    const kind = names.get(part);
-    if (kind === undefined) {
-      // No store here: certain only where the walk-up ends, at the git top-level.
-      if (!found.top) return { general: "the store may be above the start directory" };
-      return arming ? { reason: "not armed" } : { reason: "no LATEST pointer" };
-    }
-    if (kind !== "dir") return { general: "a symlink or a file on the store's path" };
-    dir = `${dir}/${part}`;
-    names = listDir(dir);
-  }
-  if (names === undefined) return { general: "the store cannot be listed" };
+  const store = plainStore(gemini ? undefined : env.projectDir, payload.cwd);
+  if ("general" in store) return store;
+  if ("none" in store) return arming ? { reason: "not armed" } : { reason: "no LATEST pointer" };
+  const { dir, names } = store;
   if (arming) return names.has(".gemini-armed") ? { general: "armed" } : { reason: "not armed" };
   const pointer = names.get("LATEST");
   if (pointer === undefined) return { reason: "no LATEST pointer" };
@@ -271,6 +261,36 @@ export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastE
   if (busy !== undefined) return { general: busy };
   recordRestored(dir, payload.session_id, slug);
   return { stdout: hookOutput(context), reason: `injected "${slug}"` };
+}
+
+/**
+ * The store's directory and listing when the root rule's answer is plain (see {@link plainStart};
+ * every part of the store's path a real directory), `{ none }` when there is certainly no store,
+ * else `{ general }`: why lib/store/root.ts's walk must decide. Also SessionEnd's first step
+ * (lib/continuity/session_end.ts), which is as cheap as this path for the same reasons.
+ */
+export function plainStore(
+  projectDir: string | undefined,
+  cwd: string,
+): { dir: string; names: Map<string, string> } | { none: true } | { general: string } {
+  const found = plainStart(projectDir, cwd);
+  if (found === undefined) return { general: "the start directory needs normalising" };
+  let dir = found.start;
+  let names: Map<string, string> | undefined = found.names;
+  for (const part of [".claude", "state", "session"]) {
+    if (names === undefined) return { general: "the store's path cannot be listed" };
+    const kind = names.get(part);
+    if (kind === undefined) {
+      // No store here: certain only where the walk-up ends, at the git top-level.
+      if (!found.top) return { general: "the store may be above the start directory" };
+      return { none: true };
+    }
+    if (kind !== "dir") return { general: "a symlink or a file on the store's path" };
+    dir = `${dir}/${part}`;
+    names = listDir(dir);
+  }
+  if (names === undefined) return { general: "the store cannot be listed" };
+  return { dir, names };
 }
 
 /**
@@ -349,6 +369,7 @@ export function parseHead(
     const key = line.slice(0, colon);
     if (colon < 1 || !isAlnum(key.charCodeAt(0)) || key.charCodeAt(0) <= 57) return undefined;
     // Only our own keys (lib/store/front_matter.ts KEYS): `Note: …` after a rule is body, not ours.
+    // `draft` (an automatic draft) is ours too, but its notice is the general path's to build.
     if (
       !plainChars(key, "_-") ||
       !" slug created consumed branch recovered session draft ".includes(` ${key} `)

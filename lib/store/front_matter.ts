@@ -100,3 +100,11 @@ export function renderFrontMatter(fields: [string, string][], eol = "\n"): strin
   const lines = ["---", ...fields.map(([k, v]) => `${k}: ${v}`), "---"];
   return lines.join(eol) + eol;
 }
+
+/**
+ * An agent session id as the `session:` front matter holds it: one plain word (Claude Code's are
+ * UUIDs), so the hook's fast path reads it as is; anything else is left out, never written.
+ */
+export function sessionField(id: string | undefined): string | undefined {
+  return id !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(id) ? id : undefined;
+}

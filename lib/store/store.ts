@@ -7,7 +7,7 @@
  */
 
 import { NAME_MAX_BYTES, PRIVATE_DIR, utf8Length } from "../fs/atomic.ts";
-import { join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
+import { isDir, join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
 
 /** The store's place under the project root. */
 export const STORE_REL = ".claude/state/session";
@@ -99,7 +99,14 @@ export function readDoc(store: Store, slug: string): string | undefined {
 export function ensureStore(store: Store): void {
   const state = parentDir(store.dir);
   const claude = state === undefined ? undefined : parentDir(state);
-  if (claude !== undefined) Deno.mkdirSync(claude, { recursive: true });
+  // `.claude` keeps the usual mode (it holds shared settings). Only when missing: Deno checks
+  // write permission on the path even when it exists, and a hook may write the store alone —
+  // then the store's own mkdir below creates `.claude` too, private like the store.
+  if (claude !== undefined && !isDir(claude)) {
+    try {
+      Deno.mkdirSync(claude, { recursive: true });
+    } catch { /* not ours to create: see above */ }
+  }
   Deno.mkdirSync(store.dir, { recursive: true, mode: PRIVATE_DIR });
   if (Deno.build.os === "windows") return;
   try {

@@ -13,6 +13,9 @@
 
 import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
 import { fileReader, textReader } from "./lines.ts";
+import { promptText } from "./prompt.ts";
+
+export { promptText };
 
 /** Tools that write a file, and the input field naming it. */
 export const FILE_TOOLS: Readonly<Record<string, string>> = {
@@ -27,31 +30,6 @@ interface PendingCall {
   input: Json;
   line: number;
   cwd?: string;
-}
-
-/** Text of a user message that a person typed, or undefined for tool results and wrappers. */
-export function promptText(record: Json): string | undefined {
-  if (record?.type !== "user" || record.isMeta || record.isSidechain) return undefined;
-  if (record.isCompactSummary || record.isVisibleInTranscriptOnly) return undefined;
-  const content = record.message?.content;
-  let text: string;
-  if (typeof content === "string") text = content;
-  else if (Array.isArray(content)) {
-    const parts: string[] = [];
-    for (const b of content) {
-      if (b?.type === "tool_result") return undefined;
-      if (b?.type === "text" && typeof b.text === "string") parts.push(b.text);
-    }
-    text = parts.join("\n");
-  } else return undefined;
-  text = text.trim();
-  if (!text) return undefined;
-  // Slash commands, their output, `!` shell input and interruption notices are not requests.
-  if (/^<(?:command-|local-command-|bash-|system-reminder|user-prompt-submit-hook)/.test(text)) {
-    return undefined;
-  }
-  if (text.startsWith("[Request interrupted") || text.startsWith("Caveat: ")) return undefined;
-  return text;
 }
 
 function resultText(block: Json): string {
@@ -205,6 +183,14 @@ export class TranscriptReader {
         return;
       }
     }
+  }
+
+  /**
+   * The facts so far, leaving the calls still without a result pending: a snapshot taken
+   * mid-read (lib/continuity/after.ts: what stood when the dump was written), reading goes on.
+   */
+  snapshot(): TranscriptFacts {
+    return this.#b.facts();
   }
 
   /** The facts so far. Calls still without a result count as done (see the class note). */

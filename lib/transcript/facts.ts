@@ -8,7 +8,7 @@
  * @module
  */
 
-import { answersQuestion, closingQuestion, deferralsIn } from "./prose.ts";
+import { answersQuestion, closingQuestion, deferralsIn, isSubstantive } from "./prose.ts";
 import { normalizePath, relativeTo, resolvePath } from "./paths.ts";
 
 /** A file the session wrote or edited, per the transcript. */
@@ -48,6 +48,10 @@ export interface TranscriptFacts {
   deferrals: Mention[];
   firstRequest?: Mention;
   lastRequest?: Mention;
+  /** The first request that asks for something (prose.ts `isSubstantive`), not a "thanks". */
+  firstSubstantive?: Mention;
+  /** The last request that asks for something: the one to continue with. */
+  lastSubstantive?: Mention;
   lastAssistantText?: Mention;
   /** The session id the records carry (the first one seen). */
   sessionId?: string;
@@ -104,6 +108,8 @@ export class FactsBuilder {
   #deferrals: Mention[] = [];
   #first?: Mention;
   #last?: Mention;
+  #firstAsk?: Mention;
+  #lastAsk?: Mention;
   #lastText?: Mention;
   /** The assistant's closing question awaiting the next request. */
   #open?: Mention;
@@ -202,6 +208,10 @@ export class FactsBuilder {
     const m = { text: shown, line };
     this.#first ??= m;
     this.#last = m;
+    if (isSubstantive(text)) {
+      this.#firstAsk ??= m;
+      this.#lastAsk = m;
+    }
     if (this.#open && !answersQuestion(this.#open.text, text)) this.#questions.push(this.#open);
     this.#open = undefined;
   }
@@ -233,6 +243,8 @@ export class FactsBuilder {
       deferrals: [...this.#deferrals],
       firstRequest: this.#first,
       lastRequest: this.#last,
+      firstSubstantive: this.#firstAsk,
+      lastSubstantive: this.#lastAsk,
       lastAssistantText: this.#lastText,
       sessionId: this.#sessionId,
       cwd: this.#cwd,

@@ -396,3 +396,17 @@ Deno.test("stdin that is not UTF-8 is refused (exit 2, naming the fix), never tu
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "y.md")), /Café 日本/);
 });
+
+Deno.test("dump records the agent session it ran in (session:), only as a plain id", async () => {
+  await using p = await scratchProject();
+  const session = async (env: Record<string, string>) => {
+    const r = await runCliInProcess(["dump"], { cwd: p.root, stdin: BODY, env });
+    assert.equal(r.code, 0, r.err);
+    const slug = (await Deno.readTextFile(p.store.latest)).trim();
+    return splitFrontMatter(await Deno.readTextFile(`${p.store.dir}/${slug}.md`))!.fields.session;
+  };
+  assert.equal(await session({ CLAUDE_CODE_SESSION_ID: "5f0c2d1e-aaaa" }), "5f0c2d1e-aaaa");
+  assert.equal(await session({ CODEX_THREAD_ID: "019a-codex" }), "019a-codex");
+  assert.equal(await session({}), undefined);
+  assert.equal(await session({ CLAUDE_CODE_SESSION_ID: "bad id\nsession: x" }), undefined);
+});

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { findSection, parseSections } from "../../lib/handover/document.ts";
-import { quote, recoverMarkdown } from "../../lib/handover/recover.ts";
+import { MAX_LISTED, quote, recoverMarkdown } from "../../lib/handover/recover.ts";
 import { readTranscript } from "../../lib/transcript/claude.ts";
 import { join } from "../../lib/fs/path.ts";
 import { git, put, scratchDir, scratchProject } from "../support/scratch.ts";
@@ -145,4 +145,37 @@ Deno.test("recover from a file of no session records: nothing to recover, exit 1
     assert.match(r.err, /nothing to recover.*Nothing was written/, name);
     await assert.rejects(Deno.stat(join(p.root, ".claude/state/session/LATEST")), name);
   }
+});
+
+Deno.test("recoverMarkdown: the goal and the next step are substantive requests, not a 'thanks'", () => {
+  const none = { path: "/t.jsonl", files: [], tasks: [], questions: [], deferrals: [] };
+  const md = recoverMarkdown({
+    ...none,
+    firstRequest: { text: "ok", line: 1 },
+    firstSubstantive: { text: "Migrate the config loader", line: 3 },
+    lastSubstantive: { text: "now port the tests", line: 9 },
+    lastRequest: { text: "great, thanks!", line: 12 },
+  });
+  const sections = parseSections(md);
+  assert.match(findSection(sections, "Goal")!, /^Migrate the config loader \(transcript L3\)/);
+  assert.match(findSection(sections, "Goal")!, /Last request: now port the tests/);
+  assert.match(findSection(sections, "Next step")!, /Continue with the last request: now port/);
+  assert.doesNotMatch(md, /thanks/);
+});
+
+Deno.test("recoverMarkdown lists the latest deferrals and questions and counts the rest", () => {
+  const many = (word: string) =>
+    Array.from({ length: 25 }, (_, i) => ({ text: `${word} ${i}?`, line: i + 1 }));
+  const md = recoverMarkdown({
+    path: "/t.jsonl",
+    files: [],
+    tasks: [],
+    questions: many("Which one"),
+    deferrals: many("Later, item"),
+  });
+  const out = findSection(parseSections(md), "Outstanding")!;
+  assert.equal(out.split("\n").filter((l) => l.startsWith("- **")).length, 2 * MAX_LISTED);
+  assert.match(out, /Which one 24\?/);
+  assert.doesNotMatch(out, /Which one 3\?/);
+  assert.match(out, /\(… and 30 earlier deferral\(s\) or question\(s\) in the transcript\.\)/);
 });

@@ -1,0 +1,21 @@
+/**
+ * The store SessionEnd writes to, by the root rule (lib/store/root.ts), refused when it leads
+ * outside its project. Loaded only when the hook's plain look (lib/hook/fast.ts `plainStore`)
+ * cannot tell, or before a write.
+ * @module
+ */
+
+import { findGitTop, findRoot } from "../store/root.ts";
+import { type Store, storeAt, storeOutside } from "../store/store.ts";
+
+/** The project's store and git top-level, or why nothing may be written there. */
+export function projectStore(
+  projectDir: string | undefined,
+  cwd: string,
+): { store: Store; top?: string } | { refused: string } {
+  const store = storeAt(findRoot({ projectDir, cwd }));
+  if (storeOutside(store) !== undefined) {
+    return { refused: "the store leads outside the project; nothing written" };
+  }
+  return { store, top: findGitTop(store.root) };
+}

@@ -1,0 +1,121 @@
+/**
+ * The writes of the SessionEnd hook (session_end.ts decides; this writes), loaded only when there
+ * is something to write: the draft of a session that made no dump, and the "Since the dump"
+ * section appended to one that did. Both under the store's docs lock, where the decision is
+ * checked again against the store as it is now, and both atomic.
+ * @module
+ */
+
+import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
+import { exists } from "../fs/path.ts";
+import type { HookAnswer } from "../hook/answer.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { readLatest, writeLatest } from "../store/latest.ts";
+import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
+import { readTranscript } from "../transcript/claude.ts";
+import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
+import type { TranscriptFacts } from "../transcript/facts.ts";
+import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
+import { hasSince, sessionDocs } from "./own_docs.ts";
+
+/** What {@link draftSession} needs. */
+export interface DraftRequest {
+  store: Store;
+  transcript: string;
+  session: string;
+  now: Date;
+  /** The git top-level, if any: touched paths are relative to it. */
+  top?: string;
+}
+
+/** Reads the transcript (a Codex rollout or Claude Code's), or why it cannot be. */
+async function readFacts(path: string, root: string): Promise<TranscriptFacts | string> {
+  try {
+    const codex = await isCodexRollout(path);
+    return await (codex ? readCodexTranscript : readTranscript)(path, { root });
+  } catch (err) {
+    return `cannot read ${path}: ${err instanceof Error ? err.message : err}`;
+  }
+}
+
+/**
+ * Whether LATEST names a handover the agent wrote and nobody restored yet: a draft must not
+ * take its place (it would shadow the dump).
+ */
+function latestIsUnconsumedDump(store: Store): string | undefined {
+  const slug = readLatest(store);
+  const text = slug === undefined ? undefined : readDoc(store, slug);
+  const fields = text === undefined ? undefined : splitFrontMatter(text)?.fields;
+  return fields?.consumed === "false" && fields.draft === undefined ? slug : undefined;
+}
+
+/** Drafts a handover for a session that ended without a dump; writes nothing when not worth it. */
+export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
+  const { store } = r;
+  const facts = await readFacts(r.transcript, r.top ?? store.root);
+  if (typeof facts === "string") return { reason: facts };
+  if (!sameProject(facts, store.root)) {
+    return { reason: `the transcript is of another project (${facts.cwd}); nothing drafted` };
+  }
+  if (!worthCarrying(facts)) {
+    return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
+  }
+  const branch = headBranch(r.top);
+  const inputs = {
+    store,
+    top: r.top,
+    branch,
+    now: r.now,
+    session: r.session,
+    status: (
+      p: string,
+    ) => (exists(`${r.top ?? store.root}/${p}`) ? "edited" as const : "reverted" as const),
+  };
+  ensureStore(store);
+  return await withDocsLock(store, async () => {
+    // Asked again under the lock: a dump or another SessionEnd hook may have written meanwhile.
+    const own = sessionDocs(store.dir, r.session);
+    if (own.length > 0) return { reason: `"${own[0].slug}" of this session exists; no draft` };
+    const base = draftSlug(branch, r.now);
+    for (let n = 1; n <= 100; n++) {
+      const slug = n === 1 ? base : `${base}-${n}`;
+      const path = docPath(store, slug);
+      if (exists(path)) continue;
+      if (!(await createFileAtomic(path, composeDraft(facts, inputs, slug)))) continue;
+      const dump = latestIsUnconsumedDump(store);
+      if (dump !== undefined) {
+        return { reason: `drafted "${slug}"; LATEST stays on the unconsumed "${dump}"` };
+      }
+      writeLatest(store, slug);
+      return { reason: `drafted "${slug}"; LATEST → ${slug}` };
+    }
+    return { reason: `no free name after "${base}"; nothing drafted` };
+  });
+}
+
+/**
+ * Appends `section` to the session's unconsumed document `slug`, under the docs lock: the agent's
+ * text stays byte for byte, the section goes after it. Nothing when the document was consumed,
+ * changed hands or already carries the section meanwhile.
+ */
+export async function appendSince(
+  store: Store,
+  slug: string,
+  session: string,
+  section: string,
+): Promise<HookAnswer> {
+  return await withDocsLock(store, async () => {
+    const text = readDoc(store, slug);
+    const fields = text === undefined ? undefined : splitFrontMatter(text)?.fields;
+    if (text === undefined || fields?.session !== session || fields.consumed !== "false") {
+      return { reason: `"${slug}" was consumed or changed meanwhile; nothing appended` };
+    }
+    if (hasSince(text)) return { reason: `"${slug}" already says what came after` };
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const joined = text.replace(/(?:\r?\n)*$/, eol + eol) +
+      section.replaceAll("\n", eol) + eol;
+    await writeFileAtomic(docPath(store, slug), joined);
+    return { reason: `appended "Since the dump" to "${slug}"` };
+  });
+}

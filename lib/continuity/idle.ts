@@ -1,0 +1,37 @@
+/**
+ * SessionEnd's quick look at a short Claude Code transcript: did the session do nothing worth a
+ * handover — no substantive request (only "hi", "thanks", "ok"), no file written, no task? Then no
+ * reader and none of the draft's modules need loading: the answer is "nothing", within the
+ * start-up budget of a hook with nothing to do. It only ever says "idle" when the full reading
+ * would find nothing worth carrying too (lib/continuity/draft.ts `worthCarrying`); any doubt is
+ * left to that reading.
+ * @module
+ */
+
+import { isSubstantive } from "../transcript/prose.ts";
+import { promptText } from "../transcript/prompt.ts";
+import { mayBeWork, TAIL_BYTES } from "./tail.ts";
+
+/**
+ * True when the transcript at `path` (at most {@link TAIL_BYTES}) shows no work and no
+ * substantive request; false when it shows either; undefined when a quick look cannot tell (a
+ * longer file, a Codex rollout). Throws when the file cannot be read.
+ */
+export function idleSession(path: string): boolean | undefined {
+  if (Deno.statSync(path).size > TAIL_BYTES) return undefined;
+  const text = Deno.readTextFileSync(path);
+  if (text.includes('"session_meta"')) return undefined; // Codex: its own reader decides
+  for (const line of text.split("\n")) {
+    if (mayBeWork(line)) return false;
+    if (!line.includes('"user"')) continue;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue; // a bad line: the reader skips it too
+    }
+    const prompt = promptText(rec);
+    if (prompt !== undefined && isSubstantive(prompt)) return false;
+  }
+  return true;
+}

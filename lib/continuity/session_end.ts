@@ -1,0 +1,142 @@
+/**
+ * The SessionEnd hook's answer (every reason: `/clear`, exit, logout, other): nothing is lost
+ * when a session ends.
+ *
+ * - The session dumped (a document whose front matter says `session: <this id>`) and stopped:
+ *   nothing to do. Cheap on purpose — a listing, a few front matters, the transcript's tail —
+ *   because it is the common case and runs before every `/clear`'s SessionStart.
+ * - It dumped, then kept working (files, commits, tasks after the dump's `created`): a
+ *   `## Since the dump` section (since.ts) is appended to that document while it is unconsumed.
+ * - It made no dump: a draft (draft.ts) from its transcript, unless the session left nothing worth
+ *   carrying or the transcript is another project's. LATEST points at the draft only when it
+ *   does not name an unconsumed dump: a draft never overwrites nor shadows a handover the agent
+ *   wrote.
+ *
+ * Every write is atomic and under the store's docs lock, where "did this session dump or draft
+ * already?" is asked again: of two SessionEnd hooks at once exactly one writes. The modules the
+ * writes need are imported (computed specifiers, as session_restore.ts does) only when there is
+ * something to write. Never throws for an ordinary reason: the answer says why nothing happened.
+ * @module
+ */
+
+import type { HookAnswer } from "../hook/answer.ts";
+import { type Payload, plainStore, type RestoreOptions } from "../hook/fast.ts";
+import { sessionField } from "../store/front_matter.ts";
+import { hasSince, type SessionDoc, sessionDocs } from "./own_docs.ts";
+import { workInTail } from "./tail.ts";
+import type * as After from "./after.ts";
+import type * as Idle from "./idle.ts";
+import type * as Since from "./since.ts";
+import type * as Place from "./_store.ts";
+import type * as Write from "./_write.ts";
+
+/** What the answer reads of the process. */
+export interface EndEnv {
+  /** `CLAUDE_PROJECT_DIR`, which starts the root rule's walk. */
+  projectDir?: string;
+}
+
+/** Imports a module of this folder by a computed specifier (read only when needed). */
+function load<T>(name: string): Promise<T> {
+  return import(new URL(name, import.meta.url).href) as Promise<T>;
+}
+
+/**
+ * Answers one SessionEnd payload: the draft, the "Since the dump" section, or nothing, and why.
+ * Prints nothing (SessionEnd's output reaches no model).
+ */
+export async function answerSessionEnd(
+  payload: Payload,
+  _options: RestoreOptions,
+  env: EndEnv,
+  now: Date,
+): Promise<HookAnswer> {
+  if (payload.hook_event_name !== "SessionEnd") return { reason: "not a SessionEnd event" };
+  const session = sessionField(payload.session_id);
+  if (session === undefined) return { reason: "no usable session_id in the payload" };
+  /** The store by the root rule, loaded when the plain look cannot tell or before a write. */
+  const place = async () =>
+    (await load<typeof Place>("./_store.ts")).projectStore(env.projectDir, payload.cwd);
+  // "Did this session dump?": as cheap as the SessionStart fast path when the store is plain.
+  const plain = plainStore(env.projectDir, payload.cwd);
+  let own: SessionDoc[] = [];
+  if ("dir" in plain) own = sessionDocs(plain.dir, session, plain.names);
+  else if ("general" in plain) {
+    const where = await place();
+    if ("refused" in where) return { reason: where.refused };
+    own = sessionDocs(where.store.dir, session);
+  }
+  const transcript = payload.transcript_path;
+  if (own.length > 0) return await sinceTheDump(own[0], transcript, session, place);
+  if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
+  try {
+    // Loaded here, not above: a session that dumped never needs it.
+    const { idleSession } = await load<typeof Idle>("./idle.ts");
+    if (idleSession(transcript)) {
+      return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
+    }
+  } catch (err) {
+    return { reason: `cannot read ${transcript}: ${err instanceof Error ? err.message : err}` };
+  }
+  const where = await place();
+  if ("refused" in where) return { reason: where.refused };
+  const write = await load<typeof Write>("./_write.ts");
+  return await written(() => write.draftSession({ ...where, transcript, session, now }));
+}
+
+/** The ending session dumped: append what it did afterwards, if anything. */
+async function sinceTheDump(
+  doc: SessionDoc,
+  transcript: string | undefined,
+  session: string,
+  place: () => Promise<ReturnType<typeof Place.projectStore>>,
+): Promise<HookAnswer> {
+  if (doc.fields.draft !== undefined) {
+    return { reason: `this session's draft "${doc.slug}" exists` };
+  }
+  if (doc.fields.consumed !== "false") {
+    return { reason: `this session's handover "${doc.slug}" is already consumed` };
+  }
+  if (Number.isNaN(doc.created)) return { reason: `"${doc.slug}" has no usable created stamp` };
+  if (!transcript) return { reason: `the session dumped "${doc.slug}"; no transcript_path` };
+  if (hasSince(doc.text)) return { reason: `"${doc.slug}" already says what came after` };
+  // `created` is cut to the second: a record in that second came before the dump finished.
+  const after = doc.created + 999;
+  let tail: boolean | undefined;
+  try {
+    tail = workInTail(transcript, after);
+  } catch (err) {
+    return { reason: `the session dumped "${doc.slug}"; cannot read ${transcript}: ${err}` };
+  }
+  if (tail === false) return { reason: `the session dumped "${doc.slug}" and did no work after` };
+  const where = await place();
+  if ("refused" in where) return { reason: where.refused };
+  const [{ readAround }, { sinceSection }] = await Promise.all([
+    load<typeof After>("./after.ts"),
+    load<typeof Since>("./since.ts"),
+  ]);
+  let around: Since.SinceFacts | undefined;
+  try {
+    around = await readAround(transcript, where.top ?? where.store.root, after);
+  } catch (err) {
+    return { reason: `cannot read ${transcript}: ${err}` };
+  }
+  const section = around === undefined ? undefined : sinceSection(around);
+  if (section === undefined) {
+    return { reason: `the session dumped "${doc.slug}" and did no work after` };
+  }
+  const write = await load<typeof Write>("./_write.ts");
+  return await written(() => write.appendSince(where.store, doc.slug, session, section));
+}
+
+/**
+ * A write's answer, or why it failed (a store the hook may not create, a full disk): the writes
+ * are atomic, so a failure leaves the store as it was, and SessionEnd says so rather than throw.
+ */
+async function written(write: () => Promise<HookAnswer>): Promise<HookAnswer> {
+  try {
+    return await write();
+  } catch (err) {
+    return { reason: `nothing written: ${err instanceof Error ? err.message : err}` };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The cheap look at a transcript SessionEnd takes when the session dumped: from the file's tail
+ * alone, whether anything a handover carries (a file written, a task, a commit) happened after
+ * the dump. Imports nothing, so the common answer ("it dumped and stopped") loads no reader.
+ * @module
+ */
+
+/** How much of the file's end the tail check reads. */
+export const TAIL_BYTES = 256 * 1024;
+
+const STAMP_KEY = '"timestamp":"';
+
+/**
+ * The record's `timestamp` in ms, from the raw line without parsing it: the last
+ * `"timestamp":"…"` (Claude Code writes the record's own after its message, so a quoted one
+ * inside the message comes earlier). Undefined when the line has none.
+ */
+export function lineStamp(line: string): number | undefined {
+  const at = line.lastIndexOf(STAMP_KEY);
+  if (at === -1) return undefined;
+  const from = at + STAMP_KEY.length;
+  const end = line.indexOf('"', from);
+  if (end === -1 || end - from > 40) return undefined;
+  const ms = Date.parse(line.slice(from, end));
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them). */
+const WORK = /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite)"/;
+
+/** Whether a raw line may hold work: a tool call that writes, a task, or a `git commit`. */
+export function mayBeWork(line: string): boolean {
+  return line.includes('"tool_use"') && (WORK.test(line) || /\bgit\b.{0,200}\bcommit\b/.test(line));
+}
+
+/**
+ * From the last {@link TAIL_BYTES} of the file: true when a line after `afterMs` may hold work,
+ * false when none does and the tail reaches back past `afterMs`, undefined when the tail alone
+ * cannot tell (the whole file decides). Throws when the file cannot be read.
+ */
+export function workInTail(path: string, afterMs: number): boolean | undefined {
+  using file = Deno.openSync(path, { read: true });
+  const size = file.statSync().size;
+  const from = Math.max(0, size - TAIL_BYTES);
+  file.seekSync(from, Deno.SeekMode.Start);
+  const buf = new Uint8Array(size - from);
+  for (let at = 0; at < buf.length;) {
+    const n = file.readSync(buf.subarray(at));
+    if (n === null) break;
+    at += n;
+  }
+  const lines = new TextDecoder().decode(buf).split("\n");
+  if (from > 0) lines.shift(); // cut mid-line
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const ms = lineStamp(lines[i]);
+    if (ms !== undefined && ms <= afterMs) return false;
+    if (mayBeWork(lines[i])) return true;
+  }
+  return from === 0 ? false : undefined;
+}

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { lineStamp, mayBeWork, TAIL_BYTES, workInTail } from "../../lib/continuity/tail.ts";
+import { commitOf, readAround } from "../../lib/continuity/after.ts";
+import { join } from "../../lib/fs/path.ts";
+import { scratchDir } from "../support/scratch.ts";
+import { minutesAgo, timedTranscript, workSteps } from "./_fixture.ts";
+
+Deno.test("lineStamp reads the record's own timestamp, the last one on the line", () => {
+  assert.equal(
+    lineStamp('{"x":"\\"timestamp\\":\\"1999\\"","timestamp":"2026-11-30T12:00:00.500Z"}'),
+    Date.parse("2026-11-30T12:00:00.500Z"),
+  );
+  assert.equal(lineStamp('{"type":"user"}'), undefined);
+  assert.equal(lineStamp('{"timestamp":"not a date"}'), undefined);
+});
+
+Deno.test("mayBeWork: writing tools, tasks and git commits; not reads or talk", () => {
+  assert.ok(mayBeWork('{"type":"tool_use","name":"Edit"}'));
+  assert.ok(mayBeWork('{"type":"tool_use","name":"Bash","input":{"command":"git commit -m x"}}'));
+  assert.ok(!mayBeWork('{"type":"tool_use","name":"Read"}'));
+  assert.ok(!mayBeWork('{"type":"text","text":"I will Edit and git commit"}'));
+});
+
+Deno.test("workInTail: after the moment, before it, and a tail too short to tell", async () => {
+  await using d = await scratchDir();
+  const t = join(d.path, "t.jsonl");
+  const dump = minutesAgo(3).getTime();
+  await Deno.writeTextFile(
+    t,
+    timedTranscript("/p", [
+      { at: minutesAgo(5), steps: workSteps() },
+      { at: minutesAgo(2), steps: [{ say: "done" }] },
+    ]),
+  );
+  assert.equal(workInTail(t, dump), false);
+  await Deno.writeTextFile(
+    t,
+    timedTranscript("/p", [{ at: minutesAgo(1), steps: workSteps("late.ts") }]),
+    { append: true },
+  );
+  assert.equal(workInTail(t, dump), true);
+  // A tail of bulk after the moment that never reaches back past it: the whole file decides.
+  const bulk = JSON.stringify({ type: "progress", x: "y".repeat(1000), timestamp: "2026-12-01" });
+  await Deno.writeTextFile(t, (bulk + "\n").repeat(Math.ceil(TAIL_BYTES / 1000) + 10));
+  assert.equal(workInTail(t, dump), undefined);
+});
+
+Deno.test("readAround: the facts at the moment and at the end, and the commits after", async () => {
+  await using d = await scratchDir();
+  const t = join(d.path, "t.jsonl");
+  await Deno.writeTextFile(
+    t,
+    timedTranscript("/p", [
+      { at: minutesAgo(5), steps: workSteps() },
+      {
+        at: minutesAgo(1),
+        steps: [{ tool: "Bash", input: { command: "git commit -m 'Late fix'" }, result: "ok" }],
+      },
+    ]),
+  );
+  const around = (await readAround(t, "/p", minutesAgo(3).getTime()))!;
+  assert.equal(around.before.files.length, 1);
+  assert.deepEqual(around.commits.map((c) => c.text), ["Late fix"]);
+  assert.equal(await readAround(t, "/p", minutesAgo(0).getTime()), undefined);
+  assert.equal(commitOf({ type: "assistant", message: { content: "x" } }), undefined);
+  assert.equal(
+    commitOf({
+      type: "assistant",
+      message: { content: [{ type: "tool_use", name: "Bash", input: { command: "git commit" } }] },
+    }),
+    "git commit",
+  );
+});
