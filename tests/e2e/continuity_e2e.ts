@@ -212,7 +212,6 @@ async function begin(s: Scene, installArgs: string[] = []) {
   const r = await runCli(s.world, ["install", ...installArgs]);
   assert.equal(r.code, 0, r.stderr);
   await commitAll(s.world, "setup");
-  await s.tmux?.kill(); // still running when the exit step failed
   s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, { args: TASK_TOOLS });
 }
 
