@@ -17,7 +17,6 @@
  */
 
 import assert from "node:assert/strict";
-import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import {
   cli,
   configureCodex,
@@ -26,7 +25,7 @@ import {
   startCodex,
   type World,
 } from "./support/agents.ts";
-import { run } from "./support/process.ts";
+import { commitAll, storeDocs, waitForDraft, waitUntil } from "./support/scene_store.ts";
 import {
   inputText,
   type Recorded,
@@ -34,8 +33,6 @@ import {
   startStandIn,
 } from "./support/responses_stand_in.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
-
-const STORE = ".claude/state/session";
 
 /** The agent's own turns (with tools), not title generation or compaction. */
 const isTurn = (r: Recorded) => (r.body.tools?.length ?? 0) > 0 && !isCompaction(r);
@@ -82,52 +79,6 @@ interface Scene {
   standIn: ReturnType<typeof startStandIn>;
   tmux?: Tmux;
 }
-
-async function commitAll(world: World, subject = "wip") {
-  await run("git", ["add", "-A"], world.project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    subject,
-  ], world.project);
-}
-
-/** The store's documents with their front matter fields. */
-async function storeDocs(world: World) {
-  const out: { slug: string; fields: Record<string, string> }[] = [];
-  try {
-    for await (const e of Deno.readDir(`${world.project}/${STORE}`)) {
-      if (!e.isFile || e.name.startsWith(".") || !e.name.endsWith(".md")) continue;
-      const text = await Deno.readTextFile(`${world.project}/${STORE}/${e.name}`).catch(() => "");
-      out.push({ slug: e.name.slice(0, -3), fields: splitFrontMatter(text)?.fields ?? {} });
-    }
-  } catch {
-    // no store yet
-  }
-  return out;
-}
-
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await sleep(250);
-  }
-  throw new Error(`${what}: not within ${ms} ms`);
-}
-
-const waitForDraft = (world: World) =>
-  waitUntil(
-    "an automatic draft in the store",
-    async () => (await storeDocs(world)).find((d) => d.fields.draft === "auto"),
-  );
 
 /** Types a prompt; returns the agent turn that carries it. */
 async function ask(s: Scene, prompt: string): Promise<Recorded> {
@@ -209,11 +160,10 @@ scenario("(a) work without a dump, /clear, /exit: the cleared session is drafted
     // SessionEnd (reason "other") only when the process exits: no notice is possible at /clear.
     await clearThen(s, "something else");
     await s.tmux!.submit("/exit");
-    const d = await waitUntil("the cleared session's draft", async () => {
+    const d = await waitUntil(s.world, "the cleared session's draft", async () => {
       for (const doc of await storeDocs(s.world)) {
         if (doc.fields.draft !== "auto") continue;
-        const text = await Deno.readTextFile(`${s.world.project}/${STORE}/${doc.slug}.md`);
-        if (text.includes("zephyr_widget.ts")) return doc;
+        if (doc.text.includes("zephyr_widget.ts")) return doc;
       }
       return undefined;
     });

@@ -16,7 +16,6 @@
 
 import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
-import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import {
   type Claude,
   ensureClaudes,
@@ -25,8 +24,10 @@ import {
   type World,
 } from "./support/claude.ts";
 import { dumpCommand } from "./support/agents.ts";
+import { hookContext, onlyFromHook } from "./support/hook_context.ts";
 import { playScript } from "./support/plays.ts";
-import { run, runCli } from "./support/process.ts";
+import { runCli } from "./support/process.ts";
+import { commitAll, storeDocs, waitForDraft, waitUntil } from "./support/scene_store.ts";
 import {
   isSummaryRequest,
   isToolResult,
@@ -55,124 +56,6 @@ interface Scene {
   world: World;
   standIn: StandIn;
   tmux?: Tmux;
-}
-
-/** Commits everything in the project under a neutral subject (no file name in `git log`). */
-async function commitAll(world: World, subject = "wip") {
-  await run("git", ["add", "-A"], world.project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    subject,
-  ], world.project);
-}
-
-/** The store's documents (not hidden files) with their front matter fields. */
-async function storeDocs(
-  world: World,
-): Promise<{ slug: string; fields: Record<string, string>; text: string }[]> {
-  const dir = `${world.project}/${STORE}`;
-  const out = [];
-  try {
-    for await (const e of Deno.readDir(dir)) {
-      if (!e.isFile || e.name.startsWith(".") || !e.name.endsWith(".md")) continue;
-      const text = await Deno.readTextFile(`${dir}/${e.name}`).catch(() => "");
-      const fields = splitFrontMatter(text)?.fields ?? {};
-      out.push({ slug: e.name.slice(0, -3), fields, text });
-    }
-  } catch {
-    // no store yet
-  }
-  return out;
-}
-
-/** Polls until `probe` returns a value; fails after `ms` with `what` and the store's listing. */
-async function waitUntil<T>(
-  world: World,
-  what: string,
-  probe: () => Promise<T | undefined>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    await sleep(250);
-  }
-  const docs = (await storeDocs(world)).map((d) => `${d.slug} ${JSON.stringify(d.fields)}`);
-  throw new Error(
-    `${what}: not within ${ms} ms; the store holds:\n${docs.join("\n") || "(nothing)"}`,
-  );
-}
-
-/** The automatic draft the SessionEnd hook wrote (`draft: auto`), once there is one. */
-function waitForDraft(world: World, except: string[] = []) {
-  return waitUntil(
-    world,
-    "an automatic draft in the store",
-    async () =>
-      (await storeDocs(world)).find((d) => d.fields.draft === "auto" && !except.includes(d.slug)),
-  );
-}
-
-const HOOK_CONTEXT = "SessionStart hook additional context";
-
-/**
- * What follows a hook context passage. Both versions open a system-role message with it and
- * append their other attachments after a blank line (2.1.197 the agent and skill listings,
- * 2.1.332 its environment section or the deferred tools); a system reminder closes it elsewhere.
- */
-const FOLLOWERS = [
-  "</system-reminder>",
-  "\n\n# Environment\n",
-  "\n\nAvailable agent types for the Agent tool:",
-  "\n\nThe following deferred tools are now available",
-  "\n\nThe following skills are available",
-  `\n\n${HOOK_CONTEXT}`,
-];
-
-/** Where the hook context passage at `at` ends. */
-function passageEnd(text: string, at: number): number {
-  const ends = FOLLOWERS.map((e) => text.indexOf(e, at + 1)).filter((i) => i >= 0);
-  return ends.length ? Math.min(...ends) : text.length;
-}
-
-/** A request's text split into its hook context passages and everything else. */
-function splitRequest(r: Recorded): { hook: string; rest: string } {
-  const hook: string[] = [];
-  const rest: string[] = [JSON.stringify(r.body.system ?? "")];
-  for (const m of r.body.messages ?? []) {
-    const text = messageText(m);
-    let from = 0;
-    for (let at = text.indexOf(HOOK_CONTEXT); at >= 0; at = text.indexOf(HOOK_CONTEXT, from)) {
-      rest.push(text.slice(from, at));
-      from = passageEnd(text, at);
-      hook.push(text.slice(at, from));
-    }
-    rest.push(text.slice(from));
-  }
-  return { hook: hook.join("\n"), rest: rest.join("\n") };
-}
-
-/** The hook context a request carries: every "SessionStart hook additional context" passage. */
-function hookContext(r: Recorded): string {
-  return splitRequest(r).hook;
-}
-
-/**
- * Asserts `name` reached the model in the hook context and nowhere else (not in `git status`,
- * the commit subjects or the conversation): the hook brought it.
- */
-function onlyFromHook(r: Recorded, name: string, what: string) {
-  const { hook, rest } = splitRequest(r);
-  assert.ok(hook.includes(name), `${what} (${name}) in the hook context:\n${hook}`);
-  assert.ok(!rest.includes(name), `${name} reached the model outside the hook context too`);
 }
 
 /** Types a prompt and returns the agent request that carries it. */
