@@ -33,6 +33,7 @@ import {
   startStandIn,
 } from "./support/responses_stand_in.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
+import { ask as askIn, work as workIn } from "./support/turns.ts";
 
 /** The agent's own turns (with tools), not title generation or compaction. */
 const isTurn = (r: Recorded) => (r.body.tools?.length ?? 0) > 0 && !isCompaction(r);
@@ -80,28 +81,14 @@ interface Scene {
   tmux?: Tmux;
 }
 
+/** An agent turn carrying what the user typed. */
+const carries = (r: Recorded, prompt: string) => isTurn(r) && lastUser(r).includes(prompt);
+
 /** Types a prompt; returns the agent turn that carries it. */
-async function ask(s: Scene, prompt: string): Promise<Recorded> {
-  const since = s.standIn.requests.length;
-  await s.tmux!.submit(prompt);
-  try {
-    return await s.standIn.waitFor((r) => isTurn(r) && lastUser(r).includes(prompt), {
-      since,
-      timeoutMs: 45_000,
-    });
-  } catch (err) {
-    throw new Error(
-      `${(err as Error).message} (asked "${prompt}")\nscreen:\n${await s.tmux!.screen()}`,
-    );
-  }
-}
+const ask = (s: Scene, prompt: string) => askIn(s, prompt, carries);
 
 /** Types a prompt and waits for the play's closing text on screen. */
-async function work(s: Scene, prompt: string, done: string) {
-  await ask(s, prompt);
-  await s.tmux!.waitForScreen(done, 60_000);
-  await sleep(1_000); // the rollout is written after the screen shows the reply
-}
+const work = (s: Scene, prompt: string, done: string) => workIn(s, prompt, done, carries);
 
 /** `/clear` in Codex (its hooks run before the next turn), then a prompt. */
 async function clearThen(s: Scene, prompt: string): Promise<Recorded> {

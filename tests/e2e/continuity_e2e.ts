@@ -35,10 +35,12 @@ import {
   lastUserText,
   messageText,
   type Recorded,
+  type Reply,
   type StandIn,
   startStandIn,
 } from "./support/stand_in.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
+import { ask as askIn, work as workIn } from "./support/turns.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
 const STORE = ".claude/state/session";
@@ -58,30 +60,32 @@ interface Scene {
   tmux?: Tmux;
 }
 
+/** An agent turn (not a side call, not the compaction) carrying what the user typed. */
+const carries = (r: Recorded, prompt: string) =>
+  (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUserText(r).includes(prompt);
+
 /** Types a prompt and returns the agent request that carries it. */
-async function ask(s: Scene, prompt: string): Promise<Recorded> {
-  const since = s.standIn.requests.length;
-  await s.tmux!.submit(prompt);
-  try {
-    return await s.standIn.waitFor(
-      (r) =>
-        (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) &&
-        lastUserText(r).includes(prompt),
-      { since, timeoutMs: 45_000 },
-    );
-  } catch (err) {
-    throw new Error(
-      `${(err as Error).message} (asked "${prompt}")\nscreen:\n${await s.tmux!.screen()}`,
-    );
-  }
-}
+const ask = (s: Scene, prompt: string) => askIn(s, prompt, carries);
 
 /** Types a prompt and waits until the model's last scripted step (`done`, a text) is on screen. */
-async function work(s: Scene, prompt: string, done: string) {
-  await ask(s, prompt);
-  await s.tmux!.waitForScreen(done, 60_000);
-  // The screen shows the reply before the client has appended it to its transcript.
-  await sleep(1_000);
+const work = (s: Scene, prompt: string, done: string) => workIn(s, prompt, done, carries);
+
+/** A Write tool call that creates `file` (relative to the project). */
+const write = (s: Scene, file: string): Reply => ({
+  tool: "Write",
+  input: { file_path: `${s.world.project}/${file}`, content: "export {};\n" },
+});
+
+/** `/compact`: the stand-in answers the summary request, the client is back at its prompt. */
+async function compact(s: Scene) {
+  const since = s.standIn.requests.length;
+  await s.tmux!.submit("/compact");
+  await s.standIn.waitFor(isSummaryRequest, { since, timeoutMs: 60_000 });
+  await s.tmux!.waitForScreen(
+    (screen) => /compact/i.test(screen) && screen.includes("? for shortcuts"),
+    60_000,
+  );
+  await sleep(2_000);
 }
 
 /** The first tool output the model got back from request index `since` on. */
@@ -126,10 +130,7 @@ for (const claude of await ensureClaudes()) {
     s.standIn.setScript(playScript([{
       prompt,
       steps: [
-        {
-          tool: "Write",
-          input: { file_path: `${s.world.project}/src/zephyr_widget.ts`, content: "export {};\n" },
-        },
+        write(s, "src/zephyr_widget.ts"),
         { tool: "TaskCreate", input: { subject: "Add zephyr tests", description: "cover it" } },
         { text: "Widget written; the tests remain." },
       ],
@@ -176,13 +177,7 @@ for (const claude of await ensureClaudes()) {
       {
         prompt: first,
         steps: [
-          {
-            tool: "Write",
-            input: {
-              file_path: `${s.world.project}/src/quasar_parser.ts`,
-              content: "export {};\n",
-            },
-          },
+          write(s, "src/quasar_parser.ts"),
           {
             tool: "Bash",
             input: { command: dumpCommand("e2e-quasar", mark), description: "Dump the handover" },
@@ -193,10 +188,7 @@ for (const claude of await ensureClaudes()) {
       {
         prompt: second,
         steps: [
-          {
-            tool: "Write",
-            input: { file_path: `${s.world.project}/src/nebula_lexer.ts`, content: "export {};\n" },
-          },
+          write(s, "src/nebula_lexer.ts"),
           { tool: "TaskCreate", input: { subject: "Wire the nebula lexer", description: "wire" } },
           { text: "Lexer written." },
         ],
@@ -249,13 +241,7 @@ for (const claude of await ensureClaudes()) {
       {
         prompt: turns[0],
         steps: [
-          {
-            tool: "Write",
-            input: {
-              file_path: `${s.world.project}/src/orbit_planner.ts`,
-              content: "export {};\n",
-            },
-          },
+          write(s, "src/orbit_planner.ts"),
           { text: "Step one done." },
         ],
       },
@@ -284,14 +270,7 @@ for (const claude of await ensureClaudes()) {
       await commitAll(s.world);
     });
     await t.step("/compact: the next request carries the card: Decisions, Next step", async () => {
-      const since = s.standIn.requests.length;
-      await s.tmux!.submit("/compact");
-      await s.standIn.waitFor(isSummaryRequest, { since, timeoutMs: 60_000 });
-      await s.tmux!.waitForScreen(
-        (screen) => /compact/i.test(screen) && screen.includes("? for shortcuts"),
-        60_000,
-      );
-      await sleep(2_000);
+      await compact(s);
       const r = await ask(s, "where do we stand?");
       const context = hookContext(r);
       assert.ok(!JSON.stringify(r.body.messages).includes("Orbit step two"), "compacted");
@@ -335,14 +314,7 @@ for (const claude of await ensureClaudes()) {
     await t.step(
       "/compact: the card carries the dumped handover's Decisions, Next step",
       async () => {
-        const since = s.standIn.requests.length;
-        await s.tmux!.submit("/compact");
-        await s.standIn.waitFor(isSummaryRequest, { since, timeoutMs: 60_000 });
-        await s.tmux!.waitForScreen(
-          (screen) => /compact/i.test(screen) && screen.includes("? for shortcuts"),
-          60_000,
-        );
-        await sleep(2_000);
+        await compact(s);
         const r = await ask(s, "and the belt?");
         onlyFromHook(r, `DECISION-${mark}`, "the dumped handover's Decisions in the card");
         onlyFromHook(r, `NEXT-${mark}`, "the dumped handover's Next step in the card");
@@ -356,10 +328,7 @@ for (const claude of await ensureClaudes()) {
       {
         prompt,
         steps: [
-          {
-            tool: "Write",
-            input: { file_path: `${s.world.project}/src/comet_cache.ts`, content: "export {};\n" },
-          },
+          write(s, "src/comet_cache.ts"),
           { tool: "TaskCreate", input: { subject: "Benchmark the comet cache", description: "b" } },
           { text: "Cache sketched." },
         ],
@@ -411,10 +380,7 @@ for (const claude of await ensureClaudes()) {
       s.standIn.setScript(playScript([{
         prompt,
         steps: [
-          {
-            tool: "Write",
-            input: { file_path: `${s.world.project}/src/meteor_index.ts`, content: "export {};\n" },
-          },
+          write(s, "src/meteor_index.ts"),
           { text: "Index sketched." },
         ],
       }]));

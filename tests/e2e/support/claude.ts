@@ -6,7 +6,7 @@
  */
 
 import { projectFile } from "../../../lib/agents/command.ts";
-import { clientEnv, npmInstall, run } from "./process.ts";
+import { clientEnv, commitAll, npmInstall, run } from "./process.ts";
 import { type StandIn } from "./stand_in.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";
 
@@ -96,17 +96,7 @@ export async function makeWorld(version: string = CLAUDE_CODE_VERSION): Promise<
   await Deno.mkdir(`${home}/.claude`, { recursive: true });
   await Deno.mkdir(project, { recursive: true });
   await run("git", ["init", "-q", "-b", "main"], project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    "init",
-  ], project);
+  await commitAll(project, "init");
   const claudeJson = {
     hasCompletedOnboarding: true,
     lastOnboardingVersion: version,

@@ -8,7 +8,7 @@
 
 import { splitFrontMatter } from "../../../lib/store/front_matter.ts";
 import type { World } from "./claude.ts";
-import { run } from "./process.ts";
+import { commitAll as commitDir } from "./process.ts";
 import { sleep } from "./tmux.ts";
 
 const STORE = ".claude/state/session";
@@ -21,19 +21,8 @@ export interface StoreDoc {
 }
 
 /** Commits everything in the project under a neutral subject (no file name in `git log`). */
-export async function commitAll(world: World, subject = "wip") {
-  await run("git", ["add", "-A"], world.project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    subject,
-  ], world.project);
+export function commitAll(world: World, subject = "wip"): Promise<void> {
+  return commitDir(world.project, subject);
 }
 
 /** The store's documents (not hidden files) with their front matter fields. */
