@@ -73,6 +73,17 @@ export function restoreFlags(options: EntryOptions = {}): string[] {
   ];
 }
 
+/**
+ * The SessionStart group Claude Code and Codex share: the sources as a list of exact names, one
+ * command with the target's timeout.
+ */
+function startGroup(this: HookTarget, command: string, options?: EntryOptions) {
+  return {
+    matcher: startSources(options).join("|"),
+    hooks: [{ type: "command", command, timeout: this.timeout }],
+  };
+}
+
 /** The restore script's file name: any hook command running it is ours. */
 export const RESTORE_SCRIPT = "session_restore.ts";
 
@@ -158,12 +169,7 @@ export const CLAUDE: HookTarget = {
       : join(root, ".claude", scope === "local" ? "settings.local.json" : "settings.json"),
   hookPath: ["hooks", "SessionStart"],
   timeout: 10,
-  entry(command, options) {
-    return {
-      matcher: startSources(options).join("|"),
-      hooks: [{ type: "command", command, timeout: this.timeout }],
-    };
-  },
+  entry: startGroup,
   isOurs: runsRestore,
   restores: true,
 };
@@ -246,12 +252,7 @@ export const CODEX: HookTarget = {
     scope === "user" ? join(codexHome(env), "hooks.json") : join(root, ".codex", "hooks.json"),
   hookPath: ["hooks", "SessionStart"],
   timeout: 10,
-  entry(command, options) {
-    return {
-      matcher: startSources(options).join("|"),
-      hooks: [{ type: "command", command, timeout: this.timeout }],
-    };
-  },
+  entry: startGroup,
   isOurs: runsRestore,
   restores: true,
 };

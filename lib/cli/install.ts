@@ -16,8 +16,8 @@ import { commandFor, ignoreState, register } from "../agents/registration.ts";
 import { SettingsError } from "../agents/settings.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, storeFor } from "./context.ts";
-import { agentOf, SCOPE_FLAGS, scopeOf } from "./scope_flags.ts";
+import type { Context } from "./context.ts";
+import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */
 export const SPEC: ModeSpec = {
@@ -83,9 +83,7 @@ function afterInstall(agent: AgentSpec): string[] {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const agent = agentOf(a.flags);
-  const scope = scopeOf(a.flags, agent);
-  const root = storeFor(ctx, a.dir).root;
+  const { agent, scope, root } = registrationTarget(a, ctx);
   const options: EntryOptions = {
     startup: a.flags.startup === true,
     noNotice: a.flags["no-notice"] === true,

@@ -4,10 +4,10 @@
  * @module
  */
 
-import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { EXIT } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
-import { REMOTE_FLAG, syncLines } from "../sync/report.ts";
+import type { ModeSpec } from "./args.ts";
+import type { Context } from "./context.ts";
+import { REMOTE_FLAG } from "../sync/report.ts";
+import { runSync } from "./sync_run.ts";
 
 /** Arguments and help of `pull`. */
 export const SPEC: ModeSpec = {
@@ -25,12 +25,6 @@ export const SPEC: ModeSpec = {
 };
 
 /** Runs `pull`. */
-export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
-  if (!a) return EXIT.ok;
-  const remote = a.flags.remote as string | undefined;
-  const { lines, note } = await syncLines("pull", storeFor(ctx, a.dir), { ...ctx, remote });
-  if (note) ctx.err(note);
-  for (const line of lines) ctx.out(line);
-  return EXIT.ok;
+export function run(args: string[], ctx: Context): Promise<number> {
+  return runSync("pull", SPEC, args, ctx);
 }

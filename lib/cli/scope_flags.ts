@@ -7,7 +7,8 @@
 
 import { AGENTS, type AgentSpec, type Scope } from "../agents/targets.ts";
 import { UsageError } from "../errors.ts";
-import type { ModeSpec } from "./args.ts";
+import type { ModeSpec, ParsedArgs } from "./args.ts";
+import { type Context, storeFor } from "./context.ts";
 
 /** The flags install, uninstall and doctor share: which agent. */
 export const AGENT_FLAG: ModeSpec["flags"] = {
@@ -51,4 +52,13 @@ export function scopeOf(flags: Record<string, unknown>, agent: AgentSpec = AGENT
     );
   }
   return scope;
+}
+
+/** What install and uninstall act on: the agent, its settings scope, and the project root. */
+export function registrationTarget(
+  a: Pick<ParsedArgs, "flags" | "dir">,
+  ctx: Context,
+): { agent: AgentSpec; scope: Scope; root: string } {
+  const agent = agentOf(a.flags);
+  return { agent, scope: scopeOf(a.flags, agent), root: storeFor(ctx, a.dir).root };
 }

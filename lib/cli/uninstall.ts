@@ -9,9 +9,9 @@ import { unregister } from "../agents/registration.ts";
 import { SettingsError } from "../agents/settings.ts";
 import { settingsFile } from "../agents/targets.ts";
 import { EXIT, FailureError, NotFoundError } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import type { Context } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { agentOf, SCOPE_FLAGS, scopeOf } from "./scope_flags.ts";
+import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `uninstall`. */
 export const SPEC: ModeSpec = {
@@ -29,9 +29,7 @@ export const SPEC: ModeSpec = {
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = await parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const agent = agentOf(a.flags);
-  const scope = scopeOf(a.flags, agent);
-  const root = storeFor(ctx, a.dir).root;
+  const { agent, scope, root } = registrationTarget(a, ctx);
   const inputs = { root, env: ctx.env };
   const removed: string[] = [];
   for (const target of agent.targets) settingsFile(agent.name, target, scope, inputs);

@@ -22,6 +22,7 @@ import {
 } from "./restore.ts";
 import { armPath, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { findRoot } from "../store/root.ts";
+import { readLatest } from "../store/latest.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 
 /** What the hook prints (nothing when `stdout` is undefined) and why, for diagnostics. */
@@ -30,23 +31,31 @@ export interface HookAnswer {
   reason: string;
 }
 
+/** What an arm holds: the session that may claim it, and the handover it announced. */
+export interface Arm {
+  session: string;
+  /** The slug announced on `/clear` ("" in an arm written by an earlier version). */
+  slug: string;
+}
+
 /**
  * Takes the arm away atomically (rename to a private claim, as LATEST is claimed): of two hooks
- * racing, one gets it. Returns the session id it names ("" when blank), or undefined when unarmed.
+ * racing, one gets it. Returns what it holds (blank fields when unreadable), or undefined when
+ * unarmed.
  */
-export function takeArm(store: Store): string | undefined {
+export function takeArm(store: Store): Arm | undefined {
   const claim = join(store.dir, `${TEMP_PREFIX}armed.claim.${Deno.pid}.${crypto.randomUUID()}`);
   try {
     Deno.renameSync(armPath(store), claim);
   } catch {
     return undefined;
   }
-  let session = "";
+  let lines: string[] = [];
   try {
-    session = Deno.readTextFileSync(claim).split("\n", 1)[0].trim();
+    lines = Deno.readTextFileSync(claim).split("\n");
   } catch { /* unreadable: treated as blank */ }
   removeQuietly(claim);
-  return session;
+  return { session: (lines[0] ?? "").trim(), slug: (lines[1] ?? "").trim() };
 }
 
 /** Answers one payload for the agent named in `options` (see the module note for Gemini). */
@@ -70,7 +79,8 @@ export function answer(
   if (payload.hook_event_name === "SessionStart" && payload.source === "clear") {
     const found = findPending(payload, options, geminiEnv, now);
     if ("reason" in found) return { reason: found.reason };
-    writeFileAtomicSync(armPath(found.store), `${payload.session_id ?? ""}\n`);
+    // The arm names the handover it announced: delivered only while LATEST still names it.
+    writeFileAtomicSync(armPath(found.store), `${payload.session_id ?? ""}\n${found.slug}\n`);
     return {
       stdout: JSON.stringify({
         systemMessage: found.draft
@@ -92,7 +102,12 @@ function deliver(payload: Payload, options: RestoreOptions, now: Date): HookAnsw
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   const armed = takeArm(store);
   if (armed === undefined) return { reason: "not armed" };
-  if (armed !== (payload.session_id ?? "")) return { reason: "armed by another session" };
+  if (armed.session !== (payload.session_id ?? "")) return { reason: "armed by another session" };
+  // The handover announced on `/clear` may have been restored by another agent's hook since, and
+  // LATEST may name a newer dump meant for that agent: deliver only what was announced.
+  if (armed.slug !== "" && readLatest(store) !== armed.slug) {
+    return { reason: `the armed handover "${armed.slug}" was restored elsewhere` };
+  }
   const outcome = restore(
     { ...payload, hook_event_name: "SessionStart", source: "clear" },
     { ...options, sources: [...options.sources, "clear"] },

@@ -186,10 +186,10 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
 });
 
 /**
- * KNOWN BUG (off unless SESSION_E2E_KNOWN_BUGS=1): Gemini's arm names only its session, not the
- * handover it armed. When another agent restores that handover first and then dumps a new one,
- * Gemini's next message — no /clear in between — takes the new one, and the agent it was dumped
- * for finds nothing after its /clear.
+ * Once a bug: Gemini's arm named only its session, not the handover it armed. When another agent
+ * restored that handover first and then dumped a new one, Gemini's next message — no /clear in
+ * between — took the new one, and the agent it was dumped for found nothing after its /clear.
+ * The arm now names the handover it announced (lib/hook/answer.ts).
  */
 crossTest(
   "cross-agent e2e: Gemini's stale arm does not take a handover dumped after another agent restored",
@@ -219,5 +219,4 @@ crossTest(
       await pickUp(claude, world, "second", second, "with the second");
     });
   },
-  Deno.env.get("SESSION_E2E_KNOWN_BUGS") !== "1",
 );

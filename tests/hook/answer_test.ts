@@ -10,7 +10,7 @@ import { utf8Length } from "../../lib/fs/atomic.ts";
 import { armPath, docPath } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { NOW, type ScratchProject, scratchProject, writeDoc } from "../support/scratch.ts";
-import { type Ran, runHookProcess } from "../support/run.ts";
+import { clearPayload, type Ran, runHookProcess } from "../support/run.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
@@ -165,7 +165,7 @@ Deno.test("gemini: deferred restore", async (t) => {
         assert.deepEqual(Object.keys(json), ["systemMessage"]);
         assert.match(String(json.systemMessage), /"gem" will be restored with your next message/);
         assert.equal(readLatest(p.store), "gem", "nothing is claimed before delivery");
-        assert.equal((await Deno.readTextFile(armPath(p.store))).trim(), GEMINI_SESSION);
+        assert.equal(await Deno.readTextFile(armPath(p.store)), `${GEMINI_SESSION}\ngem\n`);
       }),
   );
   await t.step(
@@ -185,6 +185,28 @@ Deno.test("gemini: deferred restore", async (t) => {
           args: ["--agent", "gemini"],
         });
         assert.equal(again.stdout, "", "the second message carries nothing");
+      }),
+  );
+  await t.step(
+    "an arm delivers only the handover it announced, never a later dump for another agent",
+    () =>
+      withProject(async (p) => {
+        await writeDoc(p.store, "gem", { created: minutes(2) });
+        await runHookProcess(geminiStart(p.root), { args: ["--agent", "gemini"] });
+        // Another agent's /clear restores "gem"; then that agent dumps "next" for itself.
+        const other = await runHookProcess(clearPayload(p.root), {
+          env: { SESSION_DEBUG: "1" },
+        });
+        assert.match(other.stdout, /handover: \\"gem\\"/, other.stderr);
+        await writeDoc(p.store, "next", { created: minutes(1) });
+        const ran = await runHookProcess(geminiBeforeAgent(p.root), {
+          args: ["--agent", "gemini"],
+          env: { SESSION_DEBUG: "1" },
+        });
+        assert.equal(ran.stdout, "", "Gemini does not take the other agent's dump");
+        assert.match(ran.stderr, /the armed handover "gem" was restored elsewhere/);
+        assert.equal(readLatest(p.store), "next", "the later dump stays pending");
+        assert.match(await Deno.readTextFile(docPath(p.store, "next")), /consumed: false/);
       }),
   );
   await t.step(

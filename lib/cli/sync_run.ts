@@ -1,0 +1,26 @@
+/**
+ * What `push` and `pull` share at the CLI edge: parse, sync, print the lines and the redaction
+ * note. Here, not in either mode, so each mode stays a leaf.
+ * @module
+ */
+
+import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { EXIT } from "../errors.ts";
+import { type Context, storeFor } from "./context.ts";
+import { syncLines } from "../sync/report.ts";
+
+/** Runs `push` or `pull` with the mode's `spec`. */
+export async function runSync(
+  direction: "push" | "pull",
+  spec: ModeSpec,
+  args: string[],
+  ctx: Context,
+): Promise<number> {
+  const a = await parseOrHelp(spec, args, ctx);
+  if (!a) return EXIT.ok;
+  const remote = a.flags.remote as string | undefined;
+  const { lines, note } = await syncLines(direction, storeFor(ctx, a.dir), { ...ctx, remote });
+  if (note) ctx.err(note);
+  for (const line of lines) ctx.out(line);
+  return EXIT.ok;
+}
