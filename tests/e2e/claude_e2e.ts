@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { isoStamp } from "../../lib/store/time.ts";
-import { claudeEnv, ensureClaude, makeWorld, startClaude, type World } from "./support/claude.ts";
+import { claudeEnv, ensureClaudes, makeWorld, startClaude, type World } from "./support/claude.ts";
 import {
   isToolResult,
   lastMessage,
@@ -109,8 +109,6 @@ async function pluginSteps(
   });
 }
 
-const bin = await ensureClaude();
-
 /** What a Claude Code test runs in; `tmux` is the client it started, if any. */
 interface Scene {
   world: World;
@@ -118,191 +116,197 @@ interface Scene {
   tmux?: Tmux;
 }
 
-/** A test with a fresh world and stand-in, and the client, stand-in and world gone after. */
-function claudeTest(name: string, fn: (t: Deno.TestContext, s: Scene) => Promise<void>) {
-  Deno.test(name, async (t) => {
-    const s: Scene = { world: await makeWorld(), standIn: startStandIn() };
-    try {
-      await fn(t, s);
-    } finally {
-      await s.tmux?.kill();
-      await s.standIn.close();
-      await s.world.cleanup();
-    }
-  });
-}
+for (const { version, bin } of await ensureClaudes()) {
+  /** A test with a fresh world and stand-in, and the client, stand-in and world gone after. */
+  const claudeTest = (name: string, fn: (t: Deno.TestContext, s: Scene) => Promise<void>) => {
+    Deno.test(`Claude Code ${version}: ${name}`, async (t) => {
+      const s: Scene = { world: await makeWorld(version), standIn: startStandIn() };
+      try {
+        await fn(t, s);
+      } finally {
+        await s.tmux?.kill();
+        await s.standIn.close();
+        await s.world.cleanup();
+      }
+    });
+  };
 
-claudeTest("Claude Code as a skill folder: dump, /clear, restored once", async (t, s) => {
-  const { world, standIn } = s;
-  const skillDir = `${world.home}/.claude/skills/session`;
-  await Deno.mkdir(`${world.home}/.claude/skills`, { recursive: true });
-  await Deno.symlink(REPO, skillDir);
-  const settings = `${world.project}/.claude/settings.json`;
-  // Strict JSON: Claude Code 2.1.197 rejects comments and trailing commas in settings files.
-  const original = `{
+  claudeTest("as a skill folder: dump, /clear, restored once", async (t, s) => {
+    const { world, standIn } = s;
+    const skillDir = `${world.home}/.claude/skills/session`;
+    await Deno.mkdir(`${world.home}/.claude/skills`, { recursive: true });
+    await Deno.symlink(REPO, skillDir);
+    const settings = `${world.project}/.claude/settings.json`;
+    // Strict JSON: Claude Code 2.1.197 rejects comments and trailing commas in settings files.
+    const original = `{
   "permissions": { "allow": ["Bash(git status:*)"] },
   "env": {
     "SESSION_E2E": "1"
   }
 }
 `;
-  await Deno.mkdir(`${world.project}/.claude`, { recursive: true });
-  await Deno.writeTextFile(settings, original);
-  const mark = `MARK-${crypto.randomUUID().slice(0, 8)}`;
-  const doc = `${world.project}/${STORE}/e2e-handover.md`;
-  await t.step("install registers the hook", async () => {
-    const r = await cli(world, ["install"]);
-    assert.equal(r.code, 0, r.stderr);
-  });
-
-  standIn.setScript((r) => {
-    if (isToolResult(r)) return { text: "Handover saved — send /clear." };
-    const last = lastMessage(r);
-    if (last && messageText(last).includes("dump")) {
-      return {
-        tool: "Bash",
-        input: {
-          command: dumpCommand(skillDir, "e2e-handover", mark),
-          description: "Dump the session handover",
-        },
-      };
-    }
-    return { text: "OK." };
-  });
-  s.tmux = await startClaude(bin, world, standIn, { env: ENV });
-
-  let dumpTurn: Recorded;
-  await t.step(
-    "/session dump: the skill is listed and loaded with its folder filled in",
-    async () => {
-      dumpTurn = await ask(
-        s.tmux!,
-        standIn,
-        "/session dump e2e-handover",
-        "<command-args>dump e2e-handover</command-args>",
-      );
-      assert.match(dumpTurn.raw, /- session: Handover that survives \/clear/);
-      const loaded = dumpTurn.raw;
-      assert.ok(
-        loaded.includes(`deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts`),
-        "SKILL.md reached the model with ${CLAUDE_SKILL_DIR} substituted",
-      );
-      assert.ok(!loaded.includes("${CLAUDE_SKILL_DIR}"));
-    },
-  );
-
-  await t.step(
-    "the model's Bash call writes the handover; the last line says /clear",
-    async () => {
-      const result = await standIn.waitFor(isToolResult, {
-        since: standIn.requests.indexOf(dumpTurn!),
-      });
-      const out = messageText(lastMessage(result)!).trim();
-      assert.equal(out.split("\n").at(-1), "/clear", out);
-      assert.match(await Deno.readTextFile(doc), /^consumed: false$/m);
-      assert.equal(
-        (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(),
-        "e2e-handover",
-      );
-      await s.tmux!.waitForScreen("send /clear");
-    },
-  );
-
-  await t.step("/clear: the next request carries the handover; the doc is consumed", async () => {
-    await clear(s.tmux!, doc);
-    const r = await ask(s.tmux!, standIn, "where were we?");
-    assert.ok(r.raw.includes(mark), "handover in the first request after /clear");
-    assert.match(r.raw, /SessionStart hook additional context: \[session\] Handover/);
-    const latest = await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "");
-    assert.equal(latest.trim(), "");
-  });
-
-  await t.step("a second /clear carries nothing", async () => {
-    await clear(s.tmux!);
-    const r = await ask(s.tmux!, standIn, "anything new?");
-    assert.ok(!r.raw.includes(mark));
-  });
-
-  await t.step("a dump older than the window carries nothing", async () => {
-    const old = `OLD-${mark}`;
-    await dumpOutside(world, "too-old", old, new Date(NOW.getTime() - 31 * 60_000));
-    await clear(s.tmux!);
-    const r = await ask(s.tmux!, standIn, "and now?");
-    assert.ok(!r.raw.includes(old));
-    assert.match(
-      await Deno.readTextFile(`${world.project}/${STORE}/too-old.md`),
-      /^consumed: false$/m,
-    );
-  });
-
-  await t.step("uninstall leaves the settings file as it was", async () => {
-    await s.tmux!.kill();
-    s.tmux = undefined;
-    const r = await cli(world, ["uninstall"]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(await Deno.readTextFile(settings), original);
-  });
-});
-
-claudeTest(
-  "Claude Code with the checkout as a plugin: skill listed, hook restores",
-  async (t, s) => {
-    const { world, standIn } = s;
-    const mark = `PLUGIN-${crypto.randomUUID().slice(0, 8)}`;
-    s.tmux = await startClaude(bin, world, standIn, { args: ["--plugin-dir", REPO], env: ENV });
-    await pluginSteps(t, { tmux: s.tmux, standIn, world }, "from-plugin", mark, {
-      listed: "the plugin's skill is listed",
-      restores: "hooks/hooks.json restores after /clear",
+    await Deno.mkdir(`${world.project}/.claude`, { recursive: true });
+    await Deno.writeTextFile(settings, original);
+    const mark = `MARK-${crypto.randomUUID().slice(0, 8)}`;
+    const doc = `${world.project}/${STORE}/e2e-handover.md`;
+    await t.step("install registers the hook", async () => {
+      const r = await cli(world, ["install"]);
+      assert.equal(r.code, 0, r.stderr);
     });
-  },
-);
 
-claudeTest(
-  "Claude Code with the checkout as a marketplace: install the plugin, it restores",
-  async (t, s) => {
-    const { world, standIn } = s;
-    const mark = `MARKET-${crypto.randomUUID().slice(0, 8)}`;
-    // The checkout as a clone would have it (tracked and unignored files), not .temp/ and its clients.
-    const source = `${world.home}/../market-src`;
-    await t.step("claude plugin marketplace add + install", async () => {
-      const listed = await new Deno.Command("git", {
-        args: ["ls-files", "-co", "--exclude-standard", "-z"],
-        cwd: REPO,
-        stdout: "piped",
-      }).output();
-      for (const file of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
-        const to = `${source}/${file}`;
-        await Deno.mkdir(to.replace(/\/[^/]+$/, ""), { recursive: true });
-        await Deno.copyFile(`${REPO}/${file}`, to).catch(() => {}); // deleted but still tracked
+    standIn.setScript((r) => {
+      if (isToolResult(r)) return { text: "Handover saved — send /clear." };
+      const last = lastMessage(r);
+      if (last && messageText(last).includes("dump")) {
+        return {
+          tool: "Bash",
+          input: {
+            command: dumpCommand(skillDir, "e2e-handover", mark),
+            description: "Dump the session handover",
+          },
+        };
       }
-      const env = claudeEnv(world, standIn);
-      for (
-        const args of [["plugin", "marketplace", "add", source], [
-          "plugin",
-          "install",
-          "session@session",
-        ]]
-      ) {
-        const out = await new Deno.Command(bin, {
-          args,
-          cwd: world.project,
-          env,
-          clearEnv: true,
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-        assert.ok(out.success, `claude ${args.join(" ")}: ${text}`);
-      }
-    });
-    await t.step("doctor sees the enabled plugin as the hook", async () => {
-      const r = await cli(world, ["doctor"]);
-      assert.match(r.stdout, /✓ hook from the plugin session@session/, r.stdout);
+      return { text: "OK." };
     });
     s.tmux = await startClaude(bin, world, standIn, { env: ENV });
-    await pluginSteps(t, { tmux: s.tmux, standIn, world }, "from-market", mark, {
-      listed: "the installed plugin's skill is listed",
-      restores: "its hook restores after /clear",
+
+    let dumpTurn: Recorded;
+    await t.step(
+      "/session dump: the skill is listed and loaded with its folder filled in",
+      async () => {
+        dumpTurn = await ask(
+          s.tmux!,
+          standIn,
+          "/session dump e2e-handover",
+          "<command-args>dump e2e-handover</command-args>",
+        );
+        assert.match(dumpTurn.raw, /- session: Handover that survives \/clear/);
+        const loaded = dumpTurn.raw;
+        assert.ok(
+          loaded.includes(`deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts`),
+          "SKILL.md reached the model with ${CLAUDE_SKILL_DIR} substituted",
+        );
+        assert.ok(!loaded.includes("${CLAUDE_SKILL_DIR}"));
+      },
+    );
+
+    await t.step(
+      "the model's Bash call writes the handover; the last line says /clear",
+      async () => {
+        const result = await standIn.waitFor(isToolResult, {
+          since: standIn.requests.indexOf(dumpTurn!),
+        });
+        const out = messageText(lastMessage(result)!).trim();
+        assert.equal(out.split("\n").at(-1), "/clear", out);
+        assert.match(await Deno.readTextFile(doc), /^consumed: false$/m);
+        assert.equal(
+          (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(),
+          "e2e-handover",
+        );
+        await s.tmux!.waitForScreen("send /clear");
+      },
+    );
+
+    await t.step("/clear: the next request carries the handover; the doc is consumed", async () => {
+      await clear(s.tmux!, doc);
+      const r = await ask(s.tmux!, standIn, "where were we?");
+      assert.ok(r.raw.includes(mark), "handover in the first request after /clear");
+      // The factual banner first, then the handover fenced (issue 13: injected text is data).
+      assert.match(
+        r.raw,
+        /SessionStart hook additional context: \[session\] The previous session left this handover: \\"e2e-handover\\"/,
+      );
+      const latest = await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "");
+      assert.equal(latest.trim(), "");
     });
-  },
-);
+
+    await t.step("a second /clear carries nothing", async () => {
+      await clear(s.tmux!);
+      const r = await ask(s.tmux!, standIn, "anything new?");
+      assert.ok(!r.raw.includes(mark));
+    });
+
+    await t.step("a dump older than the window carries nothing", async () => {
+      const old = `OLD-${mark}`;
+      await dumpOutside(world, "too-old", old, new Date(NOW.getTime() - 31 * 60_000));
+      await clear(s.tmux!);
+      const r = await ask(s.tmux!, standIn, "and now?");
+      assert.ok(!r.raw.includes(old));
+      assert.match(
+        await Deno.readTextFile(`${world.project}/${STORE}/too-old.md`),
+        /^consumed: false$/m,
+      );
+    });
+
+    await t.step("uninstall leaves the settings file as it was", async () => {
+      await s.tmux!.kill();
+      s.tmux = undefined;
+      const r = await cli(world, ["uninstall"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await Deno.readTextFile(settings), original);
+    });
+  });
+
+  claudeTest(
+    "with the checkout as a plugin: skill listed, hook restores",
+    async (t, s) => {
+      const { world, standIn } = s;
+      const mark = `PLUGIN-${crypto.randomUUID().slice(0, 8)}`;
+      s.tmux = await startClaude(bin, world, standIn, { args: ["--plugin-dir", REPO], env: ENV });
+      await pluginSteps(t, { tmux: s.tmux, standIn, world }, "from-plugin", mark, {
+        listed: "the plugin's skill is listed",
+        restores: "hooks/hooks.json restores after /clear",
+      });
+    },
+  );
+
+  claudeTest(
+    "with the checkout as a marketplace: install the plugin, it restores",
+    async (t, s) => {
+      const { world, standIn } = s;
+      const mark = `MARKET-${crypto.randomUUID().slice(0, 8)}`;
+      // The checkout as a clone would have it (tracked and unignored files), not .temp/ and its clients.
+      const source = `${world.home}/../market-src`;
+      await t.step("claude plugin marketplace add + install", async () => {
+        const listed = await new Deno.Command("git", {
+          args: ["ls-files", "-co", "--exclude-standard", "-z"],
+          cwd: REPO,
+          stdout: "piped",
+        }).output();
+        for (const file of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+          const to = `${source}/${file}`;
+          await Deno.mkdir(to.replace(/\/[^/]+$/, ""), { recursive: true });
+          await Deno.copyFile(`${REPO}/${file}`, to).catch(() => {}); // deleted but still tracked
+        }
+        const env = claudeEnv(world, standIn);
+        for (
+          const args of [["plugin", "marketplace", "add", source], [
+            "plugin",
+            "install",
+            "session@session",
+          ]]
+        ) {
+          const out = await new Deno.Command(bin, {
+            args,
+            cwd: world.project,
+            env,
+            clearEnv: true,
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+          assert.ok(out.success, `claude ${args.join(" ")}: ${text}`);
+        }
+      });
+      await t.step("doctor sees the enabled plugin as the hook", async () => {
+        const r = await cli(world, ["doctor"]);
+        assert.match(r.stdout, /✓ hook from the plugin session@session/, r.stdout);
+      });
+      s.tmux = await startClaude(bin, world, standIn, { env: ENV });
+      await pluginSteps(t, { tmux: s.tmux, standIn, world }, "from-market", mark, {
+        listed: "the installed plugin's skill is listed",
+        restores: "its hook restores after /clear",
+      });
+    },
+  );
+}

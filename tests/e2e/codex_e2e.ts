@@ -26,7 +26,7 @@ import {
 
 const STORE = ".claude/state/session";
 
-const BANNER = "[session] Handover";
+const BANNER = "[session] The previous session left";
 
 /** True for the agent's own turns (with tools), not side calls such as title generation. */
 const isTurn = (r: Recorded) => (r.body.tools?.length ?? 0) > 0;
@@ -110,7 +110,7 @@ Deno.test("codex e2e: dump via the shell tool, /clear, the handover reaches the 
         timeoutMs: 30_000,
       });
       const text = inputText(next);
-      assert.ok(text.includes(`${BANNER} "e2e-codex" restored`), "banner in the request");
+      assert.ok(text.includes(`${BANNER} this handover: "e2e-codex"`), "banner in the request");
       assert.ok(text.includes("mark-codex-1"), "the body in the request");
       assert.ok(!text.includes("please dump"), "the old conversation is gone");
       const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-codex.md`);

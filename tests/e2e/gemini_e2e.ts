@@ -27,7 +27,7 @@ import {
 import { sleep } from "./support/tmux.ts";
 
 const STORE = ".claude/state/session";
-const BANNER = "[session] Handover";
+const BANNER = "[session] The previous session left";
 
 /** The text of the last user content of a request (what the user typed, plus hook context). */
 function lastUser(r: Recorded): string {
@@ -92,7 +92,7 @@ Deno.test("gemini e2e: dump via the shell tool, /clear, the handover reaches the
     await t.step("/clear: the next request carries the handover; the doc is consumed", async () => {
       const next = await clearThen("carry on");
       const text = lastUser(next);
-      assert.ok(text.includes(`${BANNER} "e2e-gemini" restored`), "banner in the request");
+      assert.ok(text.includes(`${BANNER} this handover: "e2e-gemini"`), "banner in the request");
       assert.ok(text.includes("mark-gemini-1"), "the body in the request");
       assert.ok(!contentsText(next).includes("please dump"), "the old conversation is gone");
       const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-gemini.md`);

@@ -10,7 +10,7 @@ import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { findSection, parseSections } from "../../lib/handover/document.ts";
 import { encodeProjectDir } from "../../lib/transcript/locate.ts";
-import { ensureClaude, makeWorld, startClaude } from "./support/claude.ts";
+import { ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
 import {
   isToolResult,
   lastMessage,
@@ -20,6 +20,7 @@ import {
   startStandIn,
 } from "./support/stand_in.ts";
 import type { Tmux } from "./support/tmux.ts";
+import { playScript } from "./support/plays.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
 const STORE = ".claude/state/session";
@@ -67,21 +68,7 @@ function script(project: string): (r: Recorded) => Reply {
     },
     { text: "Noted." },
   ];
-  return (r) => {
-    const messages = r.body.messages ?? [];
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i];
-      // Tool results can quote a prompt (sweep does): only typed prompts start a script.
-      if (m.role !== "user") continue;
-      if (Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result")) continue;
-      const text = messageText(m);
-      const steps = text.includes(SECOND) ? second : text.includes(FIRST) ? first : undefined;
-      if (!steps) continue;
-      const k = messages.slice(i).filter((m) => m.role === "assistant").length;
-      return steps[k] ?? { text: "OK." };
-    }
-    return { text: "OK." };
-  };
+  return playScript([{ prompt: SECOND, steps: second }, { prompt: FIRST, steps: first }]);
 }
 
 /** Polls `path` until it contains `needle`; fails after `timeoutMs`. */
@@ -95,76 +82,76 @@ async function waitForFile(path: string, needle: string, timeoutMs: number): Pro
   throw new Error(`${path} did not come to contain ${needle} within ${timeoutMs} ms`);
 }
 
-const bin = await ensureClaude();
-
-Deno.test("Claude Code's own transcript feeds dump, sweep and recover", async (t) => {
-  const world = await makeWorld();
-  const standIn = startStandIn(script(world.project));
-  let tmux: Tmux | undefined;
-  const toolOutput = async (since: number, what: string) => {
-    const r = await standIn.waitFor(
-      (x) => isToolResult(x) && messageText(lastMessage(x)!).includes(what),
-      { since, timeoutMs: 60_000 },
-    );
-    return messageText(lastMessage(r)!);
-  };
-  try {
-    tmux = await startClaude(bin, world, standIn, { args: ["TaskCreate"] });
-    await t.step("dump in the session: files and tasks from the transcript", async () => {
-      const since = standIn.requests.length;
-      await tmux!.submit(FIRST);
-      const out = await toolOutput(since, "/clear");
-      assert.match(out, /Counts: 1 file, 0 decisions, 1 outstanding/, out);
-      const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-transcript.md`);
-      assert.match(doc, /\| `src\/greet\.ts` \| uncommitted-new \| wip \| uncommitted \|/);
-      assert.match(doc, /- \*\*add-greet-tests\*\* — Add greet tests\./);
-      assert.ok(!doc.includes("README"), "the failed Edit touched nothing");
-    });
-    await t.step("sweep in the session: the task and the deferral, with lines", async () => {
-      const since = standIn.requests.length;
-      await tmux!.submit(SECOND);
-      const out = await toolOutput(since, '"candidates"');
-      const sweep = JSON.parse(out.slice(out.indexOf("{")));
-      const kinds = sweep.candidates.map((c: { kind: string }) => c.kind);
-      assert.ok(kinds.includes("task") && kinds.includes("deferral"), out);
-      const deferral = sweep.candidates.find((c: { kind: string }) => c.kind === "deferral");
-      assert.equal(deferral.what, SECOND);
-      assert.match(deferral.where, /^transcript:L\d+$/);
-      assert.match(sweep.transcript, /\.jsonl$/);
-      await tmux!.waitForScreen("Noted.");
-    });
-    await t.step("the session dies; recover drafts a handover from its transcript", async () => {
-      const folder = `${world.home}/.claude/projects/${encodeProjectDir(world.project)}`;
-      const ids = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".jsonl"));
-      assert.equal(ids.length, 1);
-      // The screen shows the last reply before the client has flushed it to the transcript.
-      await waitForFile(`${folder}/${ids[0].name}`, '"Noted."', 30_000);
-      await tmux!.kill();
-      tmux = undefined;
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", ...CLI_FLAGS, `${REPO}/session.ts`, "recover", "crashed"],
-        cwd: world.project,
-        env: { HOME: world.home },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
-      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-      const doc = await Deno.readTextFile(`${world.project}/${STORE}/crashed.md`);
-      assert.ok(text.startsWith(doc.trimEnd()));
-      const split = splitFrontMatter(doc)!;
-      assert.equal(split.fields.recovered, "true");
-      const sections = parseSections(split.body);
-      assert.match(findSection(sections, "Goal")!, /^Build the greeter module\./);
-      assert.match(findSection(sections, "Files touched")!, /`src\/greet\.ts`/);
-      const outstanding = findSection(sections, "Outstanding")!;
-      assert.match(outstanding, /Let's leave the tests for later\./);
-      assert.match(outstanding, /\*\*add-greet-tests\*\*/);
-      assert.match(findSection(sections, "Next step")!, /"Noted\."/);
-    });
-  } finally {
-    await tmux?.kill();
-    await standIn.close();
-    await world.cleanup();
-  }
-});
+for (const { version, bin } of await ensureClaudes()) {
+  Deno.test(`Claude Code ${version}: its own transcript feeds dump, sweep and recover`, async (t) => {
+    const world = await makeWorld(version);
+    const standIn = startStandIn(script(world.project));
+    let tmux: Tmux | undefined;
+    const toolOutput = async (since: number, what: string) => {
+      const r = await standIn.waitFor(
+        (x) => isToolResult(x) && messageText(lastMessage(x)!).includes(what),
+        { since, timeoutMs: 60_000 },
+      );
+      return messageText(lastMessage(r)!);
+    };
+    try {
+      tmux = await startClaude(bin, world, standIn, { args: ["TaskCreate"] });
+      await t.step("dump in the session: files and tasks from the transcript", async () => {
+        const since = standIn.requests.length;
+        await tmux!.submit(FIRST);
+        const out = await toolOutput(since, "/clear");
+        assert.match(out, /Counts: 1 file, 0 decisions, 1 outstanding/, out);
+        const doc = await Deno.readTextFile(`${world.project}/${STORE}/e2e-transcript.md`);
+        assert.match(doc, /\| `src\/greet\.ts` \| uncommitted-new \| wip \| uncommitted \|/);
+        assert.match(doc, /- \*\*add-greet-tests\*\* — Add greet tests\./);
+        assert.ok(!doc.includes("README"), "the failed Edit touched nothing");
+      });
+      await t.step("sweep in the session: the task and the deferral, with lines", async () => {
+        const since = standIn.requests.length;
+        await tmux!.submit(SECOND);
+        const out = await toolOutput(since, '"candidates"');
+        const sweep = JSON.parse(out.slice(out.indexOf("{")));
+        const kinds = sweep.candidates.map((c: { kind: string }) => c.kind);
+        assert.ok(kinds.includes("task") && kinds.includes("deferral"), out);
+        const deferral = sweep.candidates.find((c: { kind: string }) => c.kind === "deferral");
+        assert.equal(deferral.what, SECOND);
+        assert.match(deferral.where, /^transcript:L\d+$/);
+        assert.match(sweep.transcript, /\.jsonl$/);
+        await tmux!.waitForScreen("Noted.");
+      });
+      await t.step("the session dies; recover drafts a handover from its transcript", async () => {
+        const folder = `${world.home}/.claude/projects/${encodeProjectDir(world.project)}`;
+        const ids = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".jsonl"));
+        assert.equal(ids.length, 1);
+        // The screen shows the last reply before the client has flushed it to the transcript.
+        await waitForFile(`${folder}/${ids[0].name}`, '"Noted."', 30_000);
+        await tmux!.kill();
+        tmux = undefined;
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", ...CLI_FLAGS, `${REPO}/session.ts`, "recover", "crashed"],
+          cwd: world.project,
+          env: { HOME: world.home },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder().decode(out.stdout);
+        assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+        const doc = await Deno.readTextFile(`${world.project}/${STORE}/crashed.md`);
+        assert.ok(text.startsWith(doc.trimEnd()));
+        const split = splitFrontMatter(doc)!;
+        assert.equal(split.fields.recovered, "true");
+        const sections = parseSections(split.body);
+        assert.match(findSection(sections, "Goal")!, /^Build the greeter module\./);
+        assert.match(findSection(sections, "Files touched")!, /`src\/greet\.ts`/);
+        const outstanding = findSection(sections, "Outstanding")!;
+        assert.match(outstanding, /Let's leave the tests for later\./);
+        assert.match(outstanding, /\*\*add-greet-tests\*\*/);
+        assert.match(findSection(sections, "Next step")!, /"Noted\."/);
+      });
+    } finally {
+      await tmux?.kill();
+      await standIn.close();
+      await world.cleanup();
+    }
+  });
+}

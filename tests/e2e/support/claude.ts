@@ -6,26 +6,35 @@
  */
 
 import { projectFile } from "../../../lib/agents/command.ts";
-import { clientEnv, npmInstall, run } from "./process.ts";
+import { clientEnv, commitAll, npmInstall, run } from "./process.ts";
 import { type StandIn } from "./stand_in.ts";
 import { sleep, startTmux, type Tmux } from "./tmux.ts";
 
-/** The Claude Code version the end-to-end tests run (and that the README names). */
-export const CLAUDE_CODE_VERSION = "2.1.197";
+/**
+ * The Claude Code versions the end-to-end tests run (and that the README names): the long-pinned
+ * one, and the newest on npm when it was last bumped (pinned too: bump it deliberately, rerun
+ * `deno task e2e`, say so in the README). Every Claude Code e2e runs against each.
+ */
+export const CLAUDE_CODE_VERSIONS = ["2.1.197", "2.1.332"] as const;
+
+/** The oldest pinned version (the one the docs' verified facts name). */
+export const CLAUDE_CODE_VERSION = CLAUDE_CODE_VERSIONS[0];
 
 /** The fake API key the stand-in accepts. */
 export const API_KEY = "sk-ant-api03-e2e-stand-in-key-000000000000000000000000000000";
 
-/** Where the pinned client is installed (kept between runs; `.temp/` is git-ignored). */
-export const PREFIX = projectFile(`.temp/e2e/claude-code-${CLAUDE_CODE_VERSION}`);
+/** Where a pinned client is installed (kept between runs; `.temp/` is git-ignored). */
+export function prefix(version: string): string {
+  return projectFile(`.temp/e2e/claude-code-${version}`);
+}
 
 /**
  * The installed client: the package's `bin` (its postinstall puts the native binary there), else
  * the platform package's binary itself, for npm setups that skip install scripts.
  */
-async function installedBinary(): Promise<string | undefined> {
-  const scope = `${PREFIX}/node_modules/@anthropic-ai`;
-  const candidates = [`${PREFIX}/node_modules/.bin/claude`];
+async function installedBinary(version: string): Promise<string | undefined> {
+  const scope = `${prefix(version)}/node_modules/@anthropic-ai`;
+  const candidates = [`${prefix(version)}/node_modules/.bin/claude`];
   try {
     for await (const e of Deno.readDir(scope)) {
       if (e.name.startsWith("claude-code-")) candidates.push(`${scope}/${e.name}/claude`);
@@ -35,7 +44,7 @@ async function installedBinary(): Promise<string | undefined> {
   }
   for (const bin of candidates) {
     try {
-      if ((await run(bin, ["--version"])).includes(CLAUDE_CODE_VERSION)) return bin;
+      if ((await run(bin, ["--version"])).includes(version)) return bin;
     } catch {
       // a placeholder stub, or another platform's binary
     }
@@ -43,14 +52,29 @@ async function installedBinary(): Promise<string | undefined> {
   return undefined;
 }
 
-/** Installs the pinned Claude Code (once) and returns the path of its `claude` binary. */
-export async function ensureClaude(): Promise<string> {
-  const found = await installedBinary();
+/** A pinned Claude Code to run: its version and its `claude` binary. */
+export interface Claude {
+  version: string;
+  bin: string;
+}
+
+/** Installs a pinned Claude Code (once) and returns the path of its `claude` binary. */
+export async function ensureClaude(version: string = CLAUDE_CODE_VERSION): Promise<string> {
+  const found = await installedBinary(version);
   if (found) return found;
-  await npmInstall(PREFIX, `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`);
-  const bin = await installedBinary();
-  if (!bin) throw new Error(`Claude Code ${CLAUDE_CODE_VERSION} installed but no binary runs`);
+  await npmInstall(prefix(version), `@anthropic-ai/claude-code@${version}`);
+  const bin = await installedBinary(version);
+  if (!bin) throw new Error(`Claude Code ${version} installed but no binary runs`);
   return bin;
+}
+
+/** Installs every pinned Claude Code (once each). */
+export async function ensureClaudes(): Promise<Claude[]> {
+  const out: Claude[] = [];
+  for (const version of CLAUDE_CODE_VERSIONS) {
+    out.push({ version, bin: await ensureClaude(version) });
+  }
+  return out;
 }
 
 /** A scratch world: HOME and a git project directory. */
@@ -61,28 +85,21 @@ export interface World {
   cleanup: () => Promise<void>;
 }
 
-/** Creates a scratch HOME (onboarded, project trusted, key approved) and a git project. */
-export async function makeWorld(): Promise<World> {
+/**
+ * Creates a scratch HOME (onboarded for `version`, project trusted, key approved) and a git
+ * project.
+ */
+export async function makeWorld(version: string = CLAUDE_CODE_VERSION): Promise<World> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "session-e2e-" }));
   const home = `${base}/home`;
   const project = `${base}/project`;
   await Deno.mkdir(`${home}/.claude`, { recursive: true });
   await Deno.mkdir(project, { recursive: true });
   await run("git", ["init", "-q", "-b", "main"], project);
-  await run("git", [
-    "-c",
-    "user.name=e2e",
-    "-c",
-    "user.email=e2e@example.invalid",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    "init",
-  ], project);
+  await commitAll(project, "init");
   const claudeJson = {
     hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLAUDE_CODE_VERSION,
+    lastOnboardingVersion: version,
     numStartups: 1,
     autoUpdates: false,
     bypassPermissionsModeAccepted: true,
@@ -122,7 +139,12 @@ export function claudeEnv(
   });
 }
 
-/** Starts interactive Claude Code in tmux and waits for its prompt. */
+/**
+ * Starts interactive Claude Code in tmux and waits for its prompt. `--permission-mode default`:
+ * 2.1.332 starts in auto mode, whose safety check runs on Anthropic's servers and stalls every
+ * tool call against the stand-in ("Auto mode can't check actions"); the allowed tools run without
+ * asking in default mode, in both versions.
+ */
 export async function startClaude(
   bin: string,
   world: World,
@@ -130,7 +152,16 @@ export async function startClaude(
   options: { args?: string[]; env?: Record<string, string> } = {},
 ): Promise<Tmux> {
   const tmux = await startTmux({
-    command: [bin, "--allowedTools", "Bash", "Write", "Edit", ...(options.args ?? [])],
+    command: [
+      bin,
+      "--permission-mode",
+      "default",
+      "--allowedTools",
+      "Bash",
+      "Write",
+      "Edit",
+      ...(options.args ?? []),
+    ],
     cwd: world.project,
     env: claudeEnv(world, standIn, options.env),
   });

@@ -15,6 +15,22 @@ export async function run(cmd: string, args: string[], cwd?: string): Promise<st
   return text;
 }
 
+/** Commits everything in the git repository at `dir` (empty commits too) as the e2e author. */
+export async function commitAll(dir: string, subject: string): Promise<void> {
+  await run("git", ["add", "-A"], dir);
+  await run("git", [
+    "-c",
+    "user.name=e2e",
+    "-c",
+    "user.email=e2e@example.invalid",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    subject,
+  ], dir);
+}
+
 /** `npm install`s `spec` (e.g. `pkg@1.2.3`) into the private `prefix`, quietly. */
 export async function npmInstall(prefix: string, spec: string): Promise<void> {
   await Deno.mkdir(prefix, { recursive: true });

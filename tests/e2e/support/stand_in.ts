@@ -88,6 +88,27 @@ export function lastUserText(r: Recorded): string {
   return last && !isToolResult(r) ? messageText(last) : "";
 }
 
+/** What Claude Code asks the model when it compacts (`/compact` or auto-compaction). */
+export const SUMMARY_REQUEST =
+  "Your task is to create a detailed summary of the conversation so far";
+
+/** True for Claude Code's compaction request: its last user message asks for the summary. */
+export function isSummaryRequest(r: Recorded): boolean {
+  const last = lastMessage(r);
+  return last !== undefined && messageText(last).includes(SUMMARY_REQUEST);
+}
+
+/**
+ * The stand-in's answer to a compaction request: the shape Claude Code parses (`<analysis>` is
+ * dropped, `<summary>` kept); `mark` makes the summary findable in later requests.
+ */
+export function summaryReply(mark = "E2E-COMPACT-SUMMARY"): Reply {
+  return {
+    text: `<analysis>The user worked with the e2e stand-in.</analysis>\n<summary>\n` +
+      `1. Primary Request and Intent: ${mark}: the e2e scenario.\n</summary>`,
+  };
+}
+
 let ids = 0;
 
 function sse(event: string, data: unknown): string {
@@ -181,7 +202,13 @@ export function startStandIn(script: Script = () => ({ text: "OK." })): StandIn 
       if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 100 });
       record();
       const body = recorded.body;
-      const reply = body.tools && body.tools.length > 0 ? script() : { text: "OK." };
+      // A compaction request is answered with a summary whatever the script says: the script
+      // plays the agent's turns, and would take the summary request for one.
+      const reply = isSummaryRequest(recorded)
+        ? summaryReply()
+        : body.tools && body.tools.length > 0
+        ? script()
+        : { text: "OK." };
       const model = body.model ?? "claude-e2e";
       if (body.stream) return sseResponse(replySse(reply, model));
       return new Response(replyJson(reply, model), {
