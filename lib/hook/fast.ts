@@ -212,8 +212,8 @@ const SHELL_PLAIN = "_/.,:=@%+-";
 
 /**
  * Answers one payload when that needs nothing but this module: silence when there is nothing to
- * restore, or the whole inject (under the docs lock: mark the document consumed, clear LATEST) for
- * a plain handover. Returns `{ general }` — touching nothing but the docs lock file — when the
+ * restore, or the whole inject (under the docs lock: mark the document consumed, LATEST renamed to
+ * the session's `.restored-<id>` marker) for a plain handover. Returns `{ general }` — touching nothing but the docs lock file — when the
  * general path must decide.
  */
 export function fastAnswer(payload: Payload, options: RestoreOptions, env: FastEnv): FastAnswer {
