@@ -3,9 +3,9 @@
  * store and the session's transcript, and its hidden file `.compact-<session id>.md`, which
  * PreCompact writes and SessionStart (`source: "compact"`) claims once.
  *
- * "The handover this session started from": the hook's restore records the slug it injected in
- * `.restored-<session id>` (lib/hook/fast.ts `recordRestored`: one small write on the inject path
- * only). A document this session dumped (`session: <id>` in its front matter) is newer and wins.
+ * "The handover this session started from": the hook's restore leaves the slug it injected in
+ * `.restored-<session id>` (lib/hook/fast.ts `takeLatestAs`: LATEST, which names it on its first
+ * line, renamed to the marker after the consume — no extra write on the inject path). A document this session dumped (`session: <id>` in its front matter) is newer and wins.
  * Reading the transcript for the restore's banner was not chosen: whether and how Claude Code
  * keeps a SessionStart hook's context in the transcript is not a documented contract.
  * @module

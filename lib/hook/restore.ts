@@ -12,7 +12,7 @@ import { buildDigest, capLines } from "../handover/document.ts";
 import { docPath, isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { findRoot } from "../store/root.ts";
 import { buildNotice, noticeBanner, summarizeDraft } from "../continuity/notice.ts";
-import { readLatest, takeLatest } from "../store/latest.ts";
+import { readLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import {
   bannerLine,
@@ -24,8 +24,9 @@ import {
   longestBacktickRun,
   MAX_BODY_RUN,
   type Payload,
-  recordRestored,
+  restoredMarker,
   type RestoreOptions,
+  takeLatestAs,
 } from "./fast.ts";
 
 // The hook's input (payload, flags, budgets, gates) lives in lib/hook/fast.ts, with the fast path
@@ -229,9 +230,10 @@ export function consumePending(
       };
     }
     writeFileAtomicSync(docPath(store, slug), consumed);
-    takeLatest(store, slug);
+    // LATEST becomes the session's `.restored-<id>` marker, as on the fast path (a draft's notice
+    // is no handover the session started from: its LATEST is removed).
+    takeLatestAs(store.latest, found.draft ? undefined : restoredMarker(store.dir, sessionId));
     if (found.draft) return { injected: true, slug, context: draftNotice(found, now) };
-    recordRestored(store.dir, sessionId, slug);
     return { injected: true, slug, context: buildContext(found, now, budget) };
   } finally {
     lock.release();
