@@ -50,9 +50,20 @@ export function sessionDocs(
   return found.sort((a, b) => (b.created || 0) - (a.created || 0));
 }
 
-/** Whether a document already carries the "Since the dump" section. */
+/**
+ * Whether a document already carries the "Since the dump" section: a line `## Since the dump`
+ * (trailing blanks allowed). Spelled out: a regex's first use costs more in the hook.
+ */
 export function hasSince(text: string): boolean {
-  return new RegExp(`(^|\\n)## ${SINCE_TITLE}[ \\t]*\\r?\\n`).test(text);
+  const title = `## ${SINCE_TITLE}`;
+  for (let at = text.indexOf(title); at !== -1; at = text.indexOf(title, at + 1)) {
+    if (at > 0 && text[at - 1] !== "\n") continue;
+    let end = at + title.length;
+    while (text[end] === " " || text[end] === "\t") end++;
+    if (text[end] === "\r") end++;
+    if (text[end] === "\n") return true;
+  }
+  return false;
 }
 
 /** A file's text, or undefined when it cannot be read. */

@@ -385,7 +385,13 @@ export function parseHead(
     while (to > from && (line[to - 1] === " " || line[to - 1] === "\t")) to--;
     const value = line.slice(from, to);
     // Quoted values are unquoted there; line breaks other than LF end its match: the general way.
-    if (value[0] === '"' || value[0] === "'" || /[\r\u2028\u2029]/.test(value)) return undefined;
+    // (No regex: its first use costs ~0.25 ms in a fresh process.)
+    if (
+      value[0] === '"' || value[0] === "'" || value.includes("\r") || value.includes("\u2028") ||
+      value.includes("\u2029")
+    ) {
+      return undefined;
+    }
     fields[key] = value;
     if (key === "consumed") consumedAt = pos + from;
     pos = eol + 1;
