@@ -8,8 +8,6 @@
  * @module
  */
 
-import type { Json } from "./facts.ts";
-
 /** What follows `<` at the start of a slash command's wrapper, its output or `!` shell input. */
 const WRAPPERS = [
   "command-",
@@ -19,8 +17,12 @@ const WRAPPERS = [
   "user-prompt-submit-hook",
 ];
 
-/** Text of a user message that a person typed, or undefined for tool results and wrappers. */
-export function promptText(record: Json): string | undefined {
+/**
+ * Text of a user message that a person typed, or undefined for tool results and wrappers.
+ * `record` is a parsed record (facts.ts `Json`, spelled out: facts.ts imports this module).
+ */
+// deno-lint-ignore no-explicit-any
+export function promptText(record: any): string | undefined {
   if (record?.type !== "user" || record.isMeta || record.isSidechain) return undefined;
   if (record.isCompactSummary || record.isVisibleInTranscriptOnly) return undefined;
   const content = record.message?.content;
