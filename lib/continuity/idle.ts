@@ -9,7 +9,7 @@
  */
 
 import { isSubstantive, promptText } from "../transcript/prompt.ts";
-import { mayBeWork, readTail, TAIL_BYTES } from "./tail.ts";
+import { mayBeWork, readTail, TAIL_BYTES } from "./glance.ts";
 
 /**
  * True when the transcript at `path` (at most {@link TAIL_BYTES}) shows no work and no
