@@ -17,7 +17,7 @@ import { readTranscript } from "../transcript/claude.ts";
 import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
-import { hasSince, sessionDocs } from "./own_docs.ts";
+import { hasSince, sessionDocs } from "./glance.ts";
 
 /** What {@link draftSession} needs. */
 export interface DraftRequest {
@@ -75,7 +75,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   ensureStore(store);
   return await withDocsLock(store, async () => {
     // Asked again under the lock: a dump or another SessionEnd hook may have written meanwhile.
-    const own = sessionDocs(store.dir, r.session);
+    const own = sessionDocs(store.dir, r.session, (t) => splitFrontMatter(t)?.fields);
     if (own.length > 0) return { reason: `"${own[0].slug}" of this session exists; no draft` };
     const base = draftSlug(branch, r.now);
     for (let n = 1; n <= 100; n++) {

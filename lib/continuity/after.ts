@@ -1,6 +1,6 @@
 /**
  * Reading a whole Claude Code transcript around a moment (a dump's `created`) into the facts at
- * that moment and at the end, with the commits made after it ({@link SinceFacts}). tail.ts
+ * that moment and at the end, with the commits made after it ({@link SinceFacts}). glance.ts
  * answers first whether there is anything to read for.
  * @module
  */
@@ -9,7 +9,7 @@ import { TranscriptReader } from "../transcript/claude.ts";
 import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
 import { forEachLine } from "../transcript/lines.ts";
 import type { SinceFacts } from "./since.ts";
-import { lineStamp } from "./tail.ts";
+import { lineStamp } from "./glance.ts";
 
 /** A `git commit` the line's Bash call ran: its `-m` message, else the command; or undefined. */
 export function commitOf(rec: unknown): string | undefined {

@@ -8,9 +8,8 @@
  * @module
  */
 
-import { isSubstantive } from "../transcript/prose.ts";
-import { promptText } from "../transcript/prompt.ts";
-import { mayBeWork, TAIL_BYTES } from "./tail.ts";
+import { isSubstantive, promptText } from "../transcript/prompt.ts";
+import { mayBeWork, readTail, TAIL_BYTES } from "./glance.ts";
 
 /**
  * True when the transcript at `path` (at most {@link TAIL_BYTES}) shows no work and no
@@ -18,8 +17,8 @@ import { mayBeWork, TAIL_BYTES } from "./tail.ts";
  * longer file, a Codex rollout). Throws when the file cannot be read.
  */
 export function idleSession(path: string): boolean | undefined {
-  if (Deno.statSync(path).size > TAIL_BYTES) return undefined;
-  const text = Deno.readTextFileSync(path);
+  const { text } = readTail(path, TAIL_BYTES, true);
+  if (text === undefined) return undefined;
   if (text.includes('"session_meta"')) return undefined; // Codex: its own reader decides
   for (const line of text.split("\n")) {
     if (mayBeWork(line)) return false;

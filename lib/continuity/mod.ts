@@ -6,8 +6,8 @@
  * dump to the one it made:
  * - session_end.ts: `answerSessionEnd`, the decision: did this session dump, did it work after,
  *   was anything worth carrying; loads the rest only when there is something to write
- * - own_docs.ts: the store's documents of one session (`session:` front matter), read cheaply
- * - tail.ts: whether a transcript's tail shows work after a moment (imports nothing)
+ * - glance.ts: what SessionEnd looks at first, cheaply: the store's documents of one session
+ *   (`session:` front matter), whether a transcript's tail shows work after a moment
  * - idle.ts: whether a short transcript shows nothing worth a handover (no reader loaded)
  * - after.ts: a whole transcript read around a moment: the facts then and at the end, commits
  * - since.ts: the "Since the dump" section (pure)
@@ -31,8 +31,7 @@
  */
 
 export * from "./session_end.ts";
-export * from "./own_docs.ts";
-export * from "./tail.ts";
+export * from "./glance.ts";
 export * from "./idle.ts";
 export * from "./after.ts";
 export * from "./since.ts";

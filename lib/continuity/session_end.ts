@@ -21,9 +21,15 @@
 
 import type { HookAnswer } from "../hook/answer.ts";
 import { type Payload, plainStore, type RestoreOptions } from "../hook/fast.ts";
-import { sessionField } from "../store/front_matter.ts";
-import { hasSince, type SessionDoc, sessionDocs } from "./own_docs.ts";
-import { workInTail } from "./tail.ts";
+import type * as FrontMatter from "../store/front_matter.ts";
+import {
+  type FrontMatterReader,
+  hasSince,
+  type SessionDoc,
+  sessionDocs,
+  sessionOf,
+  workInTail,
+} from "./glance.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
 import type * as Since from "./since.ts";
@@ -52,7 +58,7 @@ export async function answerSessionEnd(
   now: Date,
 ): Promise<HookAnswer> {
   if (payload.hook_event_name !== "SessionEnd") return { reason: "not a SessionEnd event" };
-  const session = sessionField(payload.session_id);
+  const session = sessionOf(payload.session_id);
   if (session === undefined) return { reason: "no usable session_id in the payload" };
   /** The store by the root rule, loaded when the plain look cannot tell or before a write. */
   const place = async () =>
@@ -60,11 +66,11 @@ export async function answerSessionEnd(
   // "Did this session dump?": as cheap as the SessionStart fast path when the store is plain.
   const plain = plainStore(env.projectDir, payload.cwd);
   let own: SessionDoc[] = [];
-  if ("dir" in plain) own = sessionDocs(plain.dir, session, plain.names);
+  if ("dir" in plain) own = await ownDocs(plain.dir, session, plain.names);
   else if ("general" in plain) {
     const where = await place();
     if ("refused" in where) return { reason: where.refused };
-    own = sessionDocs(where.store.dir, session);
+    own = await ownDocs(where.store.dir, session);
   }
   const transcript = payload.transcript_path;
   if (own.length > 0) return await sinceTheDump(own[0], transcript, session, place);
@@ -82,6 +88,25 @@ export async function answerSessionEnd(
   if ("refused" in where) return { reason: where.refused };
   const write = await load<typeof Write>("./_write.ts");
   return await written(() => write.draftSession({ ...where, transcript, session, now }));
+}
+
+/**
+ * The store's documents of this session (glance.ts `sessionDocs`); lib/store/front_matter.ts is
+ * loaded only when one of them has front matter of a shape dump does not write.
+ */
+async function ownDocs(
+  dir: string,
+  session: string,
+  names?: Map<string, string>,
+): Promise<SessionDoc[]> {
+  return sessionDocs(dir, session, undefined, names) ??
+    sessionDocs(dir, session, await frontMatterReader(), names);
+}
+
+/** lib/store/front_matter.ts `splitFrontMatter`'s fields, the module loaded on first need. */
+async function frontMatterReader(): Promise<FrontMatterReader> {
+  const { splitFrontMatter } = await load<typeof FrontMatter>("../store/front_matter.ts");
+  return (text) => splitFrontMatter(text)?.fields;
 }
 
 /** The ending session dumped: append what it did afterwards, if anything. */

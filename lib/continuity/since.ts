@@ -8,7 +8,7 @@
 
 import type { Mention, Task, TranscriptFacts } from "../transcript/facts.ts";
 import { isOwnState } from "../handover/evidence/model.ts";
-import { SINCE_TITLE } from "./own_docs.ts";
+import { SINCE_TITLE } from "./glance.ts";
 
 /** At most this many of each kind are listed; the rest are counted. */
 export const SINCE_MAX = 10;

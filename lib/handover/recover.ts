@@ -39,7 +39,7 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
   const out: string[] = [];
   const goal: string[] = [];
   // The requests that ask for something: a closing "thanks" or "ok" is neither the goal nor the
-  // next step (transcript/prose.ts `isSubstantive`); with none, the plain first and last.
+  // next step (transcript/prompt.ts `isSubstantive`); with none, the plain first and last.
   const first = facts.firstSubstantive ?? facts.firstRequest;
   const last = facts.lastSubstantive ?? facts.lastRequest;
   if (first) {

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { answersQuestion, closingQuestion, deferralsIn, isSubstantive } from "./prose.ts";
+import { answersQuestion, closingQuestion, deferralsIn } from "./prose.ts";
+import { isSubstantive } from "./prompt.ts";
 import { normalizePath, relativeTo, resolvePath } from "./paths.ts";
 
 /** A file the session wrote or edited, per the transcript. */
@@ -48,7 +49,7 @@ export interface TranscriptFacts {
   deferrals: Mention[];
   firstRequest?: Mention;
   lastRequest?: Mention;
-  /** The first request that asks for something (prose.ts `isSubstantive`), not a "thanks". */
+  /** The first request that asks for something (prompt.ts `isSubstantive`), not a "thanks". */
   firstSubstantive?: Mention;
   /** The last request that asks for something: the one to continue with. */
   lastSubstantive?: Mention;

@@ -5,11 +5,11 @@
  * however long the file; tolerant of bad lines, unknown record types and future fields.
  *
  * - facts.ts: the facts model, and the one builder both readers feed (state, shared rules, assembly)
- * - prose.ts: closing questions, whether a reply answers one, deferral phrases, whether a message
- *   asks for something (`isSubstantive`: not a "thanks" or "ok")
+ * - prose.ts: closing questions, whether a reply answers one, deferral phrases
  * - paths.ts: path arithmetic on the paths transcripts carry (absolute, relative, normalized)
  * - lines.ts: line by line, streamed from a file in chunks or split from text
- * - prompt.ts: what a person typed, in a Claude Code user record (imports nothing)
+ * - prompt.ts: what a person typed, in a Claude Code user record, and whether it asks for
+ *   something (`isSubstantive`: not a "thanks" or "ok"); imports nothing
  * - claude.ts: Claude Code's record shapes, read into the builder
  * - codex.ts: Codex's rollout shapes and V4A patches, read into the builder
  * - locate.ts: finding the session's file (flag, session id, newest of this project)

@@ -124,33 +124,3 @@ export function deferralsIn(text: string): string[] {
   }
   return out;
 }
-
-/**
- * Words that make up an acknowledgement, a greeting or a go-ahead: a reply built only of these ("thanks",
- * "ok", "great, thanks!", "yes please", "continue", "lgtm 👍") asks for nothing new, so it is no
- * request a handover should carry as the goal or the next step.
- */
-const ACK_WORDS = new Set(
-  (
-    "thanks thank thx ty tysm you u very much so lot a ok okay k kk great good nice cool " +
-    "perfect awesome excellent wonderful fantastic amazing brilliant yes yep yeah yup y sure " +
-    "fine alright right correct exactly agreed indeed continue proceed go on ahead keep going " +
-    "carry done lgtm sgtm looks sounds that's thats it works please pls plz cheers np noted " +
-    "got understood i see all well makes sense love super sweet wow neat merci danke gracias " +
-    "ja oui si do hi hello hey"
-  ).split(" "),
-);
-
-/**
- * Whether a user's message asks for something (a substantive request) rather than only
- * acknowledging or waving on ("thanks", "ok", "great, thanks!", "yes", "continue"). Judged word
- * by word: at most eight words, every one of them an acknowledgement word once punctuation and
- * emoji are set aside; anything longer or with another word is substantive.
- */
-export function isSubstantive(text: string): boolean {
-  const words = text.toLowerCase().replace(/[’‘]/g, "'").replace(/[^\p{L}\p{N}' ]+/gu, " ")
-    .split(/\s+/).filter((w) => w !== "" && w !== "'");
-  if (words.length === 0) return false;
-  if (words.length > 8) return true;
-  return !words.every((w) => ACK_WORDS.has(w.replace(/^'+|'+$/g, "")));
-}

@@ -6,7 +6,7 @@ import {
   sameProject,
   worthCarrying,
 } from "../../lib/continuity/draft.ts";
-import { sessionDocs } from "../../lib/continuity/own_docs.ts";
+import { sessionDocs } from "../../lib/continuity/glance.ts";
 import { DEFAULT_OPTIONS, fastAnswer, parseHead } from "../../lib/hook/fast.ts";
 import { sessionField, splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { parseTranscript } from "../../lib/transcript/claude.ts";
@@ -94,8 +94,9 @@ Deno.test("session: is a plain field for the fast path; sessionField keeps ids p
   await using p = await scratchProject();
   const text = await writeSessionDump(p.store, "mine");
   assert.equal(parseHead(text)?.fields.session, SESSION);
-  assert.deepEqual(sessionDocs(p.store.dir, SESSION).map((d) => d.slug), ["mine"]);
-  assert.deepEqual(sessionDocs(p.store.dir, "other"), []);
+  const general = (t: string) => splitFrontMatter(t)?.fields;
+  assert.deepEqual(sessionDocs(p.store.dir, SESSION, general).map((d) => d.slug), ["mine"]);
+  assert.deepEqual(sessionDocs(p.store.dir, "other", general), []);
   assert.equal(sessionField(SESSION), SESSION);
   assert.equal(sessionField(undefined), undefined);
   assert.equal(sessionField("a\nb"), undefined);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { worthCarrying } from "../../lib/continuity/draft.ts";
 import { idleSession } from "../../lib/continuity/idle.ts";
-import { TAIL_BYTES } from "../../lib/continuity/tail.ts";
+import { TAIL_BYTES } from "../../lib/continuity/glance.ts";
 import { join } from "../../lib/fs/path.ts";
 import { parseTranscript } from "../../lib/transcript/claude.ts";
 import { scratchDir } from "../support/scratch.ts";

@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  answersQuestion,
-  closingQuestion,
-  deferralsIn,
-  isSubstantive,
-} from "../../lib/transcript/prose.ts";
+import { answersQuestion, closingQuestion, deferralsIn } from "../../lib/transcript/prose.ts";
 
 Deno.test("deferral patterns (one place)", async (t) => {
   const yes = [
@@ -62,37 +57,4 @@ Deno.test("closing questions and whether a reply answers them", async (t) => {
     assert.ok(!answersQuestion(q, "Now write docs/greet.md describing the module."));
     assert.ok(!answersQuestion(q, "Run the tests"));
   });
-});
-
-Deno.test("isSubstantive: acknowledgements and go-aheads ask for nothing new", () => {
-  for (
-    const ack of [
-      "thanks",
-      "Thanks!",
-      "ok",
-      "OK.",
-      "great, thanks!",
-      "yes",
-      "Yes please",
-      "continue",
-      "go ahead",
-      "lgtm 👍",
-      "perfect, thank you very much",
-      "sounds good",
-      "  ",
-      "👍",
-    ]
-  ) assert.equal(isSubstantive(ack), false, ack);
-  for (
-    const ask of [
-      "Add a greeting module in src/greet.ts",
-      "fix the footer",
-      "thanks, now add tests",
-      "yes, and rename it to greet_all",
-      "ok do the migration",
-      "continue with the parser",
-      "no",
-      "Thanks. Let's park the i18n idea for later",
-    ]
-  ) assert.equal(isSubstantive(ask), true, ask);
 });

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { isSubstantive, promptText } from "../../lib/transcript/prompt.ts";
+
+Deno.test("isSubstantive: acknowledgements and go-aheads ask for nothing new", () => {
+  for (
+    const ack of [
+      "thanks",
+      "Thanks!",
+      "ok",
+      "OK.",
+      "great, thanks!",
+      "yes",
+      "Yes please",
+      "continue",
+      "go ahead",
+      "lgtm 👍",
+      "perfect, thank you very much",
+      "sounds good",
+      "  ",
+      "👍",
+    ]
+  ) assert.equal(isSubstantive(ack), false, ack);
+  for (
+    const ask of [
+      "Add a greeting module in src/greet.ts",
+      "fix the footer",
+      "thanks, now add tests",
+      "yes, and rename it to greet_all",
+      "ok do the migration",
+      "continue with the parser",
+      "no",
+      "Thanks. Let's park the i18n idea for later",
+    ]
+  ) assert.equal(isSubstantive(ask), true, ask);
+});
+
+Deno.test("isSubstantive: the ASCII path splits words as the regexes do", () => {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const pieces = (
+    "thanks|OK|ok|great|Yes|please|go|ahead|it's|'|''|'ok'|that's|fix|the|bug|42|a1| |  |\t|\n|" +
+    ",|.|!|?|-|_|/|x'|'y|~|=|THANKS"
+  ).split("|");
+  const seen = new Set<boolean>();
+  for (let i = 0; i < 20_000; i++) {
+    let text = "";
+    for (let n = Math.floor(next() * 12); n > 0; n--) {
+      text += pieces[Math.floor(next() * pieces.length)];
+    }
+    // A trailing no-break space is a separator to the regexes and sends any text their way.
+    const substantive = isSubstantive(text);
+    assert.equal(substantive, isSubstantive(text + "\u00a0"), JSON.stringify(text));
+    seen.add(substantive);
+  }
+  assert.equal(seen.size, 2, "both answers generated");
+});
+
+Deno.test("promptText: wrappers, shell input and notices are not requests", () => {
+  const user = (content: unknown) => ({ type: "user", message: { role: "user", content } });
+  for (
+    const wrapped of [
+      "<command-name>/clear</command-name>",
+      "<local-command-stdout>ok</local-command-stdout>",
+      "<bash-input>ls</bash-input>",
+      "<system-reminder>x</system-reminder>",
+      "<user-prompt-submit-hook>x</user-prompt-submit-hook>",
+      "[Request interrupted by user]",
+      "Caveat: the messages below",
+    ]
+  ) assert.equal(promptText(user(wrapped)), undefined, wrapped);
+  assert.equal(promptText(user("  <b>bold</b> please ")), "<b>bold</b> please");
+  assert.equal(promptText(user("<commands> list")), "<commands> list");
+  assert.equal(promptText(user([{ type: "text", text: "fix it" }])), "fix it");
+});
