@@ -6,10 +6,11 @@
  */
 
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
-import { collectEvidence } from "../handover/evidence/collect.ts";
+import { collectRedacted } from "../handover/evidence/collect.ts";
 import { transcriptFor } from "../handover/evidence/transcript.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
 import { writeHandover } from "../handover/write.ts";
+import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { refusal } from "../store/slug.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
@@ -73,14 +74,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // The recovered session's commits: since its first record, unless --since says otherwise.
   const started = Date.parse(loaded.facts.startedAt ?? "");
   const since = flags.since === undefined && !Number.isNaN(started) ? new Date(started) : window;
-  const ev = await collectEvidence({ store, now: ctx.now, since, loaded });
-  const draft = recoverMarkdown(loaded.facts);
-  const d = await writeHandover(draft, ev, {
+  const { evidence: ev, redacted } = await collectRedacted({ store, now: ctx.now, since, loaded });
+  // The drafted text quotes the transcript: redacted before it is written, as dump's stdin is.
+  const draft = await redactLazily(recoverMarkdown(loaded.facts));
+  const d = await writeHandover(draft.text, ev, {
     now: ctx.now,
     name,
     force: a.flags.force === true,
     recovered: true,
   });
+  const note = await redactionNoteLazily(draft.counts, redacted);
+  if (note) ctx.err(note);
   ctx.out(d.text.trimEnd());
   ctx.out(
     [

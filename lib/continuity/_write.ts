@@ -11,6 +11,7 @@ import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
+import { redactLazily } from "../secrets/lazy.ts";
 import { readLatest, writeLatest } from "../store/latest.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readTranscript } from "../transcript/claude.ts";
@@ -50,6 +51,16 @@ function latestIsUnconsumedDump(store: Store): string | undefined {
   return fields?.consumed === "false" && fields.draft === undefined ? slug : undefined;
 }
 
+/**
+ * `text` with its transcript-derived body redacted (lib/secrets/lazy.ts: the rules load only when
+ * the text may hold a secret); the front matter the hook wrote itself stays as it is.
+ */
+async function redactedDoc(text: string): Promise<string> {
+  const split = splitFrontMatter(text);
+  if (split === undefined) return (await redactLazily(text)).text;
+  return split.head + (await redactLazily(split.body)).text;
+}
+
 /** Drafts a handover for a session that ended without a dump; writes nothing when not worth it. */
 export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   const { store } = r;
@@ -82,7 +93,8 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
       const slug = n === 1 ? base : `${base}-${n}`;
       const path = docPath(store, slug);
       if (exists(path)) continue;
-      if (!(await createFileAtomic(path, composeDraft(facts, inputs, slug)))) continue;
+      const draft = await redactedDoc(composeDraft(facts, inputs, slug));
+      if (!(await createFileAtomic(path, draft))) continue;
       const dump = latestIsUnconsumedDump(store);
       if (dump !== undefined) {
         return { reason: `drafted "${slug}"; LATEST stays on the unconsumed "${dump}"` };
@@ -105,6 +117,8 @@ export async function appendSince(
   session: string,
   section: string,
 ): Promise<HookAnswer> {
+  // Built from the transcript: redacted before it reaches the store (the agent's text was by dump).
+  const clean = (await redactLazily(section)).text;
   return await withDocsLock(store, async () => {
     const text = readDoc(store, slug);
     const fields = text === undefined ? undefined : splitFrontMatter(text)?.fields;
@@ -114,7 +128,7 @@ export async function appendSince(
     if (hasSince(text)) return { reason: `"${slug}" already says what came after` };
     const eol = text.includes("\r\n") ? "\r\n" : "\n";
     const joined = text.replace(/(?:\r?\n)*$/, eol + eol) +
-      section.replaceAll("\n", eol) + eol;
+      clean.replaceAll("\n", eol) + eol;
     await writeFileAtomic(docPath(store, slug), joined);
     return { reason: `appended "Since the dump" to "${slug}"` };
   });
