@@ -16,6 +16,7 @@ import { join, removeQuietly } from "../fs/path.ts";
 import { capLines, findSection, parseSections, type Section } from "../handover/document.ts";
 import { RESTORED_PREFIX, safeSessionId } from "../hook/fast.ts";
 import { readParked } from "../parked/file.ts";
+import { redactLazily } from "../secrets/lazy.ts";
 import { listSlugs, readHead } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { docPath, readDoc, type Store } from "../store/store.ts";
@@ -109,7 +110,11 @@ export async function gatherMaterial(
   const tasks = (facts?.tasks ?? []).filter(isUnfinished).map((t) =>
     `- ${t.subject} (${t.status})`
   );
-  if (tasks.length) material.sections.push({ title: TASKS, content: tasks.join("\n") });
+  // The transcript's parts are redacted here, so neither the saved file (PreCompact) nor the card
+  // (SessionStart) holds a secret; the handover's were by dump, the parked items' by park.
+  if (tasks.length) {
+    material.sections.push({ title: TASKS, content: (await redactLazily(tasks.join("\n"))).text });
+  }
   let parked: string[] = [];
   try {
     parked = readParked(store).items.map((i) => `- ${i.slug} — ${i.summary}`);
@@ -119,7 +124,9 @@ export async function gatherMaterial(
   if (files.length > FILES_SHOWN) {
     files.splice(FILES_SHOWN, files.length, `- +${files.length - FILES_SHOWN} more`);
   }
-  if (files.length) material.sections.push({ title: FILES, content: files.join("\n") });
+  if (files.length) {
+    material.sections.push({ title: FILES, content: (await redactLazily(files.join("\n"))).text });
+  }
   return material;
 }
 
