@@ -125,8 +125,12 @@ function injectFault(path: string, data: string | Uint8Array, mode: number | und
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
 }
 
-/** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+/**
+ * The complete temp file beside `path` that the atomic writers rename or link into place, created
+ * with the mode `path` will end up with; on a failure it is gone again and the error rethrown.
+ * Written synchronously by every writer: the files are small, and one way is easier to keep right.
+ */
+function writeTemp(path: string, data: string | Uint8Array): string {
   const tmp = tempPathFor(path);
   const mode = targetMode(path);
   try {
@@ -134,7 +138,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
     if (typeof data === "string") Deno.writeTextFileSync(tmp, data, createOptions(mode));
     else Deno.writeFileSync(tmp, data, createOptions(mode));
     settleSync(tmp, mode);
-    Deno.renameSync(tmp, path);
+    return tmp;
   } catch (err) {
     try {
       Deno.removeSync(tmp);
@@ -143,15 +147,23 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
   }
 }
 
+/** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const tmp = writeTemp(path, data);
+  try {
+    Deno.renameSync(tmp, path);
+  } catch (err) {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* already gone */ }
+    throw err;
+  }
+}
+
 /** Writes `data` to `path` atomically. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = tempPathFor(path);
-  const mode = targetMode(path);
+  const tmp = writeTemp(path, data);
   try {
-    injectFault(tmp, data, mode);
-    if (typeof data === "string") await Deno.writeTextFile(tmp, data, createOptions(mode));
-    else await Deno.writeFile(tmp, data, createOptions(mode));
-    settleSync(tmp, mode);
     await Deno.rename(tmp, path);
   } catch (err) {
     await Deno.remove(tmp).catch(() => {});
@@ -165,14 +177,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  * name exactly one wins. Returns false when the name was already taken.
  */
 export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
-  const tmp = tempPathFor(path);
-  // A new file only: the directory decides (an existing one is never replaced).
-  const mode = targetMode(path);
+  // A new file only: the directory decides its mode (an existing one is never replaced).
+  const tmp = writeTemp(path, data);
   try {
-    injectFault(tmp, data, mode);
-    if (typeof data === "string") await Deno.writeTextFile(tmp, data, createOptions(mode));
-    else await Deno.writeFile(tmp, data, createOptions(mode));
-    settleSync(tmp, mode);
     try {
       await Deno.link(tmp, path);
       return true;
