@@ -84,9 +84,9 @@ export async function answerSessionEnd(
   } catch (err) {
     return { reason: `cannot read ${transcript}: ${err instanceof Error ? err.message : err}` };
   }
-  const where = await place();
+  // Both at once: the two module loads overlap (the draft's is the larger part of its start).
+  const [where, write] = await Promise.all([place(), load<typeof Write>("./_write.ts")]);
   if ("refused" in where) return { reason: where.refused };
-  const write = await load<typeof Write>("./_write.ts");
   return await written(() => write.draftSession({ ...where, transcript, session, now }));
 }
 

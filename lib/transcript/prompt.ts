@@ -78,7 +78,9 @@ export function isSubstantive(text: string): boolean {
 /**
  * The words {@link isSubstantive} splits an ASCII-only text into (the common case), without its
  * regexes: lower-cased runs of letters, digits and `'`, a lone `'` left out. Undefined for a text
- * with any other character, which the regexes split.
+ * with any other character, which the regexes split. It stops at the ninth word: more than eight
+ * make a text substantive whatever follows, and the regexes would find those nine words too (each
+ * ended by an ASCII separator), so a transcript's long prompts are not split to the end.
  */
 function asciiWords(text: string): string[] | undefined {
   const words: string[] = [];
@@ -91,7 +93,7 @@ function asciiWords(text: string): string[] | undefined {
     if (inWord && start === -1) start = i;
     else if (!inWord && start !== -1) {
       const word = text.slice(start, i).toLowerCase();
-      if (word !== "'") words.push(word);
+      if (word !== "'" && words.push(word) > 8) return words;
       start = -1;
     }
   }

@@ -99,6 +99,8 @@ export function answersQuestion(question: string, reply: string): boolean {
 
 /** The closing question of an assistant text (its last sentence), or undefined if it has none. */
 export function closingQuestion(text: string): string | undefined {
+  // Most texts hold no `?` at all: one native scan instead of the trailing-run regex.
+  if (!text.includes("?")) return undefined;
   const t = text.replace(/[\s*_`)\]"']+$/u, "");
   if (!t.endsWith("?")) return undefined;
   const body = t.slice(0, -1);
@@ -113,8 +115,17 @@ export function closingQuestion(text: string): string | undefined {
   return q.length > 300 ? "…" + q.slice(-299) : q;
 }
 
+/**
+ * Every deferral pattern in one, tried once on a whole text: a pattern that matches a sentence
+ * matches the text it came from too (each starts and ends at `\b` beside a word character, and
+ * a sentence's edges are white space or the text's own), so a text it misses has no deferral
+ * and is not split into sentences at all — most prompts of a long transcript.
+ */
+const ANY_DEFERRAL = new RegExp(DEFERRAL_PATTERNS.map((re) => `(?:${re.source})`).join("|"), "i");
+
 /** The sentences of `text` that park something, per {@link DEFERRAL_PATTERNS}. */
 export function deferralsIn(text: string): string[] {
+  if (!ANY_DEFERRAL.test(text)) return [];
   const out: string[] = [];
   for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
     const s = sentence.trim();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { isSubstantive, promptText } from "../../lib/transcript/prompt.ts";
+import { prng } from "../support/prng.ts";
 
 Deno.test("isSubstantive: acknowledgements and go-aheads ask for nothing new", () => {
   for (
@@ -71,4 +72,26 @@ Deno.test("promptText: wrappers, shell input and notices are not requests", () =
   assert.equal(promptText(user("  <b>bold</b> please ")), "<b>bold</b> please");
   assert.equal(promptText(user("<commands> list")), "<commands> list");
   assert.equal(promptText(user([{ type: "text", text: "fix it" }])), "fix it");
+});
+
+Deno.test("isSubstantive: the same answer as the regexes alone, long texts and non-ASCII anywhere", () => {
+  // A leading no-break space sends a text to the regexes from its first character (and is only a
+  // separator to them): the regex reading, with no ASCII path and no stop at the ninth word.
+  const byRegexes = (text: string) => isSubstantive("\u00a0" + text);
+  const pieces = (
+    "thanks|OK|great|Yes|please|go|ahead|that's|fix|bug|42| |  |\t|\n|,|.|!|'|''|_|-|" +
+    "café|’|‘ok’|👍|\u00a0|é|日本"
+  ).split("|");
+  const next = prng(20261201);
+  const seen = new Set<string>();
+  for (let i = 0; i < 20_000; i++) {
+    let text = "";
+    for (let n = Math.floor(next() * 30); n > 0; n--) {
+      text += pieces[Math.floor(next() * pieces.length)];
+    }
+    const answer = isSubstantive(text);
+    assert.equal(answer, byRegexes(text), JSON.stringify(text));
+    seen.add(`${answer}/${[...text].some((c) => c.charCodeAt(0) > 127)}`);
+  }
+  assert.equal(seen.size, 4, `ASCII and not, both answers: ${[...seen]}`);
 });

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { answersQuestion, closingQuestion, deferralsIn } from "../../lib/transcript/prose.ts";
+import {
+  answersQuestion,
+  closingQuestion,
+  DEFERRAL_PATTERNS,
+  deferralsIn,
+} from "../../lib/transcript/prose.ts";
+import { prng } from "../support/prng.ts";
 
 Deno.test("deferral patterns (one place)", async (t) => {
   const yes = [
@@ -56,5 +62,62 @@ Deno.test("closing questions and whether a reply answers them", async (t) => {
     assert.ok(answersQuestion(q, "Add the shout flag, but hidden"));
     assert.ok(!answersQuestion(q, "Now write docs/greet.md describing the module."));
     assert.ok(!answersQuestion(q, "Run the tests"));
+  });
+});
+
+Deno.test("prose shortcuts give the answers of the full readings", async (t) => {
+  const pieces = (
+    "Fix the build| later|Later| park this| let's park| come back to| revisit| after the API " +
+    "refactor lands| defer| not now| some time| next session| put a pin in| on the back burner|" +
+    " on hold| leave it for| skip it for now| backlog|.|!|?|;| |\n|\n\n|**|`|)|\"|'|_| done|" +
+    " Shall I go on|—|é|Ready?|\u00a0|\t"
+  ).split("|");
+  const next = prng(1201);
+  const texts: string[] = [];
+  for (let i = 0; i < 10_000; i++) {
+    let text = "";
+    for (let n = Math.floor(next() * 14); n > 0; n--) {
+      text += pieces[Math.floor(next() * pieces.length)];
+    }
+    texts.push(text);
+  }
+  await t.step("deferralsIn: as sentence by sentence with every pattern", () => {
+    let found = 0;
+    for (const text of texts) {
+      const want: string[] = [];
+      for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
+        const s = sentence.trim();
+        if (s && DEFERRAL_PATTERNS.some((re) => re.test(s))) {
+          want.push(s.length > 300 ? s.slice(0, 299) + "…" : s);
+        }
+      }
+      assert.deepEqual(deferralsIn(text), want, JSON.stringify(text));
+      if (want.length > 0) found++;
+    }
+    assert.ok(found > 1_000 && found < 9_000, `both answers generated: ${found}`);
+  });
+  // The reading before the `?` shortcut, verbatim: the oracle.
+  const trailingRunReading = (text: string) => {
+    const t = text.replace(/[\s*_`)\]"']+$/u, "");
+    if (!t.endsWith("?")) return undefined;
+    const body = t.slice(0, -1);
+    const cut = Math.max(
+      body.lastIndexOf("\n"),
+      ...[". ", "! ", "? ", ": "].map((s) => {
+        const i = body.lastIndexOf(s);
+        return i < 0 ? -1 : i + 1;
+      }),
+    );
+    const q = (body.slice(cut + 1).replace(/^[\s*_>#-]+/u, "") + "?").trim();
+    return q.length > 300 ? "…" + q.slice(-299) : q;
+  };
+  await t.step("closingQuestion: as the trailing-run reading", () => {
+    let asked = 0;
+    for (const text of texts) {
+      const want = trailingRunReading(text);
+      assert.equal(closingQuestion(text), want, JSON.stringify(text));
+      if (want !== undefined) asked++;
+    }
+    assert.ok(asked > 100, `questions generated: ${asked}`);
   });
 });
