@@ -10,7 +10,7 @@ import { AGENTS } from "../lib/agents/targets.ts";
 import { findHooks } from "../lib/agents/settings.ts";
 import { grantedPaths } from "../lib/agents/doctor.ts";
 import { join } from "../lib/fs/path.ts";
-import { encodeProjectDir } from "../lib/transcript/locate.ts";
+import { encodeProjectDir } from "../lib/transcript/paths.ts";
 import { REPO, scratchDir, scratchProject } from "./support/scratch.ts";
 import { clearPayload, runCliProcess } from "./support/run.ts";
 import { installHook, registeredCommand, runRegistered } from "./support/registered.ts";

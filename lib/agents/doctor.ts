@@ -25,7 +25,7 @@ import {
   transcriptGrantFinding,
   twiceFinding,
 } from "./event_findings.ts";
-import { encodeProjectDir } from "../transcript/locate.ts";
+import { encodeProjectDir } from "../transcript/paths.ts";
 import { grantPath } from "./command.ts";
 import type { Finding } from "./finding.ts";
 import { codexFindings, geminiFindings } from "./trust.ts";

@@ -10,7 +10,7 @@ import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
-import { findGitTop } from "../store/root.ts";
+import { findGitTop } from "../store/store.ts";
 
 /** Reads a text file; undefined when it does not exist. */
 export async function readIfExists(path: string): Promise<string | undefined> {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { findRoot } from "../store/root.ts";
+import { findRoot } from "../store/store.ts";
 import { isDir } from "../fs/path.ts";
 import { type Store, storeAt, storeOutside } from "../store/store.ts";
 

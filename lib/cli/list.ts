@@ -16,7 +16,7 @@ import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { withDocsLock } from "../store/latest.ts";
 import {
   newestTranscript,
   type TranscriptFile,

@@ -15,7 +15,7 @@ import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { withDocsLock } from "../store/latest.ts";
 
 /** Arguments and help of `recall`. */
 export const SPEC: ModeSpec = {

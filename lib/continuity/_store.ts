@@ -1,11 +1,11 @@
 /**
- * The store SessionEnd writes to, by the root rule (lib/store/root.ts), refused when it leads
+ * The store SessionEnd writes to, by the root rule (lib/store/store.ts `findRoot`), refused when it leads
  * outside its project. Loaded only when the hook's plain look (lib/hook/fast.ts `plainStore`)
  * cannot tell, or before a write.
  * @module
  */
 
-import { findGitTop, findRoot } from "../store/root.ts";
+import { findGitTop, findRoot } from "../store/store.ts";
 import { type Store, storeAt, storeOutside } from "../store/store.ts";
 
 /** The project's store and git top-level, or why nothing may be written there. */

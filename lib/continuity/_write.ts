@@ -9,7 +9,7 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { withDocsLock } from "../store/latest.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { readLatest, writeLatest } from "../store/latest.ts";

@@ -22,7 +22,7 @@ import type { Store } from "../store/store.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
-import { oneLine } from "../text.ts";
+import { oneLine } from "../parked/grammar.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =

@@ -18,7 +18,7 @@ import {
   renderHandover,
   type Section,
 } from "./document.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { withDocsLock } from "../store/latest.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { recoverClaims, writeLatest } from "../store/latest.ts";
 import { chooseSlug } from "../store/slug.ts";

@@ -21,7 +21,7 @@ import {
   type RestoreOptions,
 } from "./restore.ts";
 import { armPath, type Store, storeAt, storeOutside } from "../store/store.ts";
-import { findRoot } from "../store/root.ts";
+import { findRoot } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 

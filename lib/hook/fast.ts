@@ -288,7 +288,7 @@ function answerPointer(
 /**
  * The store's directory and listing when the root rule's answer is plain (see {@link plainStart};
  * every part of the store's path a real directory), `{ none }` when there is certainly no store,
- * else `{ general }`: why lib/store/root.ts's walk must decide. Also SessionEnd's first step
+ * else `{ general }`: why lib/store/store.ts's walk (`findRoot`) must decide. Also SessionEnd's first step
  * (lib/continuity/session_end.ts), which is as cheap as this path for the same reasons.
  */
 export function plainStore(

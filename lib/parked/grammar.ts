@@ -23,7 +23,14 @@
  */
 
 import { slugify } from "../store/slug.ts";
-import { oneLine } from "../text.ts";
+
+/**
+ * Folds every run of whitespace (newlines included) into one space: a bullet's field is one
+ * line. Evidence and sweep apply the same rule to commit subjects and prompts they quote.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
 
 /** The first line of a PARKED.md this project creates. */
 export const PARKED_HEADER = "# Parked items";

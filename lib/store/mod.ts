@@ -2,9 +2,10 @@
  * The store: the handovers of one project under `<root>/.claude/state/session`, what names them,
  * what their front matter says, and the LATEST pointer. Formats and rules: docs/STORE.md.
  *
- * - root.ts: the `<root>` rule (which project), and the git top-level it stops at
- * - store.ts: the layout (paths of one store), safe slugs, documents read confined to the store
- * - latest.ts: the LATEST pointer: read, write, take under the docs lock, recover old claims
+ * - store.ts: which project (the `<root>` rule, and the git top-level it stops at), the layout
+ *   (paths of one store), safe slugs, documents read confined to the store
+ * - latest.ts: the LATEST pointer (read, write, take, recover old claims) and the docs lock every
+ *   writer of a document or LATEST holds
  * - front_matter.ts: the hand-written front matter reader and writer (our schema only)
  * - catalog.ts: the stored handovers with their heads, ages and staleness, cached
  * - slug.ts: slugs from names or unnamed, refusals, `-2` on collision (pure)
@@ -14,7 +15,6 @@
  * @module
  */
 
-export * from "./root.ts";
 export * from "./store.ts";
 export * from "./latest.ts";
 export * from "./front_matter.ts";

@@ -1,13 +1,14 @@
 /**
- * The store's layout: its files under a project root, which slugs may name a document, whether
- * the store leads outside its project, reading a document confined to the store, and creating the
- * store. Which project root the store belongs to is lib/store/root.ts; the LATEST pointer is
- * lib/store/latest.ts. Sync: the hook's general path uses it.
+ * Where the store is and what it holds: which project root it belongs to (the spec's `<root>`
+ * rule, {@link findRoot}, so the CLI and the hook always find the same store: docs/STORE.md),
+ * its files under that root, which slugs may name a document, whether the store leads outside
+ * its project, reading a document confined to the store, and creating the store. The LATEST
+ * pointer and the docs lock are lib/store/latest.ts. Sync: the hook's general path uses it.
  * @module
  */
 
 import { NAME_MAX_BYTES, PRIVATE_DIR, utf8Length } from "../fs/atomic.ts";
-import { isDir, join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
+import { absolute, exists, isDir, join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
 
 /** The store's place under the project root. */
 export const STORE_REL = ".claude/state/session";
@@ -112,4 +113,45 @@ export function ensureStore(store: Store): void {
   try {
     if ((Deno.statSync(store.dir).mode! & 0o077) !== 0) Deno.chmodSync(store.dir, PRIVATE_DIR);
   } catch { /* not ours to change */ }
+}
+
+// ------------------------------------------------------------------- which project: the root rule
+
+/** Inputs of the `<root>` rule. */
+export interface RootInputs {
+  /** `--dir DIR`, when given. */
+  dir?: string;
+  /** `CLAUDE_PROJECT_DIR`, when set. */
+  projectDir?: string;
+  /** The working directory (the hook: the payload's `cwd`). */
+  cwd: string;
+}
+
+/**
+ * The project root by the spec's rule: `--dir`; else, walking up from the start directory
+ * (`CLAUDE_PROJECT_DIR` when set, else `cwd`) to the git top-level, the nearest directory that
+ * already has a store; else the git top-level; else the start directory. `CLAUDE_PROJECT_DIR`
+ * only starts the walk: Claude Code started in a subdirectory sets it to that subdirectory, while
+ * its Bash tool (and so the CLI) starts there without it, and both must find the same store.
+ * The git top-level is found by looking for `.git` (a directory, or a file in worktrees and
+ * submodules) rather than by running git, which would cost the hook its budget.
+ */
+export function findRoot(inputs: RootInputs): string {
+  const cwd = absolute(inputs.cwd, "/");
+  if (inputs.dir) return absolute(inputs.dir, cwd);
+  const start = inputs.projectDir ? absolute(inputs.projectDir, cwd) : cwd;
+  let nearestStore: string | undefined;
+  for (let d: string | undefined = start; d !== undefined; d = parentDir(d)) {
+    if (nearestStore === undefined && isDir(join(d, STORE_REL))) nearestStore = d;
+    if (exists(join(d, ".git"))) return nearestStore ?? d;
+  }
+  return start;
+}
+
+/** The git top-level above `cwd` (by `.git`), or undefined outside a repository. */
+export function findGitTop(cwd: string): string | undefined {
+  for (let d: string | undefined = absolute(cwd, "/"); d !== undefined; d = parentDir(d)) {
+    if (exists(join(d, ".git"))) return d;
+  }
+  return undefined;
 }

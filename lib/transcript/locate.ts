@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isAbsolute, normalizePath, relativeTo } from "./paths.ts";
+import { isAbsolute, normalizePath, projectFolder, relativeTo } from "./paths.ts";
 
 /** Where a transcript was found, and how. */
 export interface Located {
@@ -67,17 +67,6 @@ function inProject(cwd: string | undefined, root: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------- Claude Code
-
-/** Claude Code's folder name for a project directory: each non-alphanumeric char becomes `-`. */
-export function encodeProjectDir(dir: string): string {
-  return dir.replace(/[^A-Za-z0-9]/g, "-");
-}
-
-/** Claude Code's folder of transcripts for a project root. */
-export function projectFolder(inputs: Pick<LocateInputs, "root" | "home" | "configDir">) {
-  const base = inputs.configDir ?? (inputs.home ? `${inputs.home}/.claude` : undefined);
-  return base ? `${base}/projects/${encodeProjectDir(inputs.root)}` : undefined;
-}
 
 function isFile(path: string): boolean {
   try {

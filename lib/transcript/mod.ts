@@ -6,7 +6,8 @@
  *
  * - facts.ts: the facts model, and the one builder both readers feed (state, shared rules, assembly)
  * - prose.ts: closing questions, whether a reply answers one, deferral phrases
- * - paths.ts: path arithmetic on the paths transcripts carry (absolute, relative, normalized)
+ * - paths.ts: path arithmetic on the paths transcripts carry (absolute, relative, normalized),
+ *   and Claude Code's folder name for a project
  * - lines.ts: line by line, streamed from a file in chunks or split from text
  * - prompt.ts: what a person typed, in a Claude Code user record, and whether it asks for
  *   something (`isSubstantive`: not a "thanks" or "ok"); imports nothing

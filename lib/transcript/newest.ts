@@ -8,7 +8,7 @@
  * @module
  */
 
-import { projectFolder } from "./locate.ts";
+import { projectFolder } from "./paths.ts";
 
 /** A transcript file as its metadata describes it. */
 export interface TranscriptFile {

@@ -1,7 +1,8 @@
 /**
  * Path arithmetic on the paths transcripts carry: POSIX or Windows, absolute or relative to the
- * session's working directory, compared with the project root. Pure: nothing touches the disk,
- * so a transcript from another machine reads the same.
+ * session's working directory, compared with the project root; and the name of Claude Code's
+ * folder of a project's transcripts. Pure: nothing touches the disk, so a transcript from another
+ * machine reads the same.
  * @module
  */
 
@@ -35,4 +36,18 @@ export function normalizePath(path: string): string {
 /** `path` made absolute against `base` (when relative) and normalized. */
 export function resolvePath(path: string, base: string): string {
   return normalizePath(isAbsolute(path) ? path : `${base}/${path}`);
+}
+
+/** Claude Code's folder name for a project directory: each non-alphanumeric char becomes `-`. */
+export function encodeProjectDir(dir: string): string {
+  return dir.replace(/[^A-Za-z0-9]/g, "-");
+}
+
+/**
+ * Claude Code's folder of transcripts for a project root. Here, with the path rules, rather than in
+ * locate.ts, which reads transcripts: `list` needs only this, and each module is start-up time.
+ */
+export function projectFolder(inputs: { root: string; home?: string; configDir?: string }) {
+  const base = inputs.configDir ?? (inputs.home ? `${inputs.home}/.claude` : undefined);
+  return base ? `${base}/projects/${encodeProjectDir(inputs.root)}` : undefined;
 }

@@ -11,7 +11,7 @@ import {
 import { writeFileAtomic } from "../../lib/fs/atomic.ts";
 import { expire, isUnsaved, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
 import { cliCommand } from "../../lib/agents/command.ts";
-import { encodeProjectDir } from "../../lib/transcript/locate.ts";
+import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { findSection, parseSections } from "../../lib/handover/document.ts";
-import { encodeProjectDir } from "../../lib/transcript/locate.ts";
+import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
 import {
   isToolResult,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { encodeProjectDir } from "../../lib/transcript/locate.ts";
+import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 
 /** One step of a scripted session. */
 export type Step =

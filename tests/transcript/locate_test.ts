@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import {
-  encodeProjectDir,
   locateCodexTranscript,
   locateTranscript,
   transcriptCwd,
 } from "../../lib/transcript/locate.ts";
+import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { scratchDir } from "../support/scratch.ts";
 
 /** One rollout line. */

@@ -20,7 +20,7 @@ import { chooseSlug } from "../../store/slug.ts";
 import type { Store } from "../../store/store.ts";
 import { isoStamp } from "../../store/time.ts";
 import type { TranscriptFacts } from "../../transcript/facts.ts";
-import { oneLine } from "../../text.ts";
+import { oneLine } from "../../parked/grammar.ts";
 
 /** The changed files from git facts: uncommitted first, then files of session commits. */
 export function filesFromGit(facts: GitFacts): EvidenceFile[] {

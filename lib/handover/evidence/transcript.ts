@@ -5,7 +5,7 @@
  */
 
 import { join } from "../../fs/path.ts";
-import { findGitTop } from "../../store/root.ts";
+import { findGitTop } from "../../store/store.ts";
 import { type Loaded, loadTranscript } from "../../transcript/load.ts";
 import type { LocateInputs } from "../../transcript/locate.ts";
 import { trackedFiles } from "./git.ts";
