@@ -41,11 +41,9 @@ export const SPEC: ModeSpec = {
   ],
 };
 
-/** Runs `drop`. */
-export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
-  if (!a) return EXIT.ok;
-  const query = a.positionals.join(" ").trim();
+/** The query the words make; a usage error when there is none or it is over the limits. */
+function queryOf(words: string[]): string {
+  const query = words.join(" ").trim();
   if (query === "") {
     throw new UsageError(
       `give words of the item's slug or summary, e.g. "session.ts drop flaky upload"; ` +
@@ -59,6 +57,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         `("session.ts list" shows them)`,
     );
   }
+  return query;
+}
+
+/** Runs `drop`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const a = await parseOrHelp(SPEC, args, ctx);
+  if (!a) return EXIT.ok;
+  const query = queryOf(a.positionals);
   const store = storeFor(ctx, a.dir);
   // A refused write or a busy lock changed nothing (the edit is locked and atomic): say so.
   const outcome = await dropMatching(store, query, isoStamp(ctx.now))

@@ -6,23 +6,20 @@
 
 import type { ModeSpec } from "./args.ts";
 import type { Context } from "./context.ts";
-import { REMOTE_FLAG } from "../sync/report.ts";
-import { runSync } from "./sync_run.ts";
+import { runSync, syncSpec } from "./sync_run.ts";
 
 /** Arguments and help of `pull`. */
-export const SPEC: ModeSpec = {
-  mode: "pull",
-  usage: "pull [--remote NAME] [--dir DIR]",
-  summary: "Brings handovers and parked items from the git remote's refs/session/store.",
-  flags: { remote: REMOTE_FLAG },
-  notes: [
+export const SPEC: ModeSpec = syncSpec(
+  "pull",
+  "Brings handovers and parked items from the git remote's refs/session/store.",
+  [
     "Handovers are added (one with a slug already here is renamed <slug>-from-<user-host>);",
     "parked items are merged by slug, a drop on either side wins. Work tree, index, HEAD and",
     "branches are never touched.",
     "",
     "Example: session.ts pull --remote origin",
   ],
-};
+);
 
 /** Runs `pull`. */
 export function run(args: string[], ctx: Context): Promise<number> {

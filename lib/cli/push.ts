@@ -6,16 +6,13 @@
 
 import type { ModeSpec } from "./args.ts";
 import type { Context } from "./context.ts";
-import { REMOTE_FLAG } from "../sync/report.ts";
-import { runSync } from "./sync_run.ts";
+import { runSync, syncSpec } from "./sync_run.ts";
 
 /** Arguments and help of `push`. */
-export const SPEC: ModeSpec = {
-  mode: "push",
-  usage: "push [--remote NAME] [--dir DIR]",
-  summary: "Merges handovers and parked items into the git remote's refs/session/store.",
-  flags: { remote: REMOTE_FLAG },
-  notes: [
+export const SPEC: ModeSpec = syncSpec(
+  "push",
+  "Merges handovers and parked items into the git remote's refs/session/store.",
+  [
     "The remote's items are merged in first (as pull does); a remote that moved meanwhile is",
     "fetched and merged again, never overwritten. A handover whose slug the remote already has",
     "for another document goes there as <slug>-from-<user-host>. The store changes only after",
@@ -23,7 +20,7 @@ export const SPEC: ModeSpec = {
     "",
     "Example: session.ts push --remote origin",
   ],
-};
+);
 
 /** Runs `push`. */
 export function run(args: string[], ctx: Context): Promise<number> {

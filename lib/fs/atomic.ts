@@ -140,11 +140,16 @@ function writeTemp(path: string, data: string | Uint8Array): string {
     settleSync(tmp, mode);
     return tmp;
   } catch (err) {
-    try {
-      Deno.removeSync(tmp);
-    } catch { /* the temp file may never have been created */ }
+    discardSync(tmp);
     throw err;
   }
+}
+
+/** Removes a temp file a failed write leaves, if any: the write's own error is the one to report. */
+function discardSync(tmp: string): void {
+  try {
+    Deno.removeSync(tmp);
+  } catch { /* never created, or already gone */ }
 }
 
 /** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
@@ -153,9 +158,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
   try {
     Deno.renameSync(tmp, path);
   } catch (err) {
-    try {
-      Deno.removeSync(tmp);
-    } catch { /* already gone */ }
+    discardSync(tmp);
     throw err;
   }
 }

@@ -164,21 +164,28 @@ async function acquireFlock(
   return flockHeld(path, file);
 }
 
-function flockHeld(path: string, file: Deno.FsFile): Lock {
+/** A held lock whose `release` runs `free` the first time only (release is idempotent). */
+function heldLock(kind: Lock["kind"], path: string, free: () => void): Lock {
   let held = true;
   return {
-    kind: "flock",
+    kind,
     path,
     release() {
       if (!held) return;
       held = false;
-      try {
-        file.unlockSync();
-      } finally {
-        file.close();
-      }
+      free();
     },
   };
+}
+
+function flockHeld(path: string, file: Deno.FsFile): Lock {
+  return heldLock("flock", path, () => {
+    try {
+      file.unlockSync();
+    } finally {
+      file.close();
+    }
+  });
 }
 
 function readTextOr(path: string): string | undefined {
@@ -252,17 +259,10 @@ function tryFileLock(
 ): Lock | undefined {
   try {
     Deno.writeTextFileSync(path, mine, { createNew: true, mode: PRIVATE_FILE });
-    let held = true;
-    return {
-      kind: "file",
-      path,
-      release() {
-        if (!held) return;
-        held = false;
-        // Remove only our own lock: a takeover may have replaced it.
-        if (readTextOr(path) === mine) Deno.removeSync(path);
-      },
-    };
+    // Remove only our own lock: a takeover may have replaced it.
+    return heldLock("file", path, () => {
+      if (readTextOr(path) === mine) Deno.removeSync(path);
+    });
   } catch (err) {
     if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
   }

@@ -29,13 +29,13 @@ function simpleSlugEnd(b: Uint8Array, q: number): number {
 
 /** The index of the first item with `slug`, or -1 (canonical bullets are compared in place). */
 export function findParked(doc: ParkedDoc, slug: string): number {
-  return slugIndexes(asDoc(doc), slug, true)[0] ?? -1;
+  return slugIndexes(asDoc(doc), slug, "first")[0] ?? -1;
 }
 
 /** Every item whose slug is `slug` (normally one; hand edits can repeat a slug). */
 export function itemsWithSlug(doc: ParkedDoc, slug: string): ParkedItem[] {
   const d = asDoc(doc);
-  return slugIndexes(d, slug, false).map((i) => d.item(i));
+  return slugIndexes(d, slug, "all").map((i) => d.item(i));
 }
 
 /** {@link compareSlugAt}: the slug surely differs. */
@@ -80,13 +80,27 @@ function surelyOther(b: Uint8Array, s: number, first: number): boolean {
     b[s + 3] === 42;
 }
 
-/** Indexes of the bullets whose slug is `slug` (canonical ones compared in place). */
-function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
+/** Whether the bytes from `k` up to `end` are `-<digits>`: a numbered sibling's suffix. */
+function numberedAt(b: Uint8Array, k: number, end: number): boolean {
+  if (b[k] !== 45 || k + 1 >= end) return false;
+  for (k++; k < end; k++) if (b[k] < 48 || b[k] > 57) return false;
+  return true;
+}
+
+/**
+ * Indexes of the bullets whose slug is `slug` (canonical ones compared in place): the first only,
+ * every one, or the family (also the slugs `slug-<n>`, see {@link slugFamily}).
+ */
+function slugIndexes(d: Doc, slug: string, which: "first" | "all" | "family"): number[] {
   const b = d.bytes;
   const starts = d.starts;
   const n = d.count;
   const ascii = ASCII_SLUG.test(slug);
   const first = slug.charCodeAt(0);
+  const firstOnly = which === "first";
+  const family = which === "family"
+    ? new RegExp(`^${slug.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:-\\d+)?$`)
+    : undefined;
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     if (ascii) {
@@ -98,10 +112,17 @@ function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
         if (firstOnly) break;
         continue;
       }
-      // A longer slug differs, unless what follows is not a plain slug (then parse).
-      if (r >= 0 && simpleSlugEnd(b, starts[i] + 4) >= 0) continue;
+      if (r >= 0) {
+        // A longer plain slug differs, unless it is a family member; anything else is parsed.
+        const end = simpleSlugEnd(b, starts[i] + 4);
+        if (end >= 0) {
+          if (family && numberedAt(b, r, end)) out.push(i);
+          continue;
+        }
+      }
     }
-    if (d.item(i).slug === slug) {
+    const other = d.item(i).slug;
+    if (family ? family.test(other) : other === slug) {
       out.push(i);
       if (firstOnly) break;
     }
@@ -112,38 +133,7 @@ function slugIndexes(d: Doc, slug: string, firstOnly: boolean): number[] {
 /** The items whose slug is `base` or `base-<n>` (the slugs `park` derives from one summary). */
 export function slugFamily(doc: ParkedDoc, base: string): ParkedItem[] {
   const d = asDoc(doc);
-  const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:-\\d+)?$`);
-  const b = d.bytes;
-  const starts = d.starts;
-  const n = d.count;
-  const ascii = ASCII_SLUG.test(base);
-  const first = base.charCodeAt(0);
-  const out: ParkedItem[] = [];
-  for (let i = 0; i < n; i++) {
-    if (ascii) {
-      if (surelyOther(b, starts[i], first)) continue;
-      const r = compareSlugAt(b, starts[i], base);
-      if (r === SLUG_NO) continue;
-      if (r === SLUG_FULL) {
-        out.push(d.item(i));
-        continue;
-      }
-      if (r >= 0) {
-        const end = simpleSlugEnd(b, starts[i] + 4);
-        if (end >= 0) {
-          // A plain slug: in the family only as `base-<digits>`.
-          let k = r;
-          if (b[k] === 45 && k + 1 < end) {
-            for (k++; k < end && b[k] >= 48 && b[k] <= 57; k++);
-            if (k === end) out.push(d.item(i));
-          }
-          continue;
-        }
-      }
-    }
-    if (family.test(d.item(i).slug)) out.push(d.item(i));
-  }
-  return out;
+  return slugIndexes(d, base, "family").map((i) => d.item(i));
 }
 
 /** A slug for a new item that does not collide with another item's: `-2`, `-3`, … appended. */

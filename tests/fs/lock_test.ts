@@ -35,6 +35,17 @@ Deno.test("lock", async (t) => {
       }, { kind }));
       (await acquireLock(target, { kind, waitMs: 60 })).release();
     });
+    await t.step(`${kind}: release is idempotent, a second one frees no later holder`, async () => {
+      const first = await acquireLock(target, { kind });
+      first.release();
+      const later = await acquireLock(target, { kind, waitMs: 60 });
+      try {
+        first.release();
+        await assert.rejects(acquireLock(target, { kind, waitMs: 60 }), LockTimeoutError);
+      } finally {
+        later.release();
+      }
+    });
   }
 
   await t.step({
@@ -80,6 +91,16 @@ Deno.test("lock", async (t) => {
     const path = `${target}.lock.held`;
     await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid, ts: Date.now() }));
     await assert.rejects(acquireLock(target, { kind: "file", waitMs: 60 }), LockTimeoutError);
+    await Deno.remove(path);
+  });
+  await t.step("file: releasing a lock taken over meanwhile leaves the new holder's", async () => {
+    const path = `${target}.lock.held`;
+    const lock = await acquireLock(target, { kind: "file", waitMs: 60 });
+    // What a waiter's takeover leaves: the same name, another holder's content.
+    const other = JSON.stringify({ pid: Deno.pid, ts: Date.now() + 1 });
+    await Deno.writeTextFile(path, other);
+    lock.release();
+    assert.equal(await Deno.readTextFile(path), other);
     await Deno.remove(path);
   });
 
