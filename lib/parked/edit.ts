@@ -6,7 +6,6 @@
  * @module
  */
 
-import { concat, countNewlines, DECODER, Doc, ENCODER, LazyItem } from "./_doc.ts";
 import {
   formatBullet,
   PARKED_HEADER,
@@ -15,7 +14,17 @@ import {
   type ParkedItem,
 } from "./grammar.ts";
 import { findParked } from "./lookup.ts";
-import { asDoc, parseParked, scanParked } from "./scanner.ts";
+import {
+  asDoc,
+  concat,
+  countNewlines,
+  DECODER,
+  Doc,
+  ENCODER,
+  LazyItem,
+  parseParked,
+  scanParked,
+} from "./scanner.ts";
 
 /**
  * `doc` with bullet `i` replaced by `raw` (or removed when `raw` is undefined), without

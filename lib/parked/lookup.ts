@@ -6,9 +6,8 @@
  * @module
  */
 
-import type { Doc } from "./_doc.ts";
 import type { ParkedDoc, ParkedItem } from "./grammar.ts";
-import { asDoc } from "./scanner.ts";
+import { asDoc, type Doc } from "./scanner.ts";
 
 /** 1 for the bytes of `[a-z0-9]` (a table: this runs for every bullet of a large file). */
 const ALNUM = new Uint8Array(256);

@@ -5,8 +5,8 @@
  * only its bullet, and a 10,000-item file is edited without building its items.
  *
  * - grammar.ts: one bullet — the item model, reading and writing its fields, escaping, notes
- * - scanner.ts: a whole file — which lines are bullets, their byte spans; parse and render
- * - _doc.ts: (internal) the parsed file the scanner builds: spans and items built on first use
+ * - scanner.ts: a whole file — which lines are bullets, their byte spans; parse and render; the
+ *   parsed file the edits and lookups work on (spans, items built on first use)
  * - lookup.ts: finding items by slug in place, unique slugs
  * - edit.ts: add, update and remove one bullet, splicing its bytes
  * - match.ts: which item a `drop` query names (exact slug, else fuzzy; ties are ambiguous)
