@@ -116,10 +116,11 @@ export function closingQuestion(text: string): string | undefined {
 }
 
 /**
- * Every deferral pattern in one, tried once on a whole text: a pattern that matches a sentence
- * matches the text it came from too (each starts and ends at `\b` beside a word character, and
- * a sentence's edges are white space or the text's own), so a text it misses has no deferral
- * and is not split into sentences at all — most prompts of a long transcript.
+ * Every deferral pattern in one alternation (same flags, so it matches exactly where one of them
+ * does): one regex to compile on first use instead of fifteen (~0.15 ms each in a fresh process).
+ * Tried on the whole text first: a pattern that matches a sentence matches the text it came from
+ * too (each starts and ends at `\b` beside a word character, and a sentence's edges are white
+ * space or the text's own), so a text it misses has no deferral and is not split at all.
  */
 const ANY_DEFERRAL = new RegExp(DEFERRAL_PATTERNS.map((re) => `(?:${re.source})`).join("|"), "i");
 
@@ -129,7 +130,7 @@ export function deferralsIn(text: string): string[] {
   const out: string[] = [];
   for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
     const s = sentence.trim();
-    if (s && DEFERRAL_PATTERNS.some((re) => re.test(s))) {
+    if (s && ANY_DEFERRAL.test(s)) {
       out.push(s.length > 300 ? s.slice(0, 299) + "…" : s);
     }
   }
