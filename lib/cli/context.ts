@@ -4,9 +4,8 @@
  * @module
  */
 
-import { findRoot } from "../store/store.ts";
+import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { isDir } from "../fs/path.ts";
-import { type Store, storeAt, storeOutside } from "../store/store.ts";
 
 import { NotFoundError, UsageError } from "../errors.ts";
 

@@ -10,12 +10,11 @@ import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
 import { slugify } from "../store/slug.ts";
 import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
-import { readLatest, recoverClaims, takeLatest } from "../store/latest.ts";
+import { readLatest, recoverClaims, takeLatest, withDocsLock } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
-import { withDocsLock } from "../store/latest.ts";
 
 /** Arguments and help of `recall`. */
 export const SPEC: ModeSpec = {

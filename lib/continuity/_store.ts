@@ -5,8 +5,7 @@
  * @module
  */
 
-import { findGitTop, findRoot } from "../store/store.ts";
-import { type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findGitTop, findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 
 /** The project's store and git top-level, or why nothing may be written there. */
 export function projectStore(

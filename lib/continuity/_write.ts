@@ -9,10 +9,9 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
-import { withDocsLock } from "../store/latest.ts";
+import { readLatest, withDocsLock, writeLatest } from "../store/latest.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
-import { readLatest, writeLatest } from "../store/latest.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readTranscript } from "../transcript/claude.ts";
 import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";

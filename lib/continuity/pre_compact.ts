@@ -9,8 +9,7 @@
 import { isDir } from "../fs/path.ts";
 import { type Payload, type RestoreOptions, safeSessionId } from "../hook/fast.ts";
 import type { HookEnv } from "../hook/restore.ts";
-import { findRoot } from "../store/store.ts";
-import { type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { gatherMaterial, isEmpty, saveMaterial, sweepMarkers } from "./material.ts";
 
 /** What a compaction hook prints (nothing when `stdout` is undefined) and why. */

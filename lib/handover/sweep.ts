@@ -16,13 +16,12 @@ import {
   type Unpushed,
   unpushed,
 } from "./evidence/git.ts";
-import type { ParkedItem } from "../parked/grammar.ts";
+import { oneLine, type ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
-import { oneLine } from "../parked/grammar.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =

@@ -18,9 +18,8 @@ import {
   renderHandover,
   type Section,
 } from "./document.ts";
-import { withDocsLock } from "../store/latest.ts";
+import { recoverClaims, withDocsLock, writeLatest } from "../store/latest.ts";
 import { sessionField } from "../store/front_matter.ts";
-import { recoverClaims, writeLatest } from "../store/latest.ts";
 import { chooseSlug } from "../store/slug.ts";
 import { docPath, ensureStore, storeAt } from "../store/store.ts";
 

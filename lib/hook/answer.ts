@@ -20,8 +20,7 @@ import {
   restore,
   type RestoreOptions,
 } from "./restore.ts";
-import { armPath, type Store, storeAt, storeOutside } from "../store/store.ts";
-import { findRoot } from "../store/store.ts";
+import { armPath, findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 

@@ -9,8 +9,15 @@ import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { cliCommand } from "../agents/command.ts";
 import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
 import { buildDigest, capLines } from "../handover/document.ts";
-import { docPath, isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
-import { findRoot } from "../store/store.ts";
+import {
+  docPath,
+  findRoot,
+  isSafeSlug,
+  readDoc,
+  type Store,
+  storeAt,
+  storeOutside,
+} from "../store/store.ts";
 import { buildNotice, noticeBanner, summarizeDraft } from "../continuity/notice.ts";
 import { readLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";

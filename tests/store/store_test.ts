@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { absolute, join, parentDir, readUtf8 } from "../../lib/fs/path.ts";
-import { docPath, isSafeSlug, readDoc, storeAt } from "../../lib/store/store.ts";
-import { findGitTop, findRoot } from "../../lib/store/store.ts";
+import {
+  docPath,
+  findGitTop,
+  findRoot,
+  isSafeSlug,
+  readDoc,
+  storeAt,
+} from "../../lib/store/store.ts";
 import { readLatest, takeLatest, writeLatest } from "../../lib/store/latest.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
 import { mkfifo, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
