@@ -59,10 +59,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (note) ctx.err(note);
   const table = renderUnlanded(sweep);
   // Deno's --allow-write checks the path as given: a `.temp` symlinked out of the project would
-  // let sweep write wherever it points. The table is shown; the file is not written.
+  // let sweep write wherever it points. The sweep is shown as asked; the file is not written.
   const outside = pathOutside(root, join(root, ".temp/session"));
   if (outside !== undefined) {
-    ctx.out(table);
+    ctx.out(a.flags.json ? JSON.stringify(sweep, null, 2) : table);
     throw new FailureError(
       `${join(root, ".temp")} leads outside the project (to ${outside}); ` +
         `${UNLANDED_REL} was not written. Replace the symlink with a directory`,

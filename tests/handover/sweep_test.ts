@@ -231,6 +231,14 @@ Deno.test("sweep never writes through a .temp (or .temp/session) symlinked out o
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /leads outside the project.*was not written\. Replace the symlink/);
     assert.doesNotMatch(r.stderr, /^\s+at /m);
+    assert.match(r.stdout, /^# Unlanded/);
+    // `--json` still prints what it was asked for: the sweep as one JSON object.
+    const json = await runCliProcess(["sweep", "--json"], { cwd: p.root });
+    assert.equal(json.code, 1, json.stderr);
+    assert.ok(
+      JSON.parse(json.stdout).candidates.some((c: { what: string }) => c.what === "a.ts"),
+      json.stdout,
+    );
     const left: string[] = [];
     for await (const e of Deno.readDir(outside)) left.push(e.name);
     assert.deepEqual(left, [], `${link}: nothing written outside`);
