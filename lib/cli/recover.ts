@@ -6,8 +6,7 @@
  */
 
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
-import { collectRedacted } from "../handover/evidence/collect.ts";
-import { transcriptFor } from "../handover/evidence/transcript.ts";
+import { collectRedacted, transcriptFor } from "../handover/evidence/collect.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
 import { writeHandover } from "../handover/write.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";

@@ -1,7 +1,10 @@
 /**
- * The one IO entry of the evidence pipeline: everything for a project root gathered once — the
- * transcript first (its start may narrow the default window), then git, artifacts and parked
- * items side by side — and handed to the pure merge. Modes call this and nothing else.
+ * The collectors of the evidence pipeline — the transcript's (and how its files stand now), the
+ * parked items', the artifacts' (git's is ./git.ts, which `sweep` uses alone) — and its one IO
+ * entry: everything for a project root gathered once — the transcript first (its start may
+ * narrow the default window), then git, artifacts and parked items side by side — and handed to
+ * the pure merge. Modes call {@link collectEvidence} and nothing else. The small collectors share
+ * this file because each module is start-up time for `dump` and `evidence` (docs/PERFORMANCE.md).
  *
  * Every fact is redacted as it is gathered, before the merge (lib/secrets/): commit subjects,
  * branch and paths from git, artifact directories, parked bullets (PARKED.md may be edited by
@@ -13,18 +16,19 @@
  * @module
  */
 
-import { docPath, type Store } from "../../store/store.ts";
-import type { RedactionCounts } from "../../secrets/redact.ts";
+import { join } from "../../fs/path.ts";
+import { readParked } from "../../parked/file.ts";
+import type { ParkedItem } from "../../parked/grammar.ts";
 import { loadRedaction, redactDeepLazily } from "../../secrets/lazy.ts";
-import type { Loaded } from "../../transcript/load.ts";
+import type { RedactionCounts } from "../../secrets/redact.ts";
+import { docPath, findGitTop, type Store } from "../../store/store.ts";
+import { isoStamp } from "../../store/time.ts";
+import { type Loaded, loadTranscript } from "../../transcript/load.ts";
 import type { LocateInputs } from "../../transcript/locate.ts";
-import { recentArtifacts } from "./artifacts.ts";
-import { gitFacts } from "./git.ts";
+import { gitFacts, trackedFiles } from "./git.ts";
 import { buildEvidence, withTranscript } from "./merge.ts";
-import type { Evidence } from "./model.ts";
-import { openParked } from "./parked.ts";
+import type { Artifact, Evidence, OpenItem } from "./model.ts";
 import { sessionStart } from "./since.ts";
-import { transcriptFileStatus, transcriptFor } from "./transcript.ts";
 
 /** What {@link collectEvidence} needs to know: the project, the moment, the window. */
 export interface CollectOptions {
@@ -107,4 +111,88 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
   const unseen = loaded.facts.files.filter((f) => !f.outside && !known.has(f.path));
   const status = await transcriptFileStatus(store.root, git.top, unseen.map((f) => f.path));
   return { evidence: withTranscript(ev, loaded.facts, status), redacted };
+}
+
+// ---------------------------------------------------------------------------- the collectors
+
+/** Reads the session's transcript for the project at `root`, found from `locate`. */
+export function transcriptFor(root: string, locate: Omit<LocateInputs, "root">): Promise<Loaded> {
+  return loadTranscript({ ...locate, root, relRoot: findGitTop(root) ?? root });
+}
+
+/**
+ * How a transcript-touched file that git does not list stands now: `reverted` when git tracks it
+ * (so it has no diff) or it no longer exists; `edited` when git cannot see it (ignored, outside
+ * git).
+ */
+export async function transcriptFileStatus(
+  root: string,
+  top: string | undefined,
+  paths: string[],
+): Promise<(path: string) => "reverted" | "edited"> {
+  const tracked = top ? await trackedFiles(top, paths) : new Set<string>();
+  const gone = new Set<string>();
+  await Promise.all(paths.map(async (p) => {
+    try {
+      await Deno.lstat(join(top ?? root, p));
+    } catch {
+      gone.add(p);
+    }
+  }));
+  return (p) => (tracked.has(p) || gone.has(p) ? "reverted" : "edited");
+}
+
+/** The open parked items of a store as `## Outstanding` bullets (a missing PARKED.md: none). */
+export async function openParked(store: Store): Promise<OpenItem[]> {
+  try {
+    return openItems((await readParked(store)).items);
+  } catch {
+    return []; // an unreadable PARKED.md must not stop a dump
+  }
+}
+
+/** The items of a PARKED.md text as open items, each bullet on one line without its marker. */
+export function openItems(items: ParkedItem[]): OpenItem[] {
+  return items.map((item) => ({
+    slug: item.slug,
+    text: item.text.split("\n").map((l) => l.trim()).join(" ").replace(/^[-*+][ \t]+/, ""),
+    source: "parked" as const,
+  }));
+}
+
+/** Artifact directories the spec names. */
+export const ARTIFACT_DIRS = [".temp", ".reports", ".experiments", ".developments"];
+/** Artifacts changed within this long before `now` count. */
+export const ARTIFACT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Finds artifact directories under `root` with files changed since `now - 24h` (by mtime). */
+export async function recentArtifacts(root: string, now: Date): Promise<Artifact[]> {
+  const cutoff = now.getTime() - ARTIFACT_WINDOW_MS;
+  const out: Artifact[] = [];
+  for (const dir of ARTIFACT_DIRS) {
+    let files = 0;
+    let newest = 0;
+    let budget = 5_000; // a huge scratch directory must not stall a dump
+    const walk = async (path: string, depth: number) => {
+      let entries;
+      try {
+        entries = Deno.readDir(path);
+        for await (const e of entries) {
+          if (--budget < 0) return;
+          const child = join(path, e.name);
+          if (e.isDirectory && depth < 4) await walk(child, depth + 1);
+          else if (e.isFile) {
+            const mtime = (await Deno.lstat(child).catch(() => undefined))?.mtime?.getTime();
+            if (mtime !== undefined && mtime >= cutoff) {
+              files++;
+              newest = Math.max(newest, mtime);
+            }
+          }
+        }
+      } catch { /* missing or unreadable: nothing to report */ }
+    };
+    await walk(join(root, dir), 0);
+    if (files > 0) out.push({ dir, files, newest: isoStamp(new Date(newest)) });
+  }
+  return out;
 }

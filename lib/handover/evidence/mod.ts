@@ -7,11 +7,9 @@
  * - model.ts: the Evidence model (files, artifacts, open items) and what is the project's own state
  * - since.ts: the session's window: `--since` parsed, its default, the transcript's start
  * - git.ts: the git collector (branch, numstat, untracked, commits, stashes, unpushed)
- * - transcript.ts: the transcript collector, and how its files stand now
- * - parked.ts: the parked-items collector (open PARKED.md bullets as open items)
- * - artifacts.ts: the artifacts collector (artifact directories changed within a day)
  * - merge.ts: the pure merge (files from git, buildEvidence, withTranscript)
- * - collect.ts: the one IO entry: everything for a root, gathered once, merged
+ * - collect.ts: the transcript, parked-items and artifacts collectors, and the one IO entry:
+ *   everything for a root, gathered once, merged
  * - render.ts: the human-readable report
  *
  * Import the concept file, not this one: a barrel would load the whole folder.
@@ -21,9 +19,6 @@
 export * from "./model.ts";
 export * from "./since.ts";
 export * from "./git.ts";
-export * from "./transcript.ts";
-export * from "./parked.ts";
-export * from "./artifacts.ts";
 export * from "./merge.ts";
 export * from "./collect.ts";
 export * from "./render.ts";

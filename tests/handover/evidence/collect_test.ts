@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import type { Evidence } from "../../../lib/handover/evidence/model.ts";
 import { sessionStart } from "../../../lib/handover/evidence/since.ts";
-import { git, put, scratchDir, scratchProject } from "../../support/scratch.ts";
+import { git, NOW, put, scratchDir, scratchProject } from "../../support/scratch.ts";
 import { runCliInProcess } from "../../support/run.ts";
 import { placeTranscript, transcriptOf } from "../../support/transcript.ts";
+import { recentArtifacts } from "../../../lib/handover/evidence/collect.ts";
 
 const ok = "ok";
 
@@ -183,5 +184,50 @@ Deno.test("the transcript's start narrows the default session window", async (t)
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /\| `a\.ts` \| \+1\/-0 \| done \|/);
     assert.match(r.out, /\| `b\.ts` \| \+1\/-0 \| done \|/);
+  });
+});
+
+Deno.test("evidence: pure parts", async (t) => {
+  await t.step("artifact dirs count files changed within a day of now, by mtime", async () => {
+    await using p = await scratchProject({ git: false, store: false });
+    await put(p.root, ".temp/a/b.md", "x");
+    await put(p.root, ".reports/old.md", "x");
+    await put(p.root, "other/x.md", "x");
+    const day = 86_400_000;
+    const at = (ms: number) => ms / 1000;
+    await Deno.utime(
+      `${p.root}/.temp/a/b.md`,
+      at(NOW.getTime() - 3_600_000),
+      at(NOW.getTime() - 3_600_000),
+    );
+    await Deno.utime(
+      `${p.root}/.reports/old.md`,
+      at(NOW.getTime() - 2 * day),
+      at(NOW.getTime() - 2 * day),
+    );
+    await Deno.utime(`${p.root}/other/x.md`, at(NOW.getTime()), at(NOW.getTime()));
+    const found = await recentArtifacts(p.root, NOW);
+    assert.deepEqual(found, [{ dir: ".temp", files: 1, newest: "2026-11-30T11:00:00Z" }]);
+    assert.deepEqual(await recentArtifacts(p.root, new Date(NOW.getTime() + 2 * day)), []);
+  });
+});
+
+Deno.test("evidence: parked items", async (t) => {
+  await t.step("each open bullet becomes one line without its marker", async () => {
+    const { openItems } = await import("../../../lib/handover/evidence/collect.ts");
+    const { parseParked } = await import("../../../lib/parked/scanner.ts");
+    const parkedItems = (text: string) => openItems(parseParked(text).items);
+    const text =
+      "# Parked items\r\n\r\n- **flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.\r\n" +
+      "* **two** — Second\r\n  continued. Next: y.\r\n";
+    assert.deepEqual(parkedItems(text), [
+      {
+        slug: "flaky-ci",
+        text: "**flaky-ci** — CI flakes. Raised: 2026-11-01. Why: x.",
+        source: "parked",
+      },
+      { slug: "two", text: "**two** — Second continued. Next: y.", source: "parked" },
+    ]);
+    assert.deepEqual(parkedItems("\0\x01 binary"), []);
   });
 });
