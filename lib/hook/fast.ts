@@ -275,8 +275,13 @@ function answerPointer(
   if (!inWindow(age, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
   }
-  const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
+  const body = text.slice(end);
+  const context = plainContext(slug, fields.branch, body, age, options.budget);
   if (context === undefined) return { general: "the context needs the digest or a cap" };
+  // What the general path redacts before it prints (lib/hook/restore.ts `findPending`).
+  if (suspectSecret(body) || suspectSecret(slug) || suspectSecret(fields.branch ?? "")) {
+    return { general: "the text may hold a secret" };
+  }
   if (held) consume(dir, slug, text, consumedAt, options.fault, sessionId);
   else {
     const busy = claimAndConsume(dir, slug, text, consumedAt, options.fault, sessionId);
@@ -447,6 +452,280 @@ export function plainContext(
     return undefined;
   }
   return context;
+}
+
+/**
+ * The words a secret's name is made of, by the trigger each begins with: lib/secrets/assignment.ts
+ * `TRIGGER` (the keys, in its order) and `SECRET_WORDS` plus `key` (its `apikey` is `key` after
+ * `api`), held to that module by tests/hook/fast_secret_test.ts.
+ */
+export const NAME_WORDS: Readonly<Record<string, readonly string[]>> = {
+  pass: ["password", "passwd", "passphrase", "pass"],
+  pwd: ["pwd"],
+  secret: ["secret"],
+  token: ["token"],
+  credential: ["credential", "credentials"],
+  auth: ["auth", "authorization"],
+  key: ["key"],
+};
+
+/** rules.ts's AWS key id prefixes (`A3T` takes one more character of the id's alphabet). */
+const AWS_PREFIXES = ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"];
+/** GitLab's token prefixes before their `-` (rules.ts), each ending in `t`. */
+const GITLAB_PREFIXES = ["glpat", "gldt", "glrt", "glptt", "glcbt", "glsoat", "glft"];
+/** Characters that surely end a URL's userinfo (rules.ts `URL_PASSWORD` ends it at more). */
+const URL_ENDS = " \t\n\r\f\v/?\"'<>\\";
+/** JavaScript's `\\s`: the white space of a regex. */
+const SPACES =
+  " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" +
+  "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+/** What ends an unquoted assigned value: assignment.ts `UNQUOTED_END`, character for character. */
+const VALUE_ENDS = SPACES + "\"'`,;&)}]\\";
+/** What makes a value a reference to a secret kept elsewhere (lib/secrets/_values.ts `isReference`). */
+const REFERENCES = [
+  "[redacted:",
+  "${",
+  "{{",
+  "\u2026",
+  "...",
+  "process.env",
+  "os.environ",
+  "getenv",
+  "Deno.env",
+  "secrets.",
+];
+
+/**
+ * Whether `text` may hold a secret lib/secrets/redact.ts would take out: false only when no rule
+ * can match, so the fast path prints only what redaction would leave as it is, and hands the rest
+ * to the general path, which redacts. A superset of every rule, each by a necessary condition a
+ * few `indexOf` and character checks decide (no regex: a first use costs more than this whole
+ * check on a handover), narrow enough that handover prose ("task-list", "access", "tokens",
+ * "Key decisions:", URLs without a password) passes. Per rule (rules.ts, assignment.ts):
+ * - private-key: `PRIVATE KEY`; slack-webhook: `hooks.slack.com/`; gcp-api-key: `AIza`;
+ * - jwt: `.ey` after 10 characters of `[A-Za-z0-9_-]` and before 2 more;
+ * - aws-access-key: a prefix, then 16 of `[A-Z0-9]` (also the line an AWS secret key needs);
+ * - aws-secret-key: that, or `[redacted:aws-access-key]`, or `secret_access_key` (any case,
+ *   `_` optional);
+ * - github, npm, stripe: their prefix at a `_` (npm's then 36 letters or digits);
+ * - gitlab, slack-token: their prefix at a `-`; openai, anthropic: `sk-` after no
+ *   `[A-Za-z0-9_-]` (or after an escape), then 25 of `[A-Za-z0-9_-]`;
+ * - url-password: `://`, then a `:` and later an `@` before a character that ends the userinfo;
+ * - bearer-token: `[Bb]earer`, spaces or tabs, then 16 of the token's alphabet;
+ * - secret-assignment: a word of {@link NAME_WORDS} (any case) where a name's word may begin and
+ *   end (after a non-letter-or-digit or an escape, or at a capital), then the rest of the name,
+ *   an optional `\\`, quote and spaces, `:` or `=`, spaces, and 8 characters of a value (a quoted
+ *   one within its line).
+ */
+export function suspectSecret(text: string): boolean {
+  if (
+    text.includes("PRIVATE KEY") || text.includes("hooks.slack.com/") || text.includes("AIza") ||
+    text.includes("aws-access-key]")
+  ) {
+    return true;
+  }
+  for (let at = text.indexOf(".ey"); at !== -1; at = text.indexOf(".ey", at + 1)) {
+    if (runOf(text, at + 3, "_-", 2) === 2 && at >= 10) {
+      let n = 0;
+      while (n < 10 && isTokenChar(text.charCodeAt(at - 1 - n))) n++;
+      if (n === 10) return true;
+    }
+  }
+  for (const prefix of AWS_PREFIXES) {
+    for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + 1)) {
+      // From the 4th character: `A` of AKIA…, or A3T's one more of the id's alphabet.
+      let n = 0;
+      for (let c = text.charCodeAt(at + 3); (c >= 65 && c <= 90) || (c >= 48 && c <= 57);) {
+        if (++n === 17) return true;
+        c = text.charCodeAt(at + 3 + n);
+      }
+    }
+  }
+  for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
+    let colon = false;
+    for (let i = at + 3; i < text.length && !URL_ENDS.includes(text[i]); i++) {
+      if (text[i] === ":" && !colon) {
+        // The password begins here: one that begins as a reference (`$TOKEN`) is not redacted.
+        if ("$<{[*\u2022".includes(text[i + 1])) break;
+        colon = true;
+      } else if (text[i] === "@" && colon) return true;
+    }
+  }
+  for (let at = text.indexOf("earer"); at !== -1; at = text.indexOf("earer", at + 5)) {
+    let i = at + 5;
+    while (text[i] === " " || text[i] === "\t") i++;
+    if ((text[at - 1] === "B" || text[at - 1] === "b") && i > at + 5) {
+      if (runOf(text, i, "._~+/-", 16) === 16) return true;
+    }
+  }
+  for (let u = text.indexOf("_"); u !== -1; u = text.indexOf("_", u + 1)) {
+    if (u >= 3 && text.startsWith("gh", u - 3) && "pousr".includes(text[u - 1])) return true;
+    if (u >= 6 && text.startsWith("github_pat_", u - 6)) return true;
+    if (u >= 3 && text.startsWith("npm", u - 3) && runOf(text, u + 1, "", 36) === 36) return true;
+    if (u >= 5 && text.startsWith("whsec", u - 5) && runOf(text, u + 1, "", 24) === 24) return true;
+    if (
+      u >= 2 && text[u - 1] === "k" && (text[u - 2] === "s" || text[u - 2] === "r") &&
+      (text.startsWith("live_", u + 1) || text.startsWith("test_", u + 1)) &&
+      runOf(text, u + 6, "", 16) === 16
+    ) {
+      return true;
+    }
+  }
+  for (let d = text.indexOf("-"); d !== -1; d = text.indexOf("-", d + 1)) {
+    const before = text[d - 1];
+    if (before === "k") {
+      if (
+        text[d - 2] === "s" && (!isTokenChar(text.charCodeAt(d - 3)) || text[d - 4] === "\\") &&
+        runOf(text, d + 1, "_-", 25) === 25
+      ) {
+        return true;
+      }
+    } else if (before === "t") {
+      for (const p of GITLAB_PREFIXES) {
+        if (d >= p.length && text.startsWith(p, d - p.length)) return true;
+      }
+    } else if (
+      d >= 4 && runOf(text, d + 1, "-", 15) === 15 &&
+      (text.startsWith("xapp", d - 4) ||
+        (text.startsWith("xox", d - 4) && "abposr".includes(before)))
+    ) {
+      return true;
+    }
+  }
+  // Secret-named assignments: positions in `lower` are positions in `text` (same length).
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return true;
+  for (const trigger in NAME_WORDS) {
+    for (let at = lower.indexOf(trigger); at !== -1; at = lower.indexOf(trigger, at + 1)) {
+      if (trigger === "secret") {
+        let i = at + 6 + (lower[at + 6] === "_" ? 1 : 0);
+        if (lower.startsWith("access", i)) {
+          i += 6 + (lower[i + 6] === "_" ? 1 : 0);
+          if (lower.startsWith("key", i)) return true;
+        }
+      }
+      const words = NAME_WORDS[trigger];
+      let named = trigger === "key" && nameWordAt(text, lower, at - 3, "apikey");
+      for (let w = 0; !named && w < words.length; w++) {
+        named = nameWordAt(text, lower, at, words[w]);
+      }
+      if (named && assignedAt(text, at)) return true;
+    }
+  }
+  return false;
+}
+
+/** `[A-Za-z0-9_-]`, by character code. */
+function isTokenChar(c: number): boolean {
+  return isAlnum(c) || c === 95 || c === 45;
+}
+
+/** How many of the `max` characters from `at` are ASCII letters, digits or in `extra`. */
+function runOf(text: string, at: number, extra: string, max: number): number {
+  let n = 0;
+  while (n < max && at + n < text.length) {
+    if (!isAlnum(text.charCodeAt(at + n)) && !extra.includes(text[at + n])) break;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Whether `word` (lower case) is at `at` where assignment.ts `isSecretName` may take it for a
+ * whole word: it splits at every character not a letter or digit and before capitals, and a name
+ * begins after such a character or after an escape's letter (`\\n`).
+ */
+function nameWordAt(text: string, lower: string, at: number, word: string): boolean {
+  if (at < 0 || !lower.startsWith(word, at)) return false;
+  const end = at + word.length;
+  const upper = (c: number) => c >= 65 && c <= 90;
+  return (at === 0 || !isAlnum(text.charCodeAt(at - 1)) || upper(text.charCodeAt(at)) ||
+    text[at - 2] === "\\") &&
+    (end === text.length || !isAlnum(text.charCodeAt(end)) || upper(text.charCodeAt(end)));
+}
+
+/**
+ * Whether the name around `at` is given a value of 8 characters or more, as assignment.ts
+ * `NAME_THEN_OPERATOR` and `valueAt` read it.
+ */
+function assignedAt(text: string, at: number): boolean {
+  let i = at;
+  while (isTokenChar(text.charCodeAt(i)) || text[i] === ".") i++;
+  if (text[i] === "\\") i++;
+  if (text[i] === '"' || text[i] === "'") i++;
+  while (text[i] === " " || text[i] === "\t") i++;
+  const op = text[i];
+  if (op !== ":" && op !== "=") return false;
+  i += (op === ":" && text[i + 1] === "=") || (op === "=" && text[i + 1] === ">") ? 2 : 1;
+  while (text[i] === " " || text[i] === "\t") i++;
+  const value = valueAt(text, i);
+  return value !== undefined && maySecretValue(value.value, value.quoted);
+}
+
+/** The value assignment.ts `valueAt` reads at `at`: quoted on its line, else up to `VALUE_ENDS`. */
+function valueAt(text: string, at: number): { value: string; quoted: boolean } | undefined {
+  const c = text[at];
+  if (c === undefined || c === "=" || c === ">" || c === "<" && text[at + 1] === "=") {
+    return undefined;
+  }
+  const quote = c === "\\" && text[at + 1] === '"'
+    ? '\\"'
+    : c === '"' || c === "'" || c === "`"
+    ? c
+    : "";
+  const start = at + quote.length;
+  if (quote !== "") {
+    const eol = text.indexOf("\n", start);
+    for (let i = start, limit = eol < 0 ? text.length : eol; i < limit; i++) {
+      if (quote === '\\"' ? text.startsWith(quote, i) : text[i] === quote) {
+        return { value: text.slice(start, i), quoted: true };
+      }
+      if (text[i] === "\\") i++;
+    }
+  }
+  let end = start;
+  while (end < text.length && !VALUE_ENDS.includes(text[end])) end++;
+  return end > start ? { value: text.slice(start, end), quoted: false } : undefined;
+}
+
+/**
+ * False when assignment.ts `isSecretValue` is surely false for `value`: shorter than 8, a
+ * reference (lib/secrets/_values.ts `isReference`), a number, a version, a path, or — unquoted —
+ * a code identifier, or — quoted — four words or more. (Its placeholders are left to it.)
+ */
+function maySecretValue(value: string, quoted: boolean): boolean {
+  if (value.length < 8 || "$<{[*\u2022".includes(value[0])) return false;
+  if (value[0] === "%" && value.endsWith("%")) return false;
+  for (const ref of REFERENCES) if (value.includes(ref)) return false;
+  if (/* a path */ value[0] === "/" || value.startsWith("~/") || value.startsWith("./")) {
+    return false;
+  }
+  if (value.startsWith("../")) return false;
+  let i = value[0] === "v" ? 1 : 0;
+  if (value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57) {
+    while (
+      i < value.length &&
+      (isAlnum(value.charCodeAt(i)) && value.charCodeAt(i) <= 57 || value[i] === ".")
+    ) i++;
+    if (i === value.length) return false; // a number or a version
+  }
+  if (quoted) {
+    let words = 0;
+    for (let j = 0; j < value.length; j++) {
+      if (!SPACES.includes(value[j]) && (j === 0 || SPACES.includes(value[j - 1]))) words++;
+    }
+    return words < 4;
+  }
+  // An identifier or member path: `[A-Za-z_]+`, then `.` segments of `[A-Za-z_][A-Za-z0-9_]*`.
+  let dot = -1;
+  for (let j = 0; j < value.length; j++) {
+    const c = value.charCodeAt(j);
+    if (value[j] === ".") {
+      if (j === dot + 1) return true;
+      dot = j;
+    } else if (!(isAlnum(c) || c === 95) || (c <= 57 && (dot < 0 || j === dot + 1))) return true;
+  }
+  return dot === value.length - 1;
 }
 
 /**

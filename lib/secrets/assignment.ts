@@ -23,7 +23,8 @@
 import { isPlaceholder, isReference } from "./_values.ts";
 import { escapable, type Rule, type Span } from "./rules.ts";
 
-const SECRET_WORDS = new Set([
+/** The words of a secret's name (lib/hook/fast.ts `NAME_WORDS` copies them). */
+export const SECRET_WORDS: ReadonlySet<string> = new Set([
   "password",
   "passwd",
   "passphrase",
