@@ -83,7 +83,12 @@ try {
       // the read permission on lib/ that `install` grants).
       const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
       result = "general" in fast
-        ? ((await import(general)) as typeof General).answer(payload, options, { projectDir }, now)
+        ? await ((await import(general)) as typeof General).answer(
+          payload,
+          options,
+          { projectDir },
+          now,
+        )
         : fast;
     }
     if (result.stdout !== undefined) {

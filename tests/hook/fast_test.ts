@@ -368,7 +368,7 @@ async function fastAgreesWithGeneral(seed: number, count: number, locked: boolea
       continue;
     }
     settled++;
-    const general = answer(c.payload(b.root), c.options, {
+    const general = await answer(c.payload(b.root), c.options, {
       projectDir: c.projectDir ? b.root : undefined,
     }, NOW);
     const swap = (s?: string) => s?.replaceAll(a.root, "<root>");
@@ -465,7 +465,7 @@ Deno.test("the window's exact edges, on both paths and in a process", async (t) 
       assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
       assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);
       if (!injects) assert.equal(fast.reason, `document "edge" is outside the restore window`);
-      const general = answer(
+      const general = await answer(
         { cwd: b.root, hook_event_name: "SessionStart", source: "clear" },
         DEFAULT_OPTIONS,
         {},
