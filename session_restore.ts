@@ -94,7 +94,9 @@ try {
     if (result.stdout !== undefined) {
       writeOut(result.stdout + "\n");
       printed = true;
-    } else if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
+    }
+    // Every outcome's reason, an inject's too: what it redacted, by kind (never a value).
+    if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);
