@@ -214,6 +214,21 @@ Deno.test("fast check: secret-named assignments in every shape the rule reads", 
   assert.ok(redacted > 1_000, `only ${redacted} assignments were redacted`);
 });
 
+Deno.test("fast check: an AWS secret key on the line of a key id, or of a redacted one", () => {
+  const random = prng(40);
+  const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < 50; i++) {
+    const id = ["AKIA", "ASIA", "ABIA", "ACCA", "A3TQ"][i % 5] + "Q7RT2W9ZK3M4N5P6";
+    const key = mixed(random, B64, 40);
+    for (const head of [id, "AKIAIOSFODNN7EXAMPLE", "[redacted:aws-access-key]"]) {
+      for (const text of contexts(`id ${head} secret ${key}`)) {
+        if (!redact(text).counts["aws-secret-key"]) continue;
+        assert.ok(suspectSecret(text), text);
+      }
+    }
+  }
+});
+
 /** Controls shaped exactly like a secret, which only the redactor's value rules tell apart. */
 const SHAPED_CONTROLS = [
   "private_key_id: 0123456789abcdef0123456789abcdef01234567", // its last word says "about"
