@@ -515,7 +515,7 @@ const REFERENCES = [
  * - bearer-token: `[Bb]earer`, spaces or tabs, then 16 of the token's alphabet;
  * - secret-assignment: a word of {@link NAME_WORDS} in any case where assignment.ts may split a
  *   name into words (after a character not a letter or digit, after an escape's letter, or at a
- *   capital; ending likewise), the rest of the name, an optional `\\` and quote, spaces, `:` or
+ *   capital; ending likewise), the rest of the name, an optional backslash and quote, spaces, `:` or
  *   `=`, spaces, then a value as assignment.ts `valueAt` reads it that `isSecretValue` may take
  *   (8 characters or more; not a reference, number, version or path; unquoted not an identifier,
  *   quoted not four words). A text whose lower case has another length is suspected whole.

@@ -1,6 +1,7 @@
 /**
- * The false-positive controls: text that redaction must leave as it is (tests/secrets/false_positive_test.ts),
- * shared with the hook's fast check (tests/hook/fast_secret_test.ts).
+ * The false-positive controls: text that redaction must leave as it is
+ * (tests/secrets/false_positive_test.ts), and the hook's fast check must mostly let through
+ * (tests/hook/fast_secret_test.ts).
  * @module
  */
 
