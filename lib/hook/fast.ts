@@ -479,7 +479,7 @@ const SPACES =
   "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
 /** What ends an unquoted assigned value: assignment.ts `UNQUOTED_END`, character for character. */
 const VALUE_ENDS = SPACES + "\"'`,;&)}]\\";
-/** What makes a value a reference to a secret kept elsewhere (lib/secrets/_values.ts `isReference`). */
+/** What makes a value a reference to a secret kept elsewhere (_values.ts `isReference`). */
 const REFERENCES = [
   "[redacted:",
   "${",
@@ -515,10 +515,11 @@ const REFERENCES = [
  * - bearer-token: `[Bb]earer`, spaces or tabs, then 16 of the token's alphabet;
  * - secret-assignment: a word of {@link NAME_WORDS} in any case where assignment.ts may split a
  *   name into words (after a character not a letter or digit, after an escape's letter, or at a
- *   capital; ending likewise), the rest of the name, an optional backslash and quote, spaces, `:` or
- *   `=`, spaces, then a value as assignment.ts `valueAt` reads it that `isSecretValue` may take
- *   (8 characters or more; not a reference, number, version or path; unquoted not an identifier,
- *   quoted not four words). A text whose lower case has another length is suspected whole.
+ *   capital; ending likewise), the rest of the name, an optional backslash and quote, spaces,
+ *   `:` or `=`, spaces, then a value as assignment.ts `valueAt` reads it that `isSecretValue`
+ *   may take (8 characters or more; not a reference, number, version or path; unquoted not an
+ *   identifier, quoted not four words). A text whose lower case has another length is suspected
+ *   whole.
  */
 export function suspectSecret(text: string): boolean {
   // Secret-named assignments: positions in `lower` are positions in `text` (same length).
@@ -711,12 +712,18 @@ function assignedAt(text: string, at: number): boolean {
   if (op !== ":" && op !== "=") return false;
   i += (op === ":" && text[i + 1] === "=") || (op === "=" && text[i + 1] === ">") ? 2 : 1;
   while (text[i] === " " || text[i] === "\t") i++;
-  const value = valueAt(text, i);
+  const value = assignedValue(text, i);
   return value !== undefined && maySecretValue(value.value, value.quoted);
 }
 
-/** The value assignment.ts `valueAt` reads at `at`: quoted on its line, else up to `VALUE_ENDS`. */
-function valueAt(text: string, at: number): { value: string; quoted: boolean } | undefined {
+/**
+ * The value assignment.ts `valueAt` reads at `at`: quoted on its line, else up to `VALUE_ENDS`
+ * (held to it by tests/hook/fast_secret_test.ts).
+ */
+export function assignedValue(
+  text: string,
+  at: number,
+): { value: string; quoted: boolean } | undefined {
   const c = text[at];
   if (c === undefined || c === "=" || c === ">" || c === "<" && text[at + 1] === "=") {
     return undefined;
@@ -742,18 +749,16 @@ function valueAt(text: string, at: number): { value: string; quoted: boolean } |
 }
 
 /**
- * False when assignment.ts `isSecretValue` is surely false for `value`: shorter than 8, a
+ * False when assignment.ts `isSecretValue` is surely false for `value` (held to it by
+ * tests/hook/fast_secret_test.ts): shorter than 8, a
  * reference (lib/secrets/_values.ts `isReference`), a number, a version, a path, or — unquoted —
  * a code identifier, or — quoted — four words or more. (Its placeholders are left to it.)
  */
-function maySecretValue(value: string, quoted: boolean): boolean {
+export function maySecretValue(value: string, quoted: boolean): boolean {
   if (value.length < 8 || "$<{[*\u2022".includes(value[0])) return false;
   if (value[0] === "%" && value.endsWith("%")) return false;
   for (const ref of REFERENCES) if (value.includes(ref)) return false;
-  if (/* a path */ value[0] === "/" || value.startsWith("~/") || value.startsWith("./")) {
-    return false;
-  }
-  if (value.startsWith("../")) return false;
+  for (const path of ["/", "~/", "./", "../"]) if (value.startsWith(path)) return false;
   let i = value[0] === "v" ? 1 : 0;
   if (value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57) {
     while (

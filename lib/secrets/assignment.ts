@@ -161,8 +161,11 @@ function nameAround(text: string, hit: number): RegExpExecArray | null {
 /** Characters that end an unquoted value (a backslash: an escape inside a JSON string). */
 const UNQUOTED_END = /[\s"'`,;&)}\]\\]/;
 
-/** The value starting at `at`: its span and whether it was quoted; `undefined` when none. */
-function valueAt(
+/**
+ * The value starting at `at`: its span and whether it was quoted; `undefined` when none.
+ * (lib/hook/fast.ts `assignedValue` copies it: the hook's fast path imports nothing.)
+ */
+export function valueAt(
   text: string,
   at: number,
 ): { start: number; end: number; quoted: boolean } | undefined {

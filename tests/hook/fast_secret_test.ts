@@ -3,8 +3,8 @@
  * in for (lib/secrets/): every text redaction would change trips it, and handover prose does not.
  */
 import assert from "node:assert/strict";
-import { NAME_WORDS, suspectSecret } from "../../lib/hook/fast.ts";
-import { SECRET_WORDS, TRIGGER } from "../../lib/secrets/assignment.ts";
+import { assignedValue, maySecretValue, NAME_WORDS, suspectSecret } from "../../lib/hook/fast.ts";
+import { isSecretValue, SECRET_WORDS, TRIGGER, valueAt } from "../../lib/secrets/assignment.ts";
 import { GATES } from "../../lib/secrets/rules.ts";
 import { redact, SECRET_KINDS } from "../../lib/secrets/redact.ts";
 import type { SecretKind } from "../../lib/secrets/rules.ts";
@@ -72,18 +72,17 @@ Deno.test("fast check: every prefix rules.ts gates a token on, each redacted, tr
   const random = prng(31);
   const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  // Kinds whose gate literals are prefixes of the token (the others: generated above).
-  const prefixed: SecretKind[] = [
-    "github-token",
-    "gitlab-token",
-    "npm-token",
-    "slack-token",
-    "anthropic-key",
-    "openai-key",
-    "stripe-key",
-    "gcp-api-key",
-    "aws-access-key",
+  // Kinds whose gate literals are prefixes of the token (the others are generated above).
+  const inside: SecretKind[] = [
+    "private-key",
+    "jwt",
+    "slack-webhook",
+    "aws-secret-key",
+    "url-password",
+    "bearer-token",
+    "secret-assignment",
   ];
+  const prefixed = SECRET_KINDS.filter((kind) => !inside.includes(kind));
   for (const kind of prefixed) {
     for (const literal of GATES[kind]!) {
       const candidates = [
@@ -225,6 +224,97 @@ Deno.test("fast check: an AWS secret key on the line of a key id, or of a redact
         if (!redact(text).counts["aws-secret-key"]) continue;
         assert.ok(suspectSecret(text), text);
       }
+    }
+  }
+});
+
+Deno.test("fast check: the value it reads is assignment.ts's, and it drops only what that would", () => {
+  const random = prng(12);
+  const pieces = [
+    "a",
+    "Z",
+    "9",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\u00a0",
+    "\u2003",
+    '"',
+    "'",
+    "`",
+    "\\",
+    ",",
+    ";",
+    "&",
+    ")",
+    "}",
+    "]",
+    "=",
+    ">",
+    "<",
+    ".",
+    "/",
+    "~",
+    "$",
+    "{",
+    "[",
+    "*",
+    "%",
+    "…",
+    "v1",
+    "x_y",
+    "process.env.X",
+    "${",
+    "{{",
+    "[redacted:jwt]",
+    "Zq8vN3xL0pR7",
+    "é",
+    "-",
+    "_",
+  ];
+  for (let i = 0; i < 20_000; i++) {
+    let text = "";
+    for (let n = Math.floor(random() * 14); n > 0; n--) {
+      text += pieces[Math.floor(random() * pieces.length)];
+    }
+    const at = Math.floor(random() * (text.length + 1));
+    const theirs = valueAt(text, at);
+    const ours = assignedValue(text, at);
+    assert.deepEqual(
+      ours,
+      theirs && { value: text.slice(theirs.start, theirs.end), quoted: theirs.quoted },
+      JSON.stringify([text, at]),
+    );
+    for (const quoted of [true, false]) {
+      if (!maySecretValue(text, quoted)) {
+        assert.equal(isSecretValue(text, quoted), false, JSON.stringify([text, quoted]));
+      }
+    }
+  }
+});
+
+Deno.test("fast check: code identifiers and paths as assignment.ts tells them from values", () => {
+  const values = [
+    "getAccessToken",
+    "options.apiKey",
+    "a.b1cdefg",
+    "_abcdefg_hij",
+    "abcdefgh.",
+    "abc..defgh",
+    ".abcdefgh",
+    "abc.1defgh",
+    "abcdefg1",
+    "v1.2.3.4.5",
+    "v1.2.3-rc1",
+    "~/.config/gh",
+    "~abcdefgh",
+    "../secrets/x",
+    "/run/secrets/db",
+  ];
+  for (const value of values) {
+    for (const quoted of [true, false]) {
+      assert.equal(maySecretValue(value, quoted), isSecretValue(value, quoted), value);
     }
   }
 });
