@@ -1,6 +1,8 @@
 /**
- * The SessionStart restore: decide whether to inject, build the context, claim the pointer
- * exactly once and mark the document consumed. Sync and light: it runs on every `/clear`.
+ * The SessionStart restore: decide whether to inject, redact what it will print, build the
+ * context, claim the pointer exactly once and mark the document consumed. Light: it runs on every
+ * `/clear` the fast path hands over; the redaction rules load only for a text that may hold a
+ * secret (lib/secrets/lazy.ts), and only the consume writes, synchronously under the docs lock.
  * @module
  */
 
