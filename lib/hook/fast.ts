@@ -471,6 +471,8 @@ export const NAME_WORDS: Readonly<Record<string, readonly string[]>> = {
   key: ["key"],
 };
 
+/** The letters after a trigger with which a longer word of {@link NAME_WORDS} goes on. */
+export const LONGER: Readonly<Record<string, string>> = { pass: "wp", credential: "s", auth: "o" };
 /** Characters that surely end a URL's userinfo (rules.ts `URL_PASSWORD` ends it at more). */
 const URL_ENDS = " \t\n\r\f\v/?\"'<>\\";
 /** JavaScript's `\\s`: the white space of a regex. */
@@ -654,6 +656,7 @@ function bearer(text: string): boolean {
  */
 function assignment(text: string, lower: string, trigger: string): boolean {
   const words = NAME_WORDS[trigger];
+  const longer = LONGER[trigger] ?? "";
   for (let at = lower.indexOf(trigger); at !== -1; at = lower.indexOf(trigger, at + 1)) {
     if (trigger === "secret") {
       let i = at + 6 + (lower[at + 6] === "_" ? 1 : 0);
@@ -661,6 +664,17 @@ function assignment(text: string, lower: string, trigger: string): boolean {
         i += 6 + (lower[i + 6] === "_" ? 1 : 0);
         if (lower.startsWith("key", i)) return true;
       }
+    }
+    // Prose first, without a call: a trigger inside a word ("bypass", "monkey"; not `apikey`) or
+    // going on into one no secret word spells ("passed", "keys", "author").
+    const next = text.charCodeAt(at + trigger.length);
+    if (next >= 97 && next <= 122 && !longer.includes(text[at + trigger.length])) continue;
+    const first = text.charCodeAt(at);
+    if (
+      trigger !== "key" && isAlnum(text.charCodeAt(at - 1)) &&
+      !(first >= 65 && first <= 90) && text[at - 2] !== "\\"
+    ) {
+      continue;
     }
     let named = trigger === "key" && nameWordAt(text, lower, at - 3, "apikey");
     for (let w = 0; !named && w < words.length; w++) named = nameWordAt(text, lower, at, words[w]);

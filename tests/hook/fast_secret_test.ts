@@ -3,7 +3,13 @@
  * in for (lib/secrets/): every text redaction would change trips it, and handover prose does not.
  */
 import assert from "node:assert/strict";
-import { assignedValue, maySecretValue, NAME_WORDS, suspectSecret } from "../../lib/hook/fast.ts";
+import {
+  assignedValue,
+  LONGER,
+  maySecretValue,
+  NAME_WORDS,
+  suspectSecret,
+} from "../../lib/hook/fast.ts";
 import { isSecretValue, SECRET_WORDS, TRIGGER, valueAt } from "../../lib/secrets/assignment.ts";
 import { GATES } from "../../lib/secrets/rules.ts";
 import { redact, SECRET_KINDS } from "../../lib/secrets/redact.ts";
@@ -35,6 +41,10 @@ Deno.test("fast check: its words are assignment.ts's trigger and secret words", 
     for (const w of words) assert.ok(w.startsWith(trigger), `${w} does not begin with ${trigger}`);
     return words;
   });
+  for (const [trigger, words] of Object.entries(NAME_WORDS)) {
+    const next = words.filter((w) => w !== trigger).map((w) => w[trigger.length]);
+    assert.equal(LONGER[trigger] ?? "", [...new Set(next)].join(""), trigger);
+  }
   // `apikey` is checked as `key` after `api`; `key` needs a qualifier there, never here.
   assert.deepEqual(
     [...ours, "apikey"].sort(),
