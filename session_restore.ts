@@ -83,13 +83,20 @@ try {
       // the read permission on lib/ that `install` grants).
       const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
       result = "general" in fast
-        ? ((await import(general)) as typeof General).answer(payload, options, { projectDir }, now)
+        ? await ((await import(general)) as typeof General).answer(
+          payload,
+          options,
+          { projectDir },
+          now,
+        )
         : fast;
     }
     if (result.stdout !== undefined) {
       writeOut(result.stdout + "\n");
       printed = true;
-    } else if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
+    }
+    // Every outcome's reason, an inject's too: what it redacted, by kind (never a value).
+    if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);
   }
 } catch (err) {
   console.error(`session_restore: ${err instanceof Error ? err.message : err}`);

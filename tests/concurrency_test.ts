@@ -289,7 +289,12 @@ Deno.test("no writer of a document writes an older version over a newer one", as
   await t.step("general path: a dump --force between its read and its write wins", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
-    const found = findPending(JSON.parse(clearPayload(p.root)), DEFAULT_OPTIONS, {}, HOOK_NOW);
+    const found = await findPending(
+      JSON.parse(clearPayload(p.root)),
+      DEFAULT_OPTIONS,
+      {},
+      HOOK_NOW,
+    );
     assert.ok(!("reason" in found));
     const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
     const outcome = consumePending(found, HOOK_NOW, DEFAULT_OPTIONS.budget);

@@ -24,7 +24,14 @@ import { HOOK_LOCK_WAIT_MS, type HookEnv, restore } from "../hook/restore.ts";
 import type { Store } from "../store/store.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { buildCard } from "./card.ts";
-import { compactPath, gatherMaterial, isEmpty, type Material, parseMaterial } from "./material.ts";
+import {
+  compactPath,
+  gatherMaterial,
+  isEmpty,
+  type Material,
+  parseMaterial,
+  redactMaterial,
+} from "./material.ts";
 import { type CompactAnswer, usableStore } from "./pre_compact.ts";
 
 /**
@@ -77,7 +84,7 @@ export async function answerCompact(
   // Why LATEST was not restored: today's gate unless `--source compact` opted in.
   let latest = gate(payload, options);
   if (latest === undefined) {
-    const outcome = restore(payload, options, env, now);
+    const outcome = await restore(payload, options, env, now);
     if (outcome.injected) restored = outcome.context;
     else latest = outcome.reason;
   }
@@ -85,8 +92,11 @@ export async function answerCompact(
   const sid = payload.session_id;
   let material: Material | undefined;
   if (!("reason" in store) && safeSessionId(sid)) {
-    material = claimMaterial(store, sid) ??
+    // Redacted here, whatever its source: a saved file of an older version or edited by hand
+    // quotes the handover as stored (gatherMaterial redacts what it gathers already).
+    const found = claimMaterial(store, sid) ??
       await gatherMaterial(store, sid, payload.transcript_path);
+    material = found && await redactMaterial(found);
   }
   const card = material && !isEmpty(material) ? cardFor(material, now, options) : undefined;
   const context = [restored, card].filter((c): c is string => c !== undefined);

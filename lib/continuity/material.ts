@@ -110,11 +110,7 @@ export async function gatherMaterial(
   const tasks = (facts?.tasks ?? []).filter(isUnfinished).map((t) =>
     `- ${t.subject} (${t.status})`
   );
-  // The transcript's parts are redacted here, so neither the saved file (PreCompact) nor the card
-  // (SessionStart) holds a secret; the handover's were by dump, the parked items' by park.
-  if (tasks.length) {
-    material.sections.push({ title: TASKS, content: (await redactLazily(tasks.join("\n"))).text });
-  }
+  if (tasks.length) material.sections.push({ title: TASKS, content: tasks.join("\n") });
   let parked: string[] = [];
   try {
     parked = readParked(store).items.map((i) => `- ${i.slug} — ${i.summary}`);
@@ -124,10 +120,33 @@ export async function gatherMaterial(
   if (files.length > FILES_SHOWN) {
     files.splice(FILES_SHOWN, files.length, `- +${files.length - FILES_SHOWN} more`);
   }
-  if (files.length) {
-    material.sections.push({ title: FILES, content: (await redactLazily(files.join("\n"))).text });
+  if (files.length) material.sections.push({ title: FILES, content: files.join("\n") });
+  // Everything redacted here, so neither the saved file (PreCompact) nor the card (SessionStart)
+  // holds a secret: the transcript's parts, and the handover's and parked items' too, which their
+  // writers redacted unless they were written before redaction existed, pulled, or edited by hand.
+  return await redactMaterial(material);
+}
+
+/**
+ * `material` with everything the card prints of it redacted: each section's title and content,
+ * the handover's slug and branch (lib/secrets/lazy.ts: nothing is loaded for clean text).
+ */
+export async function redactMaterial(material: Material): Promise<Material> {
+  const text = async (s: string) => (await redactLazily(s)).text;
+  const h = material.handover;
+  const sections: Section[] = [];
+  for (const s of material.sections) {
+    sections.push({ title: await text(s.title), content: await text(s.content) });
   }
-  return material;
+  if (!h) return { sections };
+  return {
+    handover: {
+      slug: await text(h.slug),
+      created: h.created,
+      branch: h.branch === undefined ? undefined : await text(h.branch),
+    },
+    sections,
+  };
 }
 
 /** Whether the card would say anything. */

@@ -16,6 +16,7 @@ import {
   findPending,
   type HookEnv,
   hookOutput,
+  type Outcome,
   type Payload,
   restore,
   type RestoreOptions,
@@ -57,46 +58,49 @@ export function takeArm(store: Store): Arm | undefined {
   return { session: (lines[0] ?? "").trim(), slug: (lines[1] ?? "").trim() };
 }
 
+/** What the hook answers for an outcome of the restore, on `event`. */
+function answerOf(outcome: Outcome, event?: string): HookAnswer {
+  if (!outcome.injected) return { reason: outcome.reason };
+  // Under SESSION_DEBUG the reason goes to stderr: what was redacted, by kind, never a value.
+  const note = outcome.redacted ? ` (${outcome.redacted})` : "";
+  return {
+    stdout: hookOutput(outcome.context, event),
+    reason: `injected "${outcome.slug}"${note}`,
+  };
+}
+
 /** Answers one payload for the agent named in `options` (see the module note for Gemini). */
-export function answer(
+export async function answer(
   payload: Payload,
   options: RestoreOptions,
   env: HookEnv,
   now: Date,
-): HookAnswer {
+): Promise<HookAnswer> {
   setFault(options.fault);
-  if (options.agent !== "gemini") {
-    const outcome = restore(payload, options, env, now);
-    return outcome.injected
-      ? { stdout: hookOutput(outcome.context), reason: `injected "${outcome.slug}"` }
-      : { reason: outcome.reason };
-  }
+  if (options.agent !== "gemini") return answerOf(await restore(payload, options, env, now));
   // Gemini sets CLAUDE_PROJECT_DIR to its own cwd "for compatibility"; its shell tool does not,
   // so honouring it would let the hook and the CLI disagree on the store. The walk-up rule wins.
   const geminiEnv = {};
   if (payload.hook_event_name === "BeforeAgent") return deliver(payload, options, now);
   if (payload.hook_event_name === "SessionStart" && payload.source === "clear") {
-    const found = findPending(payload, options, geminiEnv, now);
+    const found = await findPending(payload, options, geminiEnv, now);
     if ("reason" in found) return { reason: found.reason };
     // The arm names the handover it announced: delivered only while LATEST still names it.
     writeFileAtomicSync(armPath(found.store), `${payload.session_id ?? ""}\n${found.slug}\n`);
     return {
       stdout: JSON.stringify({
         systemMessage: found.draft
-          ? `[session] A notice of the automatic draft "${found.slug}" will come with your next message.`
-          : `[session] Handover "${found.slug}" will be restored with your next message.`,
+          ? `[session] A notice of the automatic draft "${found.label}" will come with your next message.`
+          : `[session] Handover "${found.label}" will be restored with your next message.`,
       }),
-      reason: `armed "${found.slug}" for session ${payload.session_id ?? "(none)"}`,
+      reason: `armed "${found.label}" for session ${payload.session_id ?? "(none)"}`,
     };
   }
-  const outcome = restore(payload, options, geminiEnv, now);
-  return outcome.injected
-    ? { stdout: hookOutput(outcome.context), reason: `injected "${outcome.slug}"` }
-    : { reason: outcome.reason };
+  return answerOf(await restore(payload, options, geminiEnv, now));
 }
 
 /** Gemini's BeforeAgent: inject the armed handover when this session armed it, once. */
-function deliver(payload: Payload, options: RestoreOptions, now: Date): HookAnswer {
+async function deliver(payload: Payload, options: RestoreOptions, now: Date): Promise<HookAnswer> {
   const store = storeAt(findRoot({ cwd: payload.cwd }));
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   const armed = takeArm(store);
@@ -107,13 +111,11 @@ function deliver(payload: Payload, options: RestoreOptions, now: Date): HookAnsw
   if (armed.slug !== "" && readLatest(store) !== armed.slug) {
     return { reason: `the armed handover "${armed.slug}" was restored elsewhere` };
   }
-  const outcome = restore(
+  const outcome = await restore(
     { ...payload, hook_event_name: "SessionStart", source: "clear" },
     { ...options, sources: [...options.sources, "clear"] },
     {},
     now,
   );
-  return outcome.injected
-    ? { stdout: hookOutput(outcome.context, "BeforeAgent"), reason: `injected "${outcome.slug}"` }
-    : { reason: outcome.reason };
+  return answerOf(outcome, "BeforeAgent");
 }

@@ -275,8 +275,15 @@ function answerPointer(
   if (!inWindow(age, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
   }
-  const context = plainContext(slug, fields.branch, text.slice(end), age, options.budget);
+  const body = text.slice(end);
+  const context = plainContext(slug, fields.branch, body, age, options.budget);
   if (context === undefined) return { general: "the context needs the digest or a cap" };
+  // What the general path redacts before it prints (lib/hook/restore.ts `findPending`), in one
+  // call: a rule matches across none of the line breaks between them that it would not match
+  // within one of them.
+  if (suspectSecret(`${slug}\n${fields.branch ?? ""}\n${body}`)) {
+    return { general: "the text may hold a secret" };
+  }
   if (held) consume(dir, slug, text, consumedAt, options.fault, sessionId);
   else {
     const busy = claimAndConsume(dir, slug, text, consumedAt, options.fault, sessionId);
@@ -447,6 +454,350 @@ export function plainContext(
     return undefined;
   }
   return context;
+}
+
+/**
+ * The words a secret's name is made of, by the trigger each begins with: lib/secrets/assignment.ts
+ * `TRIGGER` (the keys, in its order) and `SECRET_WORDS` plus `key` (its `apikey` is `key` after
+ * `api`), held to that module by tests/hook/fast_secret_test.ts.
+ */
+export const NAME_WORDS: Readonly<Record<string, readonly string[]>> = {
+  pass: ["password", "passwd", "passphrase", "pass"],
+  pwd: ["pwd"],
+  secret: ["secret"],
+  token: ["token"],
+  credential: ["credential", "credentials"],
+  auth: ["auth", "authorization"],
+  key: ["key"],
+};
+
+/** The letters after a trigger with which a longer word of {@link NAME_WORDS} goes on. */
+export const LONGER: Readonly<Record<string, string>> = { pass: "wp", credential: "s", auth: "o" };
+/** Characters that surely end a URL's userinfo (rules.ts `URL_PASSWORD` ends it at more). */
+const URL_ENDS = " \t\n\r\f\v/?\"'<>\\";
+/** JavaScript's `\\s`: the white space of a regex. */
+const SPACES =
+  " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" +
+  "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+/** What ends an unquoted assigned value: assignment.ts `UNQUOTED_END`, character for character. */
+const VALUE_ENDS = SPACES + "\"'`,;&)}]\\";
+/** What makes a value a reference to a secret kept elsewhere (_values.ts `isReference`). */
+const REFERENCES = [
+  "[redacted:",
+  "${",
+  "{{",
+  "\u2026",
+  "...",
+  "process.env",
+  "os.environ",
+  "getenv",
+  "Deno.env",
+  "secrets.",
+];
+
+/**
+ * Whether `text` may hold a secret lib/secrets/redact.ts would take out: false only when no rule
+ * can match, so the fast path prints only what redaction would leave as it is and hands the rest
+ * to the general path, which redacts. A superset of every rule, each by a necessary condition that
+ * native searches and a few character checks decide (no regex: a first use costs more than this
+ * whole check on a handover), narrow enough that handover prose ("task-list", "access", "tokens",
+ * "Key decisions:", URLs without a password) passes. Per rule (rules.ts, assignment.ts):
+ * - private-key `PRIVATE KEY`; slack-webhook `hooks.slack.com/`; gcp-api-key `AIza`; github-token
+ *   and gitlab-token their prefixes (`ghp_` … `github_pat_`, `glpat-` …);
+ * - npm-token `npm_` and 36 letters or digits; stripe-key its prefix and 16 (`whsec_`: 24);
+ *   slack-token its prefix and 15 of `[A-Za-z0-9-]`;
+ * - openai-key, anthropic-key: `sk-` not after `[A-Za-z0-9_-]` (unless after an escape), then 25
+ *   of `[A-Za-z0-9_-]`;
+ * - jwt: `.ey` after 10 of `[A-Za-z0-9_-]` and before 2 more;
+ * - aws-access-key: a prefix (`AKIA` …), then 16 of `[A-Z0-9]` (`A3T`: 17);
+ * - aws-secret-key: an access key id as above (the line its bare form needs), or
+ *   `aws-access-key]` (a redacted one), or `secret_access_key` in any case, `_` optional;
+ * - url-password: `://`, then a `:` not before a reference's first character (`$` …) and later an
+ *   `@`, before a character that surely ends the userinfo;
+ * - bearer-token: `[Bb]earer`, spaces or tabs, then 16 of the token's alphabet;
+ * - secret-assignment: a word of {@link NAME_WORDS} in any case where assignment.ts may split a
+ *   name into words (after a character not a letter or digit, after an escape's letter, or at a
+ *   capital; ending likewise), the rest of the name, an optional backslash and quote, spaces,
+ *   `:` or `=`, spaces, then a value as assignment.ts `valueAt` reads it that `isSecretValue`
+ *   may take (8 characters or more; not a reference, number, version or path; unquoted not an
+ *   identifier, quoted not four words). A text whose lower case has another length is suspected
+ *   whole.
+ */
+export function suspectSecret(text: string): boolean {
+  // Secret-named assignments: positions in `lower` are positions in `text` (same length).
+  const lower = text.toLowerCase();
+  // One native search per literal, and JavaScript only on a hit: no loop runs on a text without
+  // one, because enough bytecode run in a fresh process has V8 compile a batch of functions with
+  // Sparkplug (a loop over the literals measured +0.3 ms on the hook's whole inject).
+  return lower.length !== text.length ||
+    text.includes("PRIVATE KEY") ||
+    text.includes("hooks.slack.com/") ||
+    text.includes("AIza") ||
+    text.includes("aws-access-key]") ||
+    text.includes("ghp_") ||
+    text.includes("gho_") ||
+    text.includes("ghu_") ||
+    text.includes("ghs_") ||
+    text.includes("ghr_") ||
+    text.includes("github_pat_") ||
+    text.includes("glpat-") ||
+    text.includes("gldt-") ||
+    text.includes("glrt-") ||
+    text.includes("glptt-") ||
+    text.includes("glcbt-") ||
+    text.includes("glsoat-") ||
+    text.includes("glft-") ||
+    (text.includes("npm_") && followedBy(text, "npm_", "", 36)) ||
+    (text.includes("sk_live_") && followedBy(text, "sk_live_", "", 16)) ||
+    (text.includes("sk_test_") && followedBy(text, "sk_test_", "", 16)) ||
+    (text.includes("rk_live_") && followedBy(text, "rk_live_", "", 16)) ||
+    (text.includes("rk_test_") && followedBy(text, "rk_test_", "", 16)) ||
+    (text.includes("whsec_") && followedBy(text, "whsec_", "", 24)) ||
+    (text.includes("xoxa-") && followedBy(text, "xoxa-", "-", 15)) ||
+    (text.includes("xoxb-") && followedBy(text, "xoxb-", "-", 15)) ||
+    (text.includes("xoxp-") && followedBy(text, "xoxp-", "-", 15)) ||
+    (text.includes("xoxo-") && followedBy(text, "xoxo-", "-", 15)) ||
+    (text.includes("xoxs-") && followedBy(text, "xoxs-", "-", 15)) ||
+    (text.includes("xoxr-") && followedBy(text, "xoxr-", "-", 15)) ||
+    (text.includes("xapp-") && followedBy(text, "xapp-", "-", 15)) ||
+    (text.includes("AKIA") && awsKeyId(text, "AKIA")) ||
+    (text.includes("ASIA") && awsKeyId(text, "ASIA")) ||
+    (text.includes("ABIA") && awsKeyId(text, "ABIA")) ||
+    (text.includes("ACCA") && awsKeyId(text, "ACCA")) ||
+    (text.includes("A3T") && awsKeyId(text, "A3T")) ||
+    (text.includes("sk-") && openAiKey(text)) ||
+    (text.includes(".ey") && jwt(text)) ||
+    (text.includes("://") && urlPassword(text)) ||
+    (text.includes("earer") && bearer(text)) ||
+    (lower.includes("pass") && assignment(text, lower, "pass")) ||
+    (lower.includes("pwd") && assignment(text, lower, "pwd")) ||
+    (lower.includes("secret") && assignment(text, lower, "secret")) ||
+    (lower.includes("token") && assignment(text, lower, "token")) ||
+    (lower.includes("credential") && assignment(text, lower, "credential")) ||
+    (lower.includes("auth") && assignment(text, lower, "auth")) ||
+    (lower.includes("key") && assignment(text, lower, "key"));
+}
+
+/** A literal followed by `min` ASCII letters, digits or characters of `extra`. */
+function followedBy(text: string, literal: string, extra: string, min: number): boolean {
+  for (let at = text.indexOf(literal); at !== -1; at = text.indexOf(literal, at + 1)) {
+    if (runOf(text, at + literal.length, extra, min) === min) return true;
+  }
+  return false;
+}
+
+/** An AWS key id: its prefix, then 16 of `[A-Z0-9]` (A3T: one more). */
+function awsKeyId(text: string, prefix: string): boolean {
+  for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + 1)) {
+    // From the 4th character: the `A` of AKIA…, or A3T's one more character of the id's alphabet.
+    let n = 0;
+    for (let c = text.charCodeAt(at + 3); (c >= 65 && c <= 90) || (c >= 48 && c <= 57);) {
+      if (++n === 17) return true;
+      c = text.charCodeAt(at + 3 + n);
+    }
+  }
+  return false;
+}
+
+/** An OpenAI or Anthropic key: `sk-` after no `[A-Za-z0-9_-]` or an escape, then 25 of them. */
+function openAiKey(text: string): boolean {
+  for (let at = text.indexOf("sk-"); at !== -1; at = text.indexOf("sk-", at + 1)) {
+    if (
+      (!isTokenChar(text.charCodeAt(at - 1)) || text[at - 2] === "\\") &&
+      runOf(text, at + 3, "_-", 25) === 25
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A JWT's first dot: 10 of `[A-Za-z0-9_-]` before it, `ey` and 2 more after it. */
+function jwt(text: string): boolean {
+  for (let at = text.indexOf(".ey"); at !== -1; at = text.indexOf(".ey", at + 1)) {
+    if (at < 10 || runOf(text, at + 3, "_-", 2) !== 2) continue;
+    let n = 1;
+    while (n <= 10 && isTokenChar(text.charCodeAt(at - n))) n++;
+    if (n > 10) return true;
+  }
+  return false;
+}
+
+/** After a `://`: a `:`, not before a reference, then an `@`, before the userinfo surely ends. */
+function urlPassword(text: string): boolean {
+  for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
+    let colon = false;
+    for (let i = at + 3; i < text.length && !URL_ENDS.includes(text[i]); i++) {
+      if (text[i] === ":" && !colon) {
+        // The password begins here: one that begins as a reference (`$TOKEN`) is not redacted.
+        if ("$<{[*\u2022".includes(text[i + 1])) break;
+        colon = true;
+      } else if (text[i] === "@" && colon) return true;
+    }
+  }
+  return false;
+}
+
+/** `[Bb]earer`, spaces or tabs, then 16 of the token's alphabet. */
+function bearer(text: string): boolean {
+  for (let at = text.indexOf("earer"); at !== -1; at = text.indexOf("earer", at + 5)) {
+    if (text[at - 1] !== "B" && text[at - 1] !== "b") continue;
+    let i = at + 5;
+    while (text[i] === " " || text[i] === "\t") i++;
+    if (i > at + 5 && runOf(text, i, "._~+/-", 16) === 16) return true;
+  }
+  return false;
+}
+
+/**
+ * A secret-named assignment at a hit of `trigger`: `secret_access_key` (rules.ts's named AWS
+ * secret key, which needs no word boundary), or a word of the trigger's where assignment.ts may
+ * split a name into words, given a value ({@link assignedAt}).
+ */
+function assignment(text: string, lower: string, trigger: string): boolean {
+  const words = NAME_WORDS[trigger];
+  const longer = LONGER[trigger] ?? "";
+  for (let at = lower.indexOf(trigger); at !== -1; at = lower.indexOf(trigger, at + 1)) {
+    if (trigger === "secret") {
+      let i = at + 6 + (lower[at + 6] === "_" ? 1 : 0);
+      if (lower.startsWith("access", i)) {
+        i += 6 + (lower[i + 6] === "_" ? 1 : 0);
+        if (lower.startsWith("key", i)) return true;
+      }
+    }
+    // Prose first, without a call: a trigger inside a word ("bypass", "monkey"; not `apikey`) or
+    // going on into one no secret word spells ("passed", "keys", "author").
+    const next = text.charCodeAt(at + trigger.length);
+    if (next >= 97 && next <= 122 && !longer.includes(text[at + trigger.length])) continue;
+    const first = text.charCodeAt(at);
+    if (
+      trigger !== "key" && isAlnum(text.charCodeAt(at - 1)) &&
+      !(first >= 65 && first <= 90) && text[at - 2] !== "\\"
+    ) {
+      continue;
+    }
+    let named = trigger === "key" && nameWordAt(text, lower, at - 3, "apikey");
+    for (let w = 0; !named && w < words.length; w++) named = nameWordAt(text, lower, at, words[w]);
+    if (named && assignedAt(text, at)) return true;
+  }
+  return false;
+}
+
+/** `[A-Za-z0-9_-]`, by character code. */
+function isTokenChar(c: number): boolean {
+  return isAlnum(c) || c === 95 || c === 45;
+}
+
+/** How many of the `max` characters from `at` are ASCII letters, digits or in `extra`. */
+function runOf(text: string, at: number, extra: string, max: number): number {
+  let n = 0;
+  while (n < max && at + n < text.length) {
+    if (!isAlnum(text.charCodeAt(at + n)) && !extra.includes(text[at + n])) break;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Whether `word` (lower case) is at `at` where assignment.ts `isSecretName` may take it for a
+ * whole word: it splits at every character not a letter or digit and before capitals, and a name
+ * begins after such a character or after an escape's letter (`\\n`).
+ */
+function nameWordAt(text: string, lower: string, at: number, word: string): boolean {
+  if (at < 0 || !lower.startsWith(word, at)) return false;
+  const end = at + word.length;
+  const upper = (c: number) => c >= 65 && c <= 90;
+  return (at === 0 || !isAlnum(text.charCodeAt(at - 1)) || upper(text.charCodeAt(at)) ||
+    text[at - 2] === "\\") &&
+    (end === text.length || !isAlnum(text.charCodeAt(end)) || upper(text.charCodeAt(end)));
+}
+
+/**
+ * Whether the name around `at` is given a value of 8 characters or more, as assignment.ts
+ * `NAME_THEN_OPERATOR` and `valueAt` read it.
+ */
+function assignedAt(text: string, at: number): boolean {
+  let i = at;
+  while (isTokenChar(text.charCodeAt(i)) || text[i] === ".") i++;
+  if (text[i] === "\\") i++;
+  if (text[i] === '"' || text[i] === "'") i++;
+  while (text[i] === " " || text[i] === "\t") i++;
+  const op = text[i];
+  if (op !== ":" && op !== "=") return false;
+  i += (op === ":" && text[i + 1] === "=") || (op === "=" && text[i + 1] === ">") ? 2 : 1;
+  while (text[i] === " " || text[i] === "\t") i++;
+  const value = assignedValue(text, i);
+  return value !== undefined && maySecretValue(value.value, value.quoted);
+}
+
+/**
+ * The value assignment.ts `valueAt` reads at `at`: quoted on its line, else up to `VALUE_ENDS`
+ * (held to it by tests/hook/fast_secret_test.ts).
+ */
+export function assignedValue(
+  text: string,
+  at: number,
+): { value: string; quoted: boolean } | undefined {
+  const c = text[at];
+  if (c === undefined || c === "=" || c === ">" || c === "<" && text[at + 1] === "=") {
+    return undefined;
+  }
+  const quote = c === "\\" && text[at + 1] === '"'
+    ? '\\"'
+    : c === '"' || c === "'" || c === "`"
+    ? c
+    : "";
+  const start = at + quote.length;
+  if (quote !== "") {
+    const eol = text.indexOf("\n", start);
+    for (let i = start, limit = eol < 0 ? text.length : eol; i < limit; i++) {
+      if (quote === '\\"' ? text.startsWith(quote, i) : text[i] === quote) {
+        return { value: text.slice(start, i), quoted: true };
+      }
+      if (text[i] === "\\") i++;
+    }
+  }
+  let end = start;
+  while (end < text.length && !VALUE_ENDS.includes(text[end])) end++;
+  return end > start ? { value: text.slice(start, end), quoted: false } : undefined;
+}
+
+/**
+ * False when assignment.ts `isSecretValue` is surely false for `value` (held to it by
+ * tests/hook/fast_secret_test.ts): shorter than 8, a
+ * reference (lib/secrets/_values.ts `isReference`), a number, a version, a path, or — unquoted —
+ * a code identifier, or — quoted — four words or more. (Its placeholders are left to it.)
+ */
+export function maySecretValue(value: string, quoted: boolean): boolean {
+  if (value.length < 8 || "$<{[*\u2022".includes(value[0])) return false;
+  if (value[0] === "%" && value.endsWith("%")) return false;
+  for (const ref of REFERENCES) if (value.includes(ref)) return false;
+  for (const path of ["/", "~/", "./", "../"]) if (value.startsWith(path)) return false;
+  let i = value[0] === "v" ? 1 : 0;
+  if (value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57) {
+    while (
+      i < value.length &&
+      (isAlnum(value.charCodeAt(i)) && value.charCodeAt(i) <= 57 || value[i] === ".")
+    ) i++;
+    if (i === value.length) return false; // a number or a version
+  }
+  if (quoted) {
+    let words = 0;
+    for (let j = 0; j < value.length; j++) {
+      if (!SPACES.includes(value[j]) && (j === 0 || SPACES.includes(value[j - 1]))) words++;
+    }
+    return words < 4;
+  }
+  // An identifier or member path: `[A-Za-z_]+`, then `.` segments of `[A-Za-z_][A-Za-z0-9_]*`.
+  let dot = -1;
+  for (let j = 0; j < value.length; j++) {
+    const c = value.charCodeAt(j);
+    if (value[j] === ".") {
+      if (j === dot + 1) return true;
+      dot = j;
+    } else if (!(isAlnum(c) || c === 95) || (c <= 57 && (dot < 0 || j === dot + 1))) return true;
+  }
+  return dot === value.length - 1;
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
- * The SessionStart restore: decide whether to inject, build the context, claim the pointer
- * exactly once and mark the document consumed. Sync and light: it runs on every `/clear`.
+ * The SessionStart restore: decide whether to inject, redact what it will print, build the
+ * context, claim the pointer exactly once and mark the document consumed. Light: it runs on every
+ * `/clear` the fast path hands over; the redaction rules load only for a text that may hold a
+ * secret (lib/secrets/lazy.ts), and only the consume writes, synchronously under the docs lock.
  * @module
  */
 
@@ -21,6 +23,7 @@ import {
 import { buildNotice, noticeBanner, summarizeDraft } from "../continuity/notice.ts";
 import { readLatest } from "../store/latest.ts";
 import { ageMs, formatAge } from "../store/time.ts";
+import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import {
   bannerLine,
   type Budget,
@@ -51,9 +54,12 @@ export {
   type RestoreOptions,
 } from "./fast.ts";
 
-/** Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. */
+/**
+ * Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. `slug` is the
+ * slug as printed ({@link Pending} `label`); `redacted` the note of what was redacted, if anything.
+ */
 export type Outcome =
-  | { injected: true; slug: string; context: string }
+  | { injected: true; slug: string; context: string; redacted?: string }
   | { injected: false; reason: string };
 
 /** The context the agent receives: a one-line banner, then the body or its digest, fenced. */
@@ -122,16 +128,25 @@ export function draftNotice(
   return buildNotice(summarizeDraft(doc.body), banner);
 }
 
-/** A handover that passed every gate and may be injected now; nothing is claimed yet. */
+/**
+ * A handover that passed every gate and may be injected now; nothing is claimed yet. What the hook
+ * may print of it — `label`, `branch`, `body` — is redacted (lib/secrets/); `slug` and `text` are
+ * the store's, as stored: the consume flips `consumed` in those bytes and nothing else.
+ */
 export interface Pending {
   store: Store;
   slug: string;
-  /** The document's full text. */
+  /** The slug as printed: `slug` redacted (itself unless it holds a secret). */
+  label: string;
+  /** The document's full text, as stored. */
   text: string;
   created?: string;
+  /** The branch field, redacted. */
   branch?: string;
-  /** The body without front matter. */
+  /** The body without front matter, redacted. */
   body: string;
+  /** What the redaction took out ({@link redactionNoteLazily}); "" when nothing. */
+  redacted: string;
   /** An automatic draft (`draft: auto`): announced by the short notice, not injected whole. */
   draft?: boolean;
 }
@@ -141,13 +156,19 @@ export interface HookEnv {
   projectDir?: string;
 }
 
-/** Every gate of the restore, claiming nothing: the pending handover, or why there is none. */
-export function findPending(
+/**
+ * Every gate of the restore, claiming nothing: the pending handover, or why there is none. The one
+ * place the general path reads a document to print it, so where it redacts: before any digest,
+ * cap or notice is computed, so their budgets hold on the redacted text. A document written
+ * before redaction existed, pulled, or edited by hand reaches the model with `[redacted:<kind>]`
+ * where a secret was; the store keeps the bytes as they are (only `consumed` is flipped).
+ */
+export async function findPending(
   payload: Payload,
   options: RestoreOptions,
   env: HookEnv,
   now: Date,
-): Pending | { reason: string } {
+): Promise<Pending | { reason: string }> {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
   const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
@@ -184,7 +205,21 @@ export function findPending(
   // The notice switched off: nothing injected and nothing claimed, so recall and list still see
   // the draft as the pending one.
   if (draft && options.noNotice) return { reason: `document "${slug}" is a draft; --no-notice` };
-  return { store, slug, text, created, branch, body: split.body, draft };
+  const body = await redactLazily(split.body);
+  const field = branch === undefined ? undefined : await redactLazily(branch);
+  const label = await redactLazily(slug);
+  const redacted = await redactionNoteLazily(body.counts, field?.counts ?? {}, label.counts);
+  return {
+    store,
+    slug,
+    label: label.text,
+    text,
+    created,
+    branch: field?.text,
+    body: body.text,
+    redacted,
+    draft,
+  };
 }
 
 /** How long the hook waits for the store's docs lock (a dump or recall holds it for milliseconds). */
@@ -194,13 +229,13 @@ export const HOOK_LOCK_WAIT_MS = 2_000;
  * Runs the restore for one payload against the store of its project: every gate, then
  * {@link consumePending}. Never throws for bad data; a failed write throws with the store as it was.
  */
-export function restore(
+export async function restore(
   payload: Payload,
   options: RestoreOptions,
   env: HookEnv,
   now: Date,
-): Outcome {
-  const found = findPending(payload, options, env, now);
+): Promise<Outcome> {
+  const found = await findPending(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
   return consumePending(found, now, options.budget, payload.session_id);
 }
@@ -240,8 +275,11 @@ export function consumePending(
     // LATEST becomes the session's `.restored-<id>` marker, as on the fast path (a draft's notice
     // is no handover the session started from: its LATEST is removed).
     takeLatestAs(store.latest, found.draft ? undefined : restoredMarker(store.dir, sessionId));
-    if (found.draft) return { injected: true, slug, context: draftNotice(found, now) };
-    return { injected: true, slug, context: buildContext(found, now, budget) };
+    // The banner names the slug as printed; the recall command too (it only differs, and then
+    // does not work, for a slug that holds a secret).
+    const shown = { ...found, slug: found.label };
+    const context = found.draft ? draftNotice(shown, now) : buildContext(shown, now, budget);
+    return { injected: true, slug: found.label, context, redacted: found.redacted || undefined };
   } finally {
     lock.release();
   }

@@ -23,7 +23,8 @@
 import { isPlaceholder, isReference } from "./_values.ts";
 import { escapable, type Rule, type Span } from "./rules.ts";
 
-const SECRET_WORDS = new Set([
+/** The words of a secret's name (lib/hook/fast.ts `NAME_WORDS` copies them). */
+export const SECRET_WORDS: ReadonlySet<string> = new Set([
   "password",
   "passwd",
   "passphrase",
@@ -160,8 +161,11 @@ function nameAround(text: string, hit: number): RegExpExecArray | null {
 /** Characters that end an unquoted value (a backslash: an escape inside a JSON string). */
 const UNQUOTED_END = /[\s"'`,;&)}\]\\]/;
 
-/** The value starting at `at`: its span and whether it was quoted; `undefined` when none. */
-function valueAt(
+/**
+ * The value starting at `at`: its span and whether it was quoted; `undefined` when none.
+ * (lib/hook/fast.ts `assignedValue` copies it: the hook's fast path imports nothing.)
+ */
+export function valueAt(
   text: string,
   at: number,
 ): { start: number; end: number; quoted: boolean } | undefined {

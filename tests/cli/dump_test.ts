@@ -362,7 +362,7 @@ Deno.test("every document dump writes, from any name or branch, is listed, resto
     if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
     await Deno.writeTextFile(docFile, text);
     await Deno.writeTextFile(store.latest, slug + "\n");
-    const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+    const general = await answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
     assert.ok(general.stdout?.includes(JSON.stringify(slug).slice(1, -1)), general.reason);
     const recalled = await runCliInProcess(["recall", slug], { cwd: p.root });
     assert.equal(recalled.code, 0, recalled.err);

@@ -348,7 +348,7 @@ Deno.test("a created that is not a strict ISO 8601 stamp is no date: kept, never
       const payload = JSON.parse(clearPayload(p.root));
       const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
       assert.ok("general" in fast || fast.stdout === undefined, created);
-      const general = answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+      const general = await answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
       assert.equal(general.stdout, undefined, created);
       assert.equal(readLatest(p.store), "g", created);
     }

@@ -31,6 +31,7 @@ import { currentTime, formatAge, isoStamp, parseStamp, safeEnv } from "../../lib
 import { prng } from "../support/prng.ts";
 import { mkfifo, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
 import { clearPayload, runHookProcess } from "../support/run.ts";
+import { Secrets } from "../secrets/_secrets.ts";
 
 Deno.test("fast-path rules agree with the modules that own them", async (t) => {
   await t.step("bannerAge as lib/store/time.ts formatAge; a future skew reads just now", () => {
@@ -162,6 +163,9 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** A generated GitHub token (tests/secrets/_secrets.ts). */
+const SECRET = new Secrets(prng(5)).sample("github-token").text;
+
 function generateCase(next: () => number): Case {
   // Two in five cases are plain handovers (the common /clear); the rest vary everything.
   const plain = next() < 0.4;
@@ -199,6 +203,8 @@ function generateCase(next: () => number): Case {
     "## Goal\n\n`````\n</handover>\n````\n",
     `## Goal\n\n${"`".repeat(17)}\n`,
     "## Goal\n\n🚀".repeat(40) + "\n",
+    // A secret: the fast path hands it over untouched, the general path redacts it.
+    `## Goal\n\nDeploy with ${SECRET}.\n`,
   ];
   const body = big
     ? `## Goal\n\n${"x".repeat(9_000)}\n`
@@ -365,10 +371,17 @@ async function fastAgreesWithGeneral(seed: number, count: number, locked: boolea
     });
     if ("general" in fast) {
       assert.deepEqual(await snapshot(a.root), before, `handed over after touching: ${c.what}`);
+      if (fast.general === "the text may hold a secret") {
+        const general = await answer(c.payload(b.root), c.options, {
+          projectDir: c.projectDir ? b.root : undefined,
+        }, NOW);
+        const out = general.stdout ?? "";
+        assert.ok(out.includes("[redacted:github-token]") && !out.includes(SECRET), c.what);
+      }
       continue;
     }
     settled++;
-    const general = answer(c.payload(b.root), c.options, {
+    const general = await answer(c.payload(b.root), c.options, {
       projectDir: c.projectDir ? b.root : undefined,
     }, NOW);
     const swap = (s?: string) => s?.replaceAll(a.root, "<root>");
@@ -465,7 +478,7 @@ Deno.test("the window's exact edges, on both paths and in a process", async (t) 
       assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
       assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);
       if (!injects) assert.equal(fast.reason, `document "edge" is outside the restore window`);
-      const general = answer(
+      const general = await answer(
         { cwd: b.root, hook_event_name: "SessionStart", source: "clear" },
         DEFAULT_OPTIONS,
         {},

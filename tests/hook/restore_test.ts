@@ -133,20 +133,20 @@ Deno.test("restore (in-process)", async (t) => {
   await t.step("injects once, flips consumed byte-exactly, clears LATEST", async () => {
     await using p = await scratchProject();
     const text = await writeDoc(p.store, "a", { created: minutes(5) });
-    const first = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+    const first = await restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
     assert.equal(first.injected, true);
     assert.equal(
       await Deno.readTextFile(docPath(p.store, "a")),
       text.replace("consumed: false", "consumed: true"),
     );
     assert.equal(readLatest(p.store), undefined);
-    const second = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+    const second = await restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
     assert.deepEqual(second, { injected: false, reason: "no LATEST pointer" });
   });
   await t.step("CLAUDE_PROJECT_DIR wins over the payload's cwd", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "a");
-    const o = restore(
+    const o = await restore(
       payload("/nonexistent/elsewhere"),
       DEFAULT_OPTIONS,
       { projectDir: p.root },
@@ -160,7 +160,7 @@ Deno.test("restore (in-process)", async (t) => {
       await Deno.remove(p.store.dir, { recursive: true });
       await Deno.mkdir(p.store.dir, { recursive: true });
       await setup();
-      const o = restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+      const o = await restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
       assert.equal(o.injected, false);
       if (!o.injected) assert.match(o.reason, reason);
     };
@@ -185,19 +185,21 @@ Deno.test("restore (in-process)", async (t) => {
   await t.step("a document 29 minutes old injects; the window is a flag", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "a", { created: minutes(29) });
-    assert.equal(restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW).injected, true);
+    assert.equal((await restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW)).injected, true);
     await writeDoc(p.store, "b", { created: minutes(45) });
     const wide = parseHookArgs(["--window-minutes", "60"]);
-    assert.equal(restore(payload(p.root), wide, {}, NOW).injected, true);
+    assert.equal((await restore(payload(p.root), wide, {}, NOW)).injected, true);
   });
 });
 
 Deno.test("the hook's path: the fast path, then the general one for what it hands over", async (t) => {
   const clear = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
   /** What session_restore.ts does with a payload, in-process. */
-  const hook = (cwd: string, projectDir?: string) => {
+  const hook = async (cwd: string, projectDir?: string) => {
     const fast = fastAnswer(clear(cwd), DEFAULT_OPTIONS, { projectDir, now: NOW });
-    const r = "general" in fast ? answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW) : fast;
+    const r = "general" in fast
+      ? await answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW)
+      : fast;
     return r.stdout === undefined ? { silence: r.reason } : r;
   };
   const storeNames = (p: ScratchProject) =>
@@ -205,11 +207,11 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
 
   await t.step("no store, no LATEST, a blank LATEST: silent on the fast path", async () => {
     await using p = await scratchProject({ store: false });
-    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    assert.deepEqual(await hook(p.root), { silence: "no LATEST pointer" });
     await Deno.mkdir(p.store.dir, { recursive: true });
-    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    assert.deepEqual(await hook(p.root), { silence: "no LATEST pointer" });
     await Deno.writeTextFile(p.store.latest, " \n");
-    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    assert.deepEqual(await hook(p.root), { silence: "no LATEST pointer" });
   });
   await t.step(
     "a document with a BOM is consumed byte for byte; no temp file is left",
@@ -217,7 +219,7 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
       await using p = await scratchProject();
       const text = "\ufeff" + await writeDoc(p.store, "bom", { created: minutes(2), crlf: true });
       await Deno.writeTextFile(docPath(p.store, "bom"), text);
-      const r = hook(p.root);
+      const r = await hook(p.root);
       assert.ok("stdout" in r && r.stdout?.includes("additionalContext"), JSON.stringify(r));
       const after = await Deno.readFile(docPath(p.store, "bom"));
       assert.deepEqual(
@@ -225,7 +227,7 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
         new TextEncoder().encode(text.replace("consumed: false", "consumed: true")),
       );
       assert.deepEqual(storeNames(p), ["bom.md"], "LATEST cleared, the claim became the doc");
-      assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+      assert.deepEqual(await hook(p.root), { silence: "no LATEST pointer" });
     },
   );
   await t.step("a store symlinked inside the project is followed", async () => {
@@ -235,16 +237,16 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
     await Deno.mkdir(join(p.root, ".claude/state"), { recursive: true });
     await Deno.symlink(real, p.store.dir);
     await writeDoc(p.store, "linked", { created: minutes(1) });
-    const r = hook(p.root, p.root);
+    const r = await hook(p.root, p.root);
     assert.ok("stdout" in r && r.stdout !== undefined, JSON.stringify(r));
   });
   await t.step("a LATEST or a document that is a named pipe never blocks the hook", async () => {
     await using p = await scratchProject();
     await mkfifo(p.store.latest);
-    assert.deepEqual(hook(p.root), { silence: "no LATEST pointer" });
+    assert.deepEqual(await hook(p.root), { silence: "no LATEST pointer" });
     await Deno.remove(p.store.latest);
     await mkfifo(docPath(p.store, "pipe"));
     await Deno.writeTextFile(p.store.latest, "pipe\n");
-    assert.deepEqual(hook(p.root), { silence: 'document "pipe" is missing or unreadable' });
+    assert.deepEqual(await hook(p.root), { silence: 'document "pipe" is missing or unreadable' });
   });
 });
