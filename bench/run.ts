@@ -163,8 +163,8 @@ async function hookRows(): Promise<void> {
     },
   });
   await row("hook: inject", "-", "×", 1.15, async () => {
-    // The fast path: the general one would say "the general path decides (…)".
-    await takesPath(injecting(hook), "");
+    // The fast path: the general one would say "the general path decides (…)" first.
+    await takesPath(injecting(hook), `session_restore: injected "${slug}"\n`);
     return compare(floor, injecting(hook), opts);
   });
   // What the inject path cannot avoid, without the hook's code: how close 1.15× could get.
