@@ -22,6 +22,8 @@
 
 import { isPlaceholder, isReference } from "./_values.ts";
 import { escapable, type Rule, type Span } from "./rules.ts";
+// The value's reading is shared with the hook's pre-check, which must import nothing.
+import { valueAt } from "../hook/fast.ts";
 
 /** The words of a secret's name (lib/hook/fast.ts `NAME_WORDS` copies them). */
 export const SECRET_WORDS: ReadonlySet<string> = new Set([
@@ -156,45 +158,6 @@ function nameAround(text: string, hit: number): RegExpExecArray | null {
     if (m !== null) return m;
   }
   return null;
-}
-
-/** Characters that end an unquoted value (a backslash: an escape inside a JSON string). */
-const UNQUOTED_END = /[\s"'`,;&)}\]\\]/;
-
-/**
- * The value starting at `at`: its span and whether it was quoted; `undefined` when none.
- * (lib/hook/fast.ts `assignedValue` copies it: the hook's fast path imports nothing.)
- */
-export function valueAt(
-  text: string,
-  at: number,
-): { start: number; end: number; quoted: boolean } | undefined {
-  const c = text[at];
-  if (c === undefined || c === "=" || c === ">" || c === "<" && text[at + 1] === "=") {
-    return undefined;
-  }
-  const quote = c === "\\" && text[at + 1] === '"'
-    ? '\\"'
-    : c === '"' || c === "'" || c === "`"
-    ? c
-    : "";
-  if (quote !== "") {
-    const start = at + quote.length;
-    const eol = text.indexOf("\n", start);
-    const limit = eol < 0 ? text.length : eol;
-    for (let i = start; i < limit; i++) {
-      if (quote === '\\"') {
-        if (text.startsWith('\\"', i)) return { start, end: i, quoted: true };
-        if (text[i] === "\\") i++;
-      } else if (text[i] === quote) {
-        return { start, end: i, quoted: true };
-      } else if (text[i] === "\\") i++;
-    }
-  }
-  let end = at + (quote === '\\"' ? 2 : quote.length);
-  const start = end;
-  while (end < text.length && !UNQUOTED_END.test(text[end])) end++;
-  return end > start ? { start, end, quoted: false } : undefined;
 }
 
 /** The rule for secret-named assignments; it runs after every shaped rule (rules.ts). */
