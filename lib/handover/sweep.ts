@@ -16,7 +16,8 @@ import {
   type Unpushed,
   unpushed,
 } from "./evidence/git.ts";
-import { oneLine, type ParkedItem } from "../parked/grammar.ts";
+import type { ParkedItem } from "../parked/grammar.ts";
+import { oneLine } from "../store/slug.ts";
 import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";

@@ -22,15 +22,7 @@
  * @module
  */
 
-import { slugify } from "../store/slug.ts";
-
-/**
- * Folds every run of whitespace (newlines included) into one space: a bullet's field is one
- * line. Evidence and sweep apply the same rule to commit subjects and prompts they quote.
- */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
+import { oneLine, slugify } from "../store/slug.ts";
 
 /** The first line of a PARKED.md this project creates. */
 export const PARKED_HEADER = "# Parked items";

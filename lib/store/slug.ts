@@ -21,6 +21,15 @@ export function slugify(name: string): string {
   );
 }
 
+/**
+ * Folds every run of whitespace (newlines included) into one space: text for one line. The names
+ * slugs come from, a parked bullet's fields, and the commit subjects and prompts evidence and
+ * sweep quote share this one rule.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
 /** Why `name` cannot name a handover, or undefined when it can. */
 export function refusal(name: string): string | undefined {
   if (name.includes("/") || name.includes("\\")) {

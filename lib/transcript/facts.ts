@@ -104,6 +104,7 @@ export class FactsBuilder {
   readonly tasks = new Map<string, Task>();
   #path: string;
   #files = new Map<string, TouchedFile>();
+  #resolved = new Map<string, { key: string; outside: boolean }>();
   #plan?: Task[];
   #questions: Mention[] = [];
   #deferrals: Mention[] = [];
@@ -164,15 +165,22 @@ export class FactsBuilder {
    * Touches may come out of order (a call settled late): the latest line is kept.
    */
   touch(path: string, tool: string, line: number, base: string = this.root): void {
-    const abs = resolvePath(path, base);
-    const rel = relativeTo(abs, this.root);
-    const key = rel ?? abs;
-    const f = this.#files.get(key);
+    // A session writes the same few files again and again: each (base, path) is resolved once
+    // (a few regexes a time, in the cold code of a one-shot process).
+    const memo = `${base}\0${path}`;
+    let where = this.#resolved.get(memo);
+    if (where === undefined) {
+      const abs = resolvePath(path, base);
+      const rel = relativeTo(abs, this.root);
+      where = { key: rel ?? abs, outside: rel === undefined };
+      this.#resolved.set(memo, where);
+    }
+    const f = this.#files.get(where.key);
     if (f) {
       if (!f.tools.includes(tool)) f.tools.push(tool);
       f.line = Math.max(f.line, line);
     } else {
-      this.#files.set(key, { path: key, outside: rel === undefined, tools: [tool], line });
+      this.#files.set(where.key, { path: where.key, outside: where.outside, tools: [tool], line });
     }
   }
 

@@ -23,6 +23,19 @@ Deno.test("builder: touched files", async (t) => {
       { path: "/a/out.md", outside: true, tools: ["Write"], line: 8 },
     ]);
   });
+  await t.step("the same path from another working directory is another file", () => {
+    const b = new FactsBuilder({ root: "/p" });
+    for (let i = 1; i <= 3; i++) {
+      b.touch("x.ts", "Edit", i, "/p/a");
+      b.touch("x.ts", "Write", 10 + i, "/p/b");
+      b.touch("x.ts", "Edit", 20 + i); // the root
+    }
+    assert.deepEqual(b.facts().files.map((f) => [f.path, f.tools.join(), f.line]), [
+      ["a/x.ts", "Edit", 3],
+      ["b/x.ts", "Write", 13],
+      ["x.ts", "Edit", 23],
+    ]);
+  });
   await t.step("a touch settled late (out of line order) keeps the latest line", () => {
     const b = new FactsBuilder({ root: "/p" });
     b.touch("a.ts", "apply_patch", 35);

@@ -16,11 +16,10 @@ import {
   isOwnState,
   type OpenItem,
 } from "./model.ts";
-import { chooseSlug } from "../../store/slug.ts";
+import { chooseSlug, oneLine } from "../../store/slug.ts";
 import type { Store } from "../../store/store.ts";
 import { isoStamp } from "../../store/time.ts";
 import type { TranscriptFacts } from "../../transcript/facts.ts";
-import { oneLine } from "../../parked/grammar.ts";
 
 /** The changed files from git facts: uncommitted first, then files of session commits. */
 export function filesFromGit(facts: GitFacts): EvidenceFile[] {
