@@ -28,7 +28,7 @@ export const DEFERRAL_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Words that, opening a reply, answer a yes/no or choice question. */
-const ANSWER_OPENERS = new Set([
+export const ANSWER_OPENERS: ReadonlySet<string> = new Set([
   "yes",
   "yeah",
   "yep",
@@ -84,17 +84,70 @@ const STOP_WORDS = new Set(
  * Anything else "starts something else": the question stays open.
  */
 export function answersQuestion(question: string, reply: string): boolean {
-  const first = reply.trim().toLowerCase().match(/^[\p{L}\p{N}']+/u)?.[0] ?? "";
-  if (ANSWER_OPENERS.has(first) || /^\d+$/.test(first)) return true;
+  // ASCII texts (the usual case) are read without the Unicode-class regexes, whose first use
+  // costs ~2 ms in a fresh process (a SessionEnd draft, a dump): the same words either way.
+  const ascii = isAscii(question) && isAscii(reply);
+  const first = ascii
+    ? asciiOpening(reply)
+    : reply.trim().toLowerCase().match(/^[\p{L}\p{N}']+/u)?.[0] ?? "";
+  if (ANSWER_OPENERS.has(first) || isDigits(first)) return true;
   const words = (s: string) =>
     new Set(
-      (s.toLowerCase().match(/[\p{L}\p{N}_-]{4,}/gu) ?? [])
-        .map((w) => w.replace(/^-+|-+$/g, ""))
+      (ascii ? asciiRuns(s) : s.toLowerCase().match(/[\p{L}\p{N}_-]{4,}/gu) ?? [])
+        .map(trimDashes)
         .filter((w) => w.length >= 4 && !STOP_WORDS.has(w)),
     );
   const asked = words(question);
   for (const w of words(reply)) if (asked.has(w)) return true;
   return false;
+}
+
+/** Whether every character of `s` is ASCII. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** A lower-case ASCII letter or a digit (what `\p{L}` and `\p{N}` are in lower-cased ASCII). */
+function isLowerAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
+/** `/^[\p{L}\p{N}']+/u` of the trimmed, lower-cased reply, for an ASCII reply. */
+function asciiOpening(reply: string): string {
+  const t = reply.trim().toLowerCase();
+  let end = 0;
+  while (end < t.length && (isLowerAlnum(t.charCodeAt(end)) || t[end] === "'")) end++;
+  return t.slice(0, end);
+}
+
+/** `/[\p{L}\p{N}_-]{4,}/gu` of the lower-cased text, for an ASCII text: its maximal runs of 4+. */
+function asciiRuns(s: string): string[] {
+  const t = s.toLowerCase();
+  const runs: string[] = [];
+  for (let i = 0; i < t.length;) {
+    const start = i;
+    while (i < t.length && (isLowerAlnum(t.charCodeAt(i)) || t[i] === "_" || t[i] === "-")) i++;
+    if (i - start >= 4) runs.push(t.slice(start, i));
+    if (i === start) i++;
+  }
+  return runs;
+}
+
+/** `/^\d+$/`: one or more ASCII digits and nothing else. */
+function isDigits(s: string): boolean {
+  if (s === "") return false;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 48 || s.charCodeAt(i) > 57) return false;
+  return true;
+}
+
+/** `w` without its leading and trailing `-`s. */
+function trimDashes(w: string): string {
+  let from = 0;
+  let to = w.length;
+  while (from < to && w[from] === "-") from++;
+  while (to > from && w[to - 1] === "-") to--;
+  return w.slice(from, to);
 }
 
 /** The closing question of an assistant text (its last sentence), or undefined if it has none. */

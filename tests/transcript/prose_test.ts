@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  ANSWER_OPENERS,
   answersQuestion,
   closingQuestion,
   DEFERRAL_PATTERNS,
@@ -120,4 +121,50 @@ Deno.test("prose shortcuts give the answers of the full readings", async (t) => 
     }
     assert.ok(asked > 100, `questions generated: ${asked}`);
   });
+});
+
+Deno.test("answersQuestion: the ASCII reading gives the Unicode regexes' answer", () => {
+  const STOP = new Set(
+    ("should would could shall will want like also then that this these those with from into " +
+      "what which when where there their them they your yours have does make just more some " +
+      "other about want need here").split(" "),
+  );
+  // The reading before the ASCII path, verbatim but for its word lists: the oracle.
+  const byRegexes = (question: string, reply: string) => {
+    const first = reply.trim().toLowerCase().match(/^[\p{L}\p{N}']+/u)?.[0] ?? "";
+    if (ANSWER_OPENERS.has(first) || /^\d+$/.test(first)) return true;
+    const words = (s: string) =>
+      new Set(
+        (s.toLowerCase().match(/[\p{L}\p{N}_-]{4,}/gu) ?? [])
+          .map((w) => w.replace(/^-+|-+$/g, ""))
+          .filter((w) => w.length >= 4 && !STOP.has(w)),
+      );
+    const asked = words(question);
+    for (const w of words(reply)) if (asked.has(w)) return true;
+    return false;
+  };
+  const pieces = (
+    "Should|I|add|the|parser|flag|--shout|shout-flag|__init__|x_y|Yes|no|OK|ok|2|42|v2|it's|'|" +
+    "docs|Docs|DOCS|-|_|,|.|?|!| |  |\n|\t|---|parser-|-parser|abc|abcd|abcde|Thanks|sure|" +
+    "write|that|this|with|here"
+  ).split("|");
+  const next = prng(2026);
+  const text = () => {
+    let s = "";
+    for (let n = Math.floor(next() * 12); n > 0; n--) {
+      s += pieces[Math.floor(next() * pieces.length)];
+    }
+    return s;
+  };
+  const seen = new Set<boolean>();
+  for (let i = 0; i < 20_000; i++) {
+    const q = text();
+    const r = text();
+    const answer = answersQuestion(q, r);
+    assert.equal(answer, byRegexes(q, r), JSON.stringify([q, r]));
+    seen.add(answer);
+  }
+  assert.equal(seen.size, 2, "both answers generated");
+  // Not ASCII: the regexes decide, and a word of another script counts.
+  assert.ok(answersQuestion("Soll ich die Übersetzung prüfen?", "Übersetzung zuerst"));
 });
