@@ -7,6 +7,7 @@
  * @module
  */
 
+import { alnumWords } from "../store/slug.ts";
 import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
 
 /** Longest quote taken from the transcript into the draft. */
@@ -23,8 +24,7 @@ export function quote(text: string, max = QUOTE_MAX): string {
 
 /** A short kebab slug from the first words of `text`. */
 function slugOf(prefix: string, text: string): string {
-  const words = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().split(" ");
-  return [prefix, ...words.slice(0, 4)].filter(Boolean).join("-");
+  return [prefix, ...alnumWords(text).slice(0, 4)].filter(Boolean).join("-");
 }
 
 function at(m: Mention): string {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  alnumWords,
   chooseSlug,
   MAX_SLUG_BYTES,
   NAME_MAX_BYTES,
@@ -155,4 +156,28 @@ Deno.test("atomic writes to a name at the file-system limit: the temp name fits 
   }
   const left = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("."));
   assert.deepEqual(left, [], "no temp file left behind");
+});
+
+Deno.test("slugify and alnumWords: the ASCII split gives the Unicode regexes' words", () => {
+  // The readings before the ASCII path, verbatim: the oracles.
+  const slugByRegexes = (name: string) =>
+    name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+  const wordsByRegexes = (text: string) =>
+    text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().split(" ").filter(Boolean);
+  const pieces = (
+    "Fix|the|PARSER|flaky-CI|v2|42|x_y|it's|--|-| |  |\t|\n|.|,|/|@|#|(|)|[|]|é|É|ß|日本|ｆｕｌｌ|" +
+    "①|ﬁ|İ|Ⅻ|👍|\u00a0|\u200b|ǅ"
+  ).split("|");
+  const next = prng(120126);
+  const seen = new Set<boolean>();
+  for (let i = 0; i < 20_000; i++) {
+    let text = "";
+    for (let n = Math.floor(next() * 10); n > 0; n--) {
+      text += pieces[Math.floor(next() * pieces.length)];
+    }
+    assert.equal(slugify(text), slugByRegexes(text), JSON.stringify(text));
+    assert.deepEqual(alnumWords(text), wordsByRegexes(text), JSON.stringify(text));
+    seen.add([...text].every((c) => c.charCodeAt(0) < 128));
+  }
+  assert.equal(seen.size, 2, "ASCII and not generated");
 });

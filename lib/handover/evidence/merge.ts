@@ -16,7 +16,7 @@ import {
   isOwnState,
   type OpenItem,
 } from "./model.ts";
-import { chooseSlug, oneLine } from "../../store/slug.ts";
+import { alnumWords, chooseSlug, oneLine } from "../../store/slug.ts";
 import type { Store } from "../../store/store.ts";
 import { isoStamp } from "../../store/time.ts";
 import type { TranscriptFacts } from "../../transcript/facts.ts";
@@ -164,6 +164,5 @@ export function withTranscript(
 
 /** A short kebab slug for a task subject: its first five words. */
 function taskSlug(subject: string): string {
-  return subject.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().split(" ").slice(0, 5)
-    .join("-");
+  return alnumWords(subject).slice(0, 5).join("-");
 }
