@@ -19,6 +19,7 @@
 import {
   fastAnswer,
   hookNow,
+  hookNowMs,
   parseHookArgs,
   parsePayload,
   readEnv,
@@ -58,7 +59,7 @@ try {
   } else {
     const options = parseHookArgs(Deno.args);
     const projectDir = readEnv("CLAUDE_PROJECT_DIR");
-    const now = hookNow();
+    const nowMs = hookNowMs();
     // Gemini sets CLAUDE_PROJECT_DIR to its own cwd; the walk-up rule decides for it (answer.ts).
     const env = { projectDir: options.agent === "gemini" ? undefined : projectDir };
     // Compaction is told apart by two string compares before anything else is loaded; each
@@ -68,28 +69,29 @@ try {
     if (event === "PreCompact") {
       const url = new URL("./lib/continuity/pre_compact.ts", import.meta.url).href;
       result = await ((await import(url)) as typeof PreCompact)
-        .answerPreCompact(payload, options, env, now);
+        .answerPreCompact(payload, options, env, new Date(nowMs));
     } else if (event === "SessionStart" && payload.source === "compact") {
       const url = new URL("./lib/continuity/compact.ts", import.meta.url).href;
       result = await ((await import(url)) as typeof Compact)
-        .answerCompact(payload, options, env, now);
+        .answerCompact(payload, options, env, new Date(nowMs));
     } else {
-      const fast = fastAnswer(payload, options, { projectDir, now });
+      const fast = fastAnswer(payload, options, { projectDir, now: nowMs });
       if ("general" in fast && readEnv("SESSION_DEBUG")) {
         console.error(`session_restore: the general path decides (${fast.general})`);
       }
       // A computed specifier: with a literal one Deno would read the general path's whole module
       // graph on every start to prepare it; computed, it is read only when imported (which needs
-      // the read permission on lib/ that `install` grants).
-      const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
-      result = "general" in fast
-        ? await ((await import(general)) as typeof General).answer(
+      // the read permission on lib/ that `install` grants). Built only here: a `URL`'s first use
+      // costs ~0.4 ms in a fresh process, which the fast path's runs need not pay.
+      if ("general" in fast) {
+        const general = new URL("./lib/hook/answer.ts", import.meta.url).href;
+        result = await ((await import(general)) as typeof General).answer(
           payload,
           options,
           { projectDir },
-          now,
-        )
-        : fast;
+          new Date(nowMs),
+        );
+      } else result = fast;
     }
     if (result.stdout !== undefined) {
       writeOut(result.stdout + "\n");

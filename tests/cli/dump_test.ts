@@ -358,7 +358,7 @@ Deno.test("every document dump writes, from any name or branch, is listed, resto
     const docFile = join(store.dir, `${slug}.md`);
     const text = await Deno.readTextFile(docFile);
     const payload = JSON.parse(clearPayload(p.root));
-    const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+    const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() });
     if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
     await Deno.writeTextFile(docFile, text);
     await Deno.writeTextFile(store.latest, slug + "\n");

@@ -346,7 +346,7 @@ Deno.test("a created that is not a strict ISO 8601 stamp is no date: kept, never
       await using p = await scratchProject();
       await writeDoc(p.store, "g", { created });
       const payload = JSON.parse(clearPayload(p.root));
-      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW });
+      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() });
       assert.ok("general" in fast || fast.stdout === undefined, created);
       const general = await answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
       assert.equal(general.stdout, undefined, created);

@@ -68,7 +68,7 @@ Deno.test("compaction: the card after a restore, once per compaction", async (t)
     const r = fastAnswer(
       { cwd: p.root, session_id: SID, hook_event_name: "SessionStart", source: "clear" },
       DEFAULT_OPTIONS,
-      { now: NOW },
+      { now: NOW.getTime() },
     );
     assert.ok("stdout" in r && r.stdout, JSON.stringify(r));
     assert.equal(startingHandover(p.store, SID), "fix-login");

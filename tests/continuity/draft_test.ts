@@ -83,7 +83,7 @@ Deno.test("composeDraft: front matter with draft and session, the fast path hand
   await Deno.writeTextFile(p.store.latest, `${slug}\n`);
   const payload = { cwd: p.root, hook_event_name: "SessionStart", source: "clear" };
   assert.deepEqual(
-    fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW }),
+    fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() }),
     { general: "an automatic draft: the notice decides" },
     "a draft is the general path's (its notice)",
   );

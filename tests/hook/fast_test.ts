@@ -12,6 +12,7 @@ import {
   dumpStampMs,
   fastAnswer,
   hookNow,
+  hookNowMs,
   parseHead,
   parseHookArgs,
   parsePayload,
@@ -86,6 +87,7 @@ Deno.test("fast-path rules agree with the modules that own them", async (t) => {
     assert.equal(readEnv("SESSION_TEST_SURELY_UNSET"), undefined);
     const pinned = "2026-01-02T03:04:05Z";
     assert.equal(hookNow(pinned).getTime(), currentTime(() => pinned).getTime());
+    assert.equal(hookNowMs(pinned), currentTime(() => pinned).getTime());
     const before = Date.now();
     const bad = hookNow("nonsense").getTime();
     assert.ok(bad >= before && bad <= Date.now(), "an invalid SESSION_NOW reads the clock");
@@ -367,7 +369,7 @@ async function fastAgreesWithGeneral(seed: number, count: number, locked: boolea
     const before = await snapshot(b.root);
     const fast = fastAnswer(c.payload(a.root), c.options, {
       projectDir: c.projectDir ? a.root : undefined,
-      now: NOW,
+      now: NOW.getTime(),
     });
     if ("general" in fast) {
       assert.deepEqual(await snapshot(a.root), before, `handed over after touching: ${c.what}`);
@@ -473,7 +475,7 @@ Deno.test("the window's exact edges, on both paths and in a process", async (t) 
       const fast = fastAnswer(
         { cwd: a.root, hook_event_name: "SessionStart", source: "clear" },
         DEFAULT_OPTIONS,
-        { now },
+        { now: now.getTime() },
       );
       assert.ok(!("general" in fast), `the fast path settles it: ${JSON.stringify(fast)}`);
       assert.equal(fast.stdout !== undefined, injects, `fast path: ${fast.reason}`);

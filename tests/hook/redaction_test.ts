@@ -241,7 +241,7 @@ Deno.test("a slug that holds a secret is printed redacted (the recall command th
   const token = gen.sample("npm-token");
   await writeDoc(p.store, token.text, { created: new Date(NOW.getTime() - 60_000) });
   const payload = { cwd: p.root, hook_event_name: "SessionStart", source: "clear" };
-  const fast = fastAnswer(payload, DEFAULT_OPTIONS, { now: NOW });
+  const fast = fastAnswer(payload, DEFAULT_OPTIONS, { now: NOW.getTime() });
   assert.deepEqual(fast, { general: "the text may hold a secret" });
   const r = await answer(payload, DEFAULT_OPTIONS, {}, NOW);
   assert.ok(r.stdout && !r.stdout.includes(token.secret), r.stdout);

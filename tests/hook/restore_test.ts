@@ -196,7 +196,7 @@ Deno.test("the hook's path: the fast path, then the general one for what it hand
   const clear = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
   /** What session_restore.ts does with a payload, in-process. */
   const hook = async (cwd: string, projectDir?: string) => {
-    const fast = fastAnswer(clear(cwd), DEFAULT_OPTIONS, { projectDir, now: NOW });
+    const fast = fastAnswer(clear(cwd), DEFAULT_OPTIONS, { projectDir, now: NOW.getTime() });
     const r = "general" in fast
       ? await answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW)
       : fast;
