@@ -109,7 +109,7 @@ export function isUnsaved(
  */
 export async function recoverCommand(t: TranscriptFile, dir?: string): Promise<string> {
   const { cliCommand }: typeof import("../agents/command.ts") = await import(
-    new URL("../agents/command.ts", import.meta.url).href
+    import.meta.resolve("../agents/command.ts")
   );
   const which = /^[A-Za-z0-9_-]+$/.test(t.session)
     ? ["--session", t.session]

@@ -85,13 +85,13 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
   // Loaded only here, by a computed specifier: a static import would make every `park` load the
   // sweep's sources (git, transcript readers), which a park with a summary never uses.
   const { sweepProject, UNLANDED_REL }: typeof import("../handover/sweep.ts") = await import(
-    new URL("../handover/sweep.ts", import.meta.url).href
+    import.meta.resolve("../handover/sweep.ts")
   );
   const { transcriptEnv }: typeof import("../transcript/load.ts") = await import(
-    new URL("../transcript/load.ts", import.meta.url).href
+    import.meta.resolve("../transcript/load.ts")
   );
   const { cliCommand }: typeof import("../agents/command.ts") = await import(
-    new URL("../agents/command.ts", import.meta.url).href
+    import.meta.resolve("../agents/command.ts")
   );
   const sweep = await sweepProject(store, isoStamp(ctx.now), join(store.root, UNLANDED_REL), {
     ...transcriptEnv(ctx.env),

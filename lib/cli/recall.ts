@@ -38,7 +38,7 @@ export function resolveSlug(store: Store, name: string): string {
  */
 export async function whatExists(store: Store, now: Date): Promise<string> {
   const { catalog }: typeof import("../store/catalog.ts") = await import(
-    new URL("../store/catalog.ts", import.meta.url).href
+    import.meta.resolve("../store/catalog.ts")
   );
   const docs = catalog(store, now);
   if (!docs.length) return `The store (${store.dir}) holds no handovers.`;

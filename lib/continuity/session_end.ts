@@ -44,7 +44,7 @@ export interface EndEnv {
 
 /** Imports a module of this folder by a computed specifier (read only when needed). */
 function load<T>(name: string): Promise<T> {
-  return import(new URL(name, import.meta.url).href) as Promise<T>;
+  return import(import.meta.resolve(name)) as Promise<T>;
 }
 
 /**

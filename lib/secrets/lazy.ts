@@ -91,7 +91,7 @@ export function mayHoldSecret(text: string): boolean {
 
 /** The redaction module, loaded on first use. */
 export function loadRedaction(): Promise<typeof import("./redact.ts")> {
-  return import(new URL("./redact.ts", import.meta.url).href);
+  return import(import.meta.resolve("./redact.ts"));
 }
 
 /** `redact(text)`, loading the rules only when `text` may hold a secret. */
