@@ -18,7 +18,6 @@
 
 import {
   fastAnswer,
-  hookNow,
   hookNowMs,
   parseHookArgs,
   parsePayload,
@@ -52,7 +51,7 @@ try {
       payload,
       parseHookArgs(Deno.args),
       { projectDir: readEnv("CLAUDE_PROJECT_DIR") },
-      hookNow(),
+      hookNowMs(),
     );
     if (readEnv("SESSION_DEBUG")) console.error(`session_restore: ${r.reason}`);
     ended = true;

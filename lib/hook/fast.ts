@@ -172,11 +172,6 @@ export function hookNowMs(pinned = readEnv("SESSION_NOW")): number {
   return Number.isNaN(ms) ? Date.now() : ms;
 }
 
-/** {@link hookNowMs} as a `Date`, for the paths that take one (general, compaction, SessionEnd). */
-export function hookNow(pinned = readEnv("SESSION_NOW")): Date {
-  return new Date(hookNowMs(pinned));
-}
-
 /** Reads all of stdin synchronously (measurably cheaper at start-up than a stream), as text. */
 export function readStdin(): string {
   const chunks: Uint8Array[] = [];

@@ -19,7 +19,7 @@ const { github, aws, slack, jwt } = SECRETS;
 
 async function end(root: string, transcript: string) {
   const payload = parsePayload(JSON.stringify(endPayload(root, transcript)))!;
-  return await answerSessionEnd(payload, DEFAULT_OPTIONS, {}, NOW);
+  return await answerSessionEnd(payload, DEFAULT_OPTIONS, {}, NOW.getTime());
 }
 
 Deno.test("SessionEnd's draft: a secret in the transcript is redacted, hashes and UUIDs stay", async () => {

@@ -33,7 +33,7 @@ async function dumpThen(p: { root: string; store: Store }, after: Step[]) {
 
 async function end(root: string, transcript: string, extra: Record<string, unknown> = {}) {
   const payload = parsePayload(JSON.stringify(endPayload(root, transcript, extra)))!;
-  return await answerSessionEnd(payload, DEFAULT_OPTIONS, {}, NOW);
+  return await answerSessionEnd(payload, DEFAULT_OPTIONS, {}, NOW.getTime());
 }
 
 Deno.test("SessionEnd without a dump drafts one, marked as automatic, and points LATEST at it", async () => {
