@@ -485,7 +485,7 @@ const SPACES =
   " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" +
   "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
 /** What ends an unquoted assigned value: white space (JavaScript's `\s`), quotes, `,;&)}]\`. */
-const VALUE_ENDS = SPACES + "\"'`,;&)}]\\";
+export const VALUE_ENDS = SPACES + "\"'`,;&)}]\\";
 /** What makes a value a reference to a secret kept elsewhere (_values.ts `isReference`). */
 const REFERENCES = [
   "[redacted:",

@@ -16,7 +16,7 @@ import {
   writeFileAtomicSync,
 } from "../../lib/fs/atomic.ts";
 import { isSafeSlug } from "../../lib/store/store.ts";
-import { prng } from "../support/prng.ts";
+import { prng, textOf } from "../support/prng.ts";
 import { scratchDir } from "../support/scratch.ts";
 
 const NOW = new Date("2026-11-30T04:02:39Z");
@@ -171,10 +171,7 @@ Deno.test("slugify and alnumWords: the ASCII split gives the Unicode regexes' wo
   const next = prng(120126);
   const seen = new Set<boolean>();
   for (let i = 0; i < 20_000; i++) {
-    let text = "";
-    for (let n = Math.floor(next() * 10); n > 0; n--) {
-      text += pieces[Math.floor(next() * pieces.length)];
-    }
+    const text = textOf(next, pieces, 10);
     assert.equal(slugify(text), slugByRegexes(text), JSON.stringify(text));
     assert.deepEqual(alnumWords(text), wordsByRegexes(text), JSON.stringify(text));
     seen.add([...text].every((c) => c.charCodeAt(0) < 128));

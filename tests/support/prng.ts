@@ -14,3 +14,15 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A text of fewer than `most` pieces, each picked from `pieces` by `next` (a {@link prng}): the
+ * generated inputs of the property tests that hold a shortcut to the reading it replaces.
+ */
+export function textOf(next: () => number, pieces: readonly string[], most: number): string {
+  let text = "";
+  for (let n = Math.floor(next() * most); n > 0; n--) {
+    text += pieces[Math.floor(next() * pieces.length)];
+  }
+  return text;
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isSubstantive, promptText } from "../../lib/transcript/prompt.ts";
-import { prng } from "../support/prng.ts";
+import { prng, textOf } from "../support/prng.ts";
 
 Deno.test("isSubstantive: acknowledgements and go-aheads ask for nothing new", () => {
   for (
@@ -85,10 +85,7 @@ Deno.test("isSubstantive: the same answer as the regexes alone, long texts and n
   const next = prng(20261201);
   const seen = new Set<string>();
   for (let i = 0; i < 20_000; i++) {
-    let text = "";
-    for (let n = Math.floor(next() * 30); n > 0; n--) {
-      text += pieces[Math.floor(next() * pieces.length)];
-    }
+    const text = textOf(next, pieces, 30);
     const answer = isSubstantive(text);
     assert.equal(answer, byRegexes(text), JSON.stringify(text));
     seen.add(`${answer}/${[...text].some((c) => c.charCodeAt(0) > 127)}`);
