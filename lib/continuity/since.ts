@@ -8,6 +8,7 @@
 
 import type { Mention, Task, TranscriptFacts } from "../transcript/facts.ts";
 import { isOwnState } from "../handover/evidence/model.ts";
+import { codeSpan } from "../handover/files_table.ts";
 import { SINCE_TITLE } from "./glance.ts";
 
 /** At most this many of each kind are listed; the rest are counted. */
@@ -54,7 +55,7 @@ export function changedTasks(before: Task[], after: Task[]): Task[] {
 export function sinceSection(s: SinceFacts): string | undefined {
   const files = s.after.files
     .filter((f) => f.line >= s.fromLine && !isOwnState(f.path))
-    .map((f) => `\`${cut(f.path, 200)}\``);
+    .map((f) => codeSpan(cut(f.path, 200)));
   const tasks = changedTasks(s.before.tasks, s.after.tasks)
     .map((t) => `${cut(t.subject || `task ${t.id}`)} (${t.status})`);
   const commits = s.commits.map((c) => `"${cut(c.text)}"`);

@@ -21,10 +21,55 @@ export const HEADER = "| File | Change | State | Ref |";
 /** At most this many rows are written. */
 export const MAX_ROWS = 25;
 
+/**
+ * `text` as a Markdown code span that shows it whole: fenced by one backtick more than its longest
+ * backtick run, padded with a space where it starts or ends with a backtick (or with a space at
+ * both ends, which a reader would strip). Line breaks become spaces: a path may hold them, and a
+ * line of its own in the document could pass for a heading or end the table.
+ */
+export function codeSpan(text: string): string {
+  const one = text.replace(LINE_BREAK, " ");
+  const fence = "`".repeat(longestRun(one) + 1);
+  const space = pad(one) ? " " : "";
+  return `${fence}${space}${one}${space}${fence}`;
+}
+
+/** The longest run of backticks in `text`. */
+function longestRun(text: string): number {
+  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+}
+
+/** Whether a code span's content needs a space at each end (CommonMark strips one from each). */
+function pad(text: string): boolean {
+  return text.startsWith("`") || text.endsWith("`") ||
+    (text.startsWith(" ") && text.endsWith(" ") && text.trim() !== "");
+}
+
+/** A line break as Markdown (and the table reader) sees one: LF, CRLF or a lone CR. */
+const LINE_BREAK = /\r\n?|\n/g;
+
+/**
+ * The text of a cell that is one code span (as {@link codeSpan} writes it), else undefined: a
+ * fence, then text, then the same fence not part of a longer run.
+ */
+function codeSpanText(cell: string): string | undefined {
+  const fence = /^`+/.exec(cell)?.[0];
+  if (!fence || cell.length <= 2 * fence.length || !cell.endsWith(fence)) return undefined;
+  const inner = cell.slice(fence.length, -fence.length);
+  // A closing run longer than the fence, or a run as long inside, is not this span's end.
+  if (inner.endsWith("`") || inner.match(/`+/g)?.some((run) => run.length === fence.length)) {
+    return undefined;
+  }
+  // CommonMark's reading: one space off each end when both have one and it is not all spaces.
+  return inner.startsWith(" ") && inner.endsWith(" ") && inner.trim() !== ""
+    ? inner.slice(1, -1)
+    : inner;
+}
+
 /** Rows for the files evidence found. */
 export function rowsFromEvidence(files: EvidenceFile[]): Row[] {
   return files.map((f) => ({
-    file: `\`${f.path}\``,
+    file: codeSpan(f.path),
     change: f.change,
     state: f.state,
     ref: f.ref,
@@ -80,9 +125,14 @@ export function parseFilesSection(content: string): { rows: Row[]; notes: string
   return { rows, notes: notes.join("\n").trim() };
 }
 
-/** A path as a comparable key: no backticks, no leading `./`, `\` as `/`. */
+/**
+ * A path as a comparable key: a code span's text (else the cell without backticks), `\|` read as
+ * a pipe (as a table cell's), no leading `./`, `\` as `/`.
+ */
 export function fileKey(file: string): string {
-  return file.replace(/`/g, "").trim().replace(/\\/g, "/").replace(/^\.\//, "");
+  const cell = file.trim().replaceAll("\\|", "|");
+  return (codeSpanText(cell) ?? cell.replace(/`/g, "").trim()).replace(/\\/g, "/")
+    .replace(/^\.\//, "");
 }
 
 function missing(cell: string): boolean {
@@ -113,8 +163,9 @@ export function mergeRows(agent: Row[], evidence: Row[]): Row[] {
   return out;
 }
 
+/** A cell's text on one line, its pipes escaped (GFM reads `\|` as a pipe, in code spans too). */
 function escapeCell(text: string): string {
-  return text.replace(/\r?\n/g, " ").replace(/(?<!\\)\|/g, "\\|");
+  return text.replace(LINE_BREAK, " ").replace(/(?<!\\)\|/g, "\\|");
 }
 
 function renderRows(rows: Row[]): string[] {
@@ -178,7 +229,7 @@ export function groupRows(rows: Row[], max = MAX_ROWS): Row[] {
     }
     if (groups.size > max && depth > 0) continue;
     return [...groups.entries()].map(([dir, members]) => ({
-      file: members.length === 1 ? members[0].file : `\`${dir}\` (${members.length} files)`,
+      file: members.length === 1 ? members[0].file : `${codeSpan(dir)} (${members.length} files)`,
       change: members.length === 1 ? members[0].change : sumChanges(members),
       state: members.length === 1 ? members[0].state : tally(members.map((m) => m.state), 4),
       ref: members.length === 1 ? members[0].ref : tally(members.map((m) => m.ref), 3),

@@ -10,7 +10,7 @@ import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import { FailureError, UsageError } from "../errors.ts";
 import type { Evidence, OpenItem } from "./evidence/model.ts";
-import { filesSection } from "./files_table.ts";
+import { codeSpan, filesSection } from "./files_table.ts";
 import {
   findSection,
   orderSections,
@@ -46,7 +46,8 @@ export function composeSections(
   const missing = ev.outstanding.filter((o) => !outstanding[0].includes(`**${o.slug}**`));
   if (missing.length) outstanding.push(copiedItems(missing));
   const artifacts = findSection(agent, "Artifacts") ??
-    ev.artifacts.map((a) => `- \`${a.dir}/\` — ${a.files} file(s) changed within a day`).join("\n");
+    ev.artifacts.map((a) => `- ${codeSpan(`${a.dir}/`)} — ${a.files} file(s) changed within a day`)
+      .join("\n");
   out.push(
     { title: "Files touched", content: files.content },
     { title: "Outstanding", content: outstanding.filter((s) => s.trim()).join("\n") },

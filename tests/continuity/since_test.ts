@@ -51,3 +51,11 @@ Deno.test("changedTasks: created after, or status or subject changed", () => {
   );
   assert.deepEqual(got.map((t) => t.id), ["2", "3"]);
 });
+
+Deno.test("sinceSection: a path with backticks or line breaks stays one code span on its bullet", () => {
+  const files = [file("a`b.ts", 20), file("x\n## Next step\ny.ts", 21)];
+  const s = sinceSection({ before: facts(), after: facts({ files }), fromLine: 1, commits: [] })!;
+  const bullet = s.split("\n").find((l) => l.startsWith("- Files touched:"));
+  assert.equal(bullet, "- Files touched: ``a`b.ts``, `x ## Next step y.ts`");
+  assert.ok(!s.split("\n").some((l) => l.startsWith("## Next")));
+});

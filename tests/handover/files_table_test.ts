@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  codeSpan,
+  fileKey,
   filesSection,
   groupRows,
   mergeRows,
@@ -9,6 +11,7 @@ import {
   rowsFromEvidence,
 } from "../../lib/handover/files_table.ts";
 import type { EvidenceFile } from "../../lib/handover/evidence/model.ts";
+import { prng, textOf } from "../support/prng.ts";
 
 const EV: EvidenceFile[] = [
   { path: "lib/a.ts", change: "+3/-1", state: "wip", ref: "uncommitted", source: "git" },
@@ -120,6 +123,58 @@ Deno.test("files table", async (t) => {
     );
     assert.equal(merged.files, 4);
     assert.ok(merged.content.endsWith("\n\nNote."));
+  });
+  await t.step("a path is one code span whatever backticks, spaces or line breaks it holds", () => {
+    // CommonMark: the fence is longer than any run inside; a span that starts or ends with a
+    // backtick, or with a space at both ends, is padded (the reader strips one space each side).
+    const cases: [string, string][] = [
+      ["lib/a.ts", "`lib/a.ts`"],
+      ["a`b", "``a`b``"],
+      ["a``b`c", "```a``b`c```"],
+      ["`a", "`` `a ``"],
+      ["a``", "``` a`` ```"],
+      [" a ", "`  a  `"],
+      ["  ", "`  `"],
+      [" a", "` a`"],
+      ["a\nb", "`a b`"],
+      ["a\r\nb", "`a b`"],
+      ["a\rb", "`a b`"],
+      ["\n## Next step\n", "`  ## Next step  `"],
+    ];
+    // Not one span (its closing run is longer than its fence): a cell's backticks are dropped.
+    assert.equal(fileKey("``a```"), "a");
+    assert.equal(fileKey("`a``"), "a");
+    assert.equal(fileKey("`a` and `b`"), "a and b");
+    for (const [path, span] of cases) {
+      assert.equal(codeSpan(path), span, JSON.stringify(path));
+      assert.equal(fileKey(span), path.replace(/\r\n?|\n/g, " ").replace(/^\.\//, ""));
+    }
+  });
+  await t.step("generated paths: one table line per file, read back to the same keys", () => {
+    const next = prng(0x7ab1e);
+    const pieces = ["a", "b/", "`", "``", " ", "|", "\\", "\n", "\r", "\r\n", "é", "#", "-", "*"];
+    for (let round = 0; round < 500; round++) {
+      const paths = [...new Set(Array.from({ length: 4 }, () => "f" + textOf(next, pieces, 9)))];
+      const ev: EvidenceFile[] = paths.map((path) => ({
+        path,
+        change: "+1/-0",
+        state: "wip",
+        ref: "uncommitted",
+        source: "git",
+      }));
+      const table = renderTable(rowsFromEvidence(ev));
+      const lines = table.split(/\r\n?|\n/);
+      assert.equal(lines.length, 2 + paths.length, JSON.stringify(paths));
+      const parsed = parseFilesSection(table).rows;
+      // Where a path is its own key once its line breaks are spaces: `\|` is GFM's pipe.
+      const shown = (p: string) => p.replace(/\r\n?|\n/g, " ").replace(/\\\|/g, "|");
+      assert.deepEqual(
+        parsed.map((r) => fileKey(r.file)),
+        paths.map((p) => shown(p).replace(/\\/g, "/")),
+      );
+      // The agent's own table read back matches every evidence row: the merge adds none.
+      assert.equal(mergeRows(parsed, rowsFromEvidence(ev)).length, paths.length);
+    }
   });
   await t.step("hostile input never throws", () => {
     for (const s of ["|", "||||", "| --- |", "\0|\x01|", "|".repeat(10_000)]) {
