@@ -4,8 +4,25 @@
  * @module
  */
 
-/** Deno permission flags the CLI needs: its store and the project (read/write), git, env. */
-export const CLI_FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
+/**
+ * The V8 flags of every process of this project, the CLI's and the hook's alike: functions are
+ * compiled with their module and kept whole in Deno's code cache. One setting for both, because
+ * V8 refuses a cached module compiled under other flags — a CLI run that loads a module the hook
+ * shares would leave the hook to compile it afresh (docs/DECISIONS.md, "One V8 setting").
+ */
+export const V8_FLAGS = "--v8-flags=--no-lazy";
+
+/**
+ * Deno flags the CLI runs with: {@link V8_FLAGS}, then the permissions it needs (its store and
+ * the project read/write, git, env).
+ */
+export const CLI_FLAGS = [
+  V8_FLAGS,
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run=git",
+];
 
 /** Absolute filesystem path of a file next to this project's entry scripts. */
 export function projectFile(name: string): string {
@@ -85,7 +102,7 @@ export function hookFlags(grant: HookGrant | undefined, code?: string): string[]
   return [
     "--no-config",
     "--no-prompt",
-    "--v8-flags=--no-lazy",
+    V8_FLAGS,
     grant === undefined ? "--allow-read" : `--allow-read=${read.join(",")}`,
     grant === undefined
       ? "--allow-write"

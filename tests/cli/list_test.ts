@@ -10,7 +10,7 @@ import {
 } from "../../lib/store/catalog.ts";
 import { writeFileAtomic } from "../../lib/fs/atomic.ts";
 import { expire, isUnsaved, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
-import { cliCommand } from "../../lib/agents/command.ts";
+import { CLI_FLAGS, cliCommand } from "../../lib/agents/command.ts";
 import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
@@ -391,7 +391,7 @@ Deno.test("list says which expired handovers it could not remove, and still list
         "set +e",
         [
           JSON.stringify(Deno.execPath()),
-          "run --no-prompt --allow-read --allow-write --allow-env --allow-run=git",
+          `run --no-prompt ${CLI_FLAGS.join(" ")}`,
           JSON.stringify(CLI),
           "list",
         ].join(" "),

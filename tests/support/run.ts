@@ -6,6 +6,7 @@
  * @module
  */
 
+import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { main } from "../../lib/cli/main.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
@@ -104,7 +105,7 @@ export async function runProcess(
 
 /** Runs `script` with `args` as a process, stdin fed and closed, with a pinned clock. */
 export function runScript(script: string, args: string[], o: RunOptions = {}): Promise<Ran> {
-  const flags = o.flags ?? ["--allow-read", "--allow-write", "--allow-env", "--allow-run=git"];
+  const flags = o.flags ?? CLI_FLAGS;
   return runProcess(Deno.execPath(), ["run", "--no-prompt", ...flags, script, ...args], {
     cwd: o.cwd,
     env: { ...baseEnv(o.unset), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
