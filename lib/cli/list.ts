@@ -270,6 +270,14 @@ function table(header: string[], rows: string[][]): string[] {
   return out;
 }
 
+/**
+ * Appends `lines` to `out` one by one: a spread passes one argument per line, and a listing's
+ * hundreds of thousands of lines would overflow the stack.
+ */
+function pushAll(out: string[], lines: string[]): void {
+  for (const line of lines) out.push(line);
+}
+
 /** The human-readable listing (`now` for the age of an unsaved session). */
 export function renderListing(l: Listing, now = new Date()): string {
   const out: string[] = [];
@@ -294,23 +302,29 @@ export function renderListing(l: Listing, now = new Date()): string {
   const stale = (s: boolean, text: string) => (s ? `${STALE_MARK} ${text}` : text);
   if (l.handovers.length) {
     out.push(`Handovers (${l.handovers.length}):`, "");
-    out.push(...table(
-      ["Slug", "Age", "Branch", "Consumed"],
-      l.handovers.map((h) => [
-        stale(h.stale, h.latest ? `${h.slug} (LATEST)` : h.slug),
-        h.age,
-        h.branch ?? "?",
-        h.consumed === null ? "?" : h.consumed ? "yes" : "no",
-      ]),
-    ));
+    pushAll(
+      out,
+      table(
+        ["Slug", "Age", "Branch", "Consumed"],
+        l.handovers.map((h) => [
+          stale(h.stale, h.latest ? `${h.slug} (LATEST)` : h.slug),
+          h.age,
+          h.branch ?? "?",
+          h.consumed === null ? "?" : h.consumed ? "yes" : "no",
+        ]),
+      ),
+    );
   } else out.push("No stored handovers.");
   out.push("");
   if (l.parked.length) {
     out.push(`Parked items (${l.parked.length} open):`, "");
-    out.push(...table(
-      ["Slug", "Raised", "Summary"],
-      l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
-    ));
+    pushAll(
+      out,
+      table(
+        ["Slug", "Raised", "Summary"],
+        l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
+      ),
+    );
   } else out.push("No parked items.");
   for (const line of tail) out.push(line); // no copy of a listing's 10,000 lines
   return out.join("\n");

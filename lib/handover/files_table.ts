@@ -28,8 +28,9 @@ export const MAX_ROWS = 25;
  * line of its own in the document could pass for a heading or end the table.
  */
 export function codeSpan(text: string): string {
-  const one = text.replace(LINE_BREAK, " ");
-  const fence = "`".repeat(longestRun(one) + 1);
+  // `includes` first: a dump's table renders thousands of plain paths.
+  const one = text.includes("\n") || text.includes("\r") ? text.replace(LINE_BREAK, " ") : text;
+  const fence = one.includes("`") ? "`".repeat(longestRun(one) + 1) : "`";
   const space = pad(one) ? " " : "";
   return `${fence}${space}${one}${space}${fence}`;
 }
@@ -53,11 +54,16 @@ const LINE_BREAK = /\r\n?|\n/g;
  * fence, then text, then the same fence not part of a longer run.
  */
 function codeSpanText(cell: string): string | undefined {
-  const fence = /^`+/.exec(cell)?.[0];
-  if (!fence || cell.length <= 2 * fence.length || !cell.endsWith(fence)) return undefined;
-  const inner = cell.slice(fence.length, -fence.length);
+  let n = 0;
+  while (cell.charCodeAt(n) === 96) n++; // no regex: grouping keys thousands of rows
+  const fence = cell.slice(0, n);
+  if (n === 0 || cell.length <= 2 * n || !cell.endsWith(fence)) return undefined;
+  const inner = cell.slice(n, -n);
   // A closing run longer than the fence, or a run as long inside, is not this span's end.
-  if (inner.endsWith("`") || inner.match(/`+/g)?.some((run) => run.length === fence.length)) {
+  if (
+    inner.includes("`") &&
+    (inner.endsWith("`") || inner.match(/`+/g)!.some((run) => run.length === n))
+  ) {
     return undefined;
   }
   // CommonMark's reading: one space off each end when both have one and it is not all spaces.
@@ -130,9 +136,12 @@ export function parseFilesSection(content: string): { rows: Row[]; notes: string
  * a pipe (as a table cell's), no leading `./`, `\` as `/`.
  */
 export function fileKey(file: string): string {
-  const cell = file.trim().replaceAll("\\|", "|");
-  return (codeSpanText(cell) ?? cell.replace(/`/g, "").trim()).replace(/\\/g, "/")
-    .replace(/^\.\//, "");
+  const trimmed = file.trim();
+  const cell = trimmed.includes("\\|") ? trimmed.replaceAll("\\|", "|") : trimmed;
+  const text = codeSpanText(cell) ?? (cell.includes("`") ? cell.replace(/`/g, "").trim() : cell);
+  // `includes` before each replace: thousands of plain paths need neither.
+  const slashed = text.includes("\\") ? text.replace(/\\/g, "/") : text;
+  return slashed.startsWith("./") ? slashed.slice(2) : slashed;
 }
 
 function missing(cell: string): boolean {
@@ -145,7 +154,8 @@ function missing(cell: string): boolean {
  * found that the agent did not list.
  */
 export function mergeRows(agent: Row[], evidence: Row[]): Row[] {
-  const byKey = new Map(evidence.map((r) => [fileKey(r.file), r]));
+  const keys = evidence.map((r) => fileKey(r.file)); // once each: a dump may list 20,000
+  const byKey = new Map(evidence.map((r, i) => [keys[i], r]));
   const seen = new Set<string>();
   const out: Row[] = [];
   for (const row of agent) {
@@ -159,7 +169,9 @@ export function mergeRows(agent: Row[], evidence: Row[]): Row[] {
       ref: missing(row.ref) && ev ? ev.ref : row.ref,
     });
   }
-  for (const row of evidence) if (!seen.has(fileKey(row.file))) out.push(row);
+  evidence.forEach((row, i) => {
+    if (!seen.has(keys[i])) out.push(row);
+  });
   return out;
 }
 
@@ -180,10 +192,10 @@ function renderRows(rows: Row[]): string[] {
   ];
 }
 
-/** The directory of a row's file, cut to `depth` parts (`./` for the top level). */
-function dirOf(file: string, depth: number): string {
-  const parts = fileKey(file).split("/").slice(0, -1).slice(0, depth);
-  return parts.length ? `${parts.join("/")}/` : "./";
+/** The directory `parts` of a row's file cut to `depth` parts, as a key (`./` for the top level). */
+function dirAt(parts: string[], depth: number): string {
+  const cut = parts.length > depth ? parts.slice(0, depth) : parts;
+  return cut.length ? `${cut.join("/")}/` : "./";
 }
 
 /** Sums `+N/-M` changes; counts the other kinds (`uncommitted-new`, `binary`, …). */
@@ -217,11 +229,16 @@ function tally(values: string[], limit: number): string {
 
 /** Groups rows by directory, at the deepest level that gives at most `max` groups. */
 export function groupRows(rows: Row[], max = MAX_ROWS): Row[] {
-  const deepest = Math.max(0, ...rows.map((r) => fileKey(r.file).split("/").length - 1));
+  // Each row's directories once, not once per level tried (20,000 rows, a few levels), and the
+  // deepest by a loop: a spread of that many arguments overflows the stack.
+  const dirs = rows.map((r) => fileKey(r.file).split("/").slice(0, -1));
+  let deepest = 0;
+  for (const parts of dirs) if (parts.length > deepest) deepest = parts.length;
   for (let depth = deepest; depth >= 0; depth--) {
     const groups = new Map<string, Row[]>();
-    for (const r of rows) {
-      const dir = dirOf(r.file, depth);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      const dir = dirAt(dirs[i], depth);
       // Push, never copy: copying the group per row made 20,000 files quadratic (seconds).
       const group = groups.get(dir);
       if (group) group.push(r);

@@ -541,3 +541,24 @@ Deno.test("list: a session that ended without a handover (killed before SessionE
     assert.equal(isUnsaved(born, [doc(5)], NOW), true);
   });
 });
+
+Deno.test("list: 200,000 parked items render (their lines are appended, not spread)", () => {
+  const parked = Array.from({ length: 200_000 }, (_, i) => ({
+    slug: `item-${i}`,
+    summary: `thing ${i}`,
+    raised: "2026-11-30",
+    why: null,
+    next: null,
+    stale: false,
+  }));
+  const text = renderListing({
+    store: "/p/.claude/state/session",
+    latest: null,
+    removed: [],
+    notRemoved: [],
+    handovers: [],
+    parked,
+  }, NOW);
+  assert.match(text, /Parked items \(200000 open\):/);
+  assert.ok(text.includes("| item-199999 | 2026-11-30 | thing 199999 |"));
+});

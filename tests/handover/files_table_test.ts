@@ -102,6 +102,14 @@ Deno.test("files table", async (t) => {
     const flat = groupRows(rows(30, (i) => `d${i}/`), 25);
     assert.deepEqual(flat.map((r) => r.file), ["`./` (30 files)"]);
   });
+  await t.step("200,000 files group without overflowing the stack", () => {
+    // The deepest level was a spread of one argument per row: 200,000 overflowed the stack, and
+    // dump failed on a change set that size.
+    const huge = rows(200_000, (i) => `src/d${i % 40}/`);
+    const grouped = groupRows(huge, 25);
+    assert.equal(grouped.length, 1);
+    assert.equal(grouped[0].file, "`src/` (200000 files)");
+  });
   await t.step("a directory with one file keeps its row; mixed changes are counted", () => {
     const mixed: Row[] = [
       ...rows(26, () => "a/"),

@@ -16,7 +16,8 @@ export function renderEvidence(ev: Evidence): string {
     `Store:           ${ev.store}`,
     "",
   ];
-  const width = Math.max(0, ...ev.files.map((f) => f.change.length));
+  let width = 0; // a loop, not a spread: one argument per file overflows the stack at ~200,000
+  for (const f of ev.files) if (f.change.length > width) width = f.change.length;
   out.push(
     ev.files.length
       ? `Files (${ev.files.length}):`
