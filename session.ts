@@ -5,7 +5,7 @@
  * @module
  */
 
-import { decodeStdin, writeLine } from "./lib/cli/context.ts";
+import { decodeStdin, readAll, writeLine } from "./lib/cli/context.ts";
 import { main } from "./lib/cli/main.ts";
 import { currentTime, safeEnv } from "./lib/store/time.ts";
 
@@ -14,10 +14,7 @@ const code = await main(Deno.args, {
   env: safeEnv,
   now: currentTime(),
   // A terminal on stdin means nothing was piped: read nothing rather than wait for typing.
-  readStdin: async () =>
-    Deno.stdin.isTerminal()
-      ? ""
-      : decodeStdin(new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer())),
+  readStdin: async () => Deno.stdin.isTerminal() ? "" : decodeStdin(await readAll(Deno.stdin)),
   out: (text) => writeLine(Deno.stdout, text),
   err: (text) => writeLine(Deno.stderr, text),
 });

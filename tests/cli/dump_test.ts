@@ -397,6 +397,18 @@ Deno.test("stdin that is not UTF-8 is refused (exit 2, naming the fix), never tu
   assert.match(await Deno.readTextFile(join(storeAt(p.root).dir, "y.md")), /Café 日本/);
 });
 
+Deno.test("dump reads all of a large stdin: a byte that is not UTF-8 past 256 KB is refused", async () => {
+  await using p = await scratchProject({ git: false, store: false });
+  const text = new TextEncoder().encode("## Goal\n\n" + "ok ".repeat(100_000));
+  const r = await runCliProcess(["dump", "x"], {
+    cwd: p.root,
+    stdin: new Uint8Array([...text, 0xe9, 0x0a]),
+  });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /stdin is not UTF-8 text/);
+  assert.deepEqual(await listStore(p.root), []);
+});
+
 Deno.test("dump records the agent session it ran in (session:), only as a plain id", async () => {
   await using p = await scratchProject();
   const session = async (env: Record<string, string>) => {
