@@ -150,13 +150,24 @@ function trimDashes(w: string): string {
   return w.slice(from, to);
 }
 
+/** JavaScript's `\s` (a regex's white space), every code unit of it. */
+export const WHITE_SPACE =
+  " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" +
+  "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+
+/** What may follow a text's last word: white space and closing markup (`*_`)]"'`). */
+const TRAILING = WHITE_SPACE + "*_`)]\"'";
+
 /** The closing question of an assistant text (its last sentence), or undefined if it has none. */
 export function closingQuestion(text: string): string | undefined {
-  // Most texts hold no `?` at all: one native scan instead of the trailing-run regex.
+  // Most texts hold no `?` at all: one native scan. The trailing run is then found by a loop from
+  // the end, where a `[…]+$` regex would try it at every position of the text (the bench's draft:
+  // 224 calls, 1.2–1.45 → 0.94–1.16 ms).
   if (!text.includes("?")) return undefined;
-  const t = text.replace(/[\s*_`)\]"']+$/u, "");
-  if (!t.endsWith("?")) return undefined;
-  const body = t.slice(0, -1);
+  let end = text.length;
+  while (end > 0 && TRAILING.includes(text[end - 1])) end--;
+  if (text[end - 1] !== "?") return undefined;
+  const body = text.slice(0, end - 1);
   const cut = Math.max(
     body.lastIndexOf("\n"),
     ...[". ", "! ", "? ", ": "].map((s) => {

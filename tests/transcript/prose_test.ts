@@ -5,6 +5,7 @@ import {
   closingQuestion,
   DEFERRAL_PATTERNS,
   deferralsIn,
+  WHITE_SPACE,
 } from "../../lib/transcript/prose.ts";
 import { prng, textOf } from "../support/prng.ts";
 
@@ -107,6 +108,25 @@ Deno.test("prose shortcuts give the answers of the full readings", async (t) => 
       assert.ok(asked > 100, `questions generated: ${asked}`);
     },
   );
+  await t.step(
+    "closingQuestion: the same question with its trailing run stripped by the regex",
+    () => {
+      // The trailing run is found by a loop: held to the `[\s*_`)\]"']+$` reading on every text.
+      for (const text of texts) {
+        const stripped = text.replace(/[\s*_`)\]"']+$/u, "");
+        assert.equal(closingQuestion(text), closingQuestion(stripped), JSON.stringify(text));
+      }
+      assert.equal(closingQuestion("Shall I push?\u3000 **)\"'_`\ufeff"), "Shall I push?");
+      assert.equal(closingQuestion("Is it? x"), undefined);
+      assert.equal(closingQuestion("Done?\u200b"), undefined); // a zero-width space is no `\s`
+    },
+  );
+  await t.step("WHITE_SPACE is JavaScript's `\\s`, code unit by code unit", () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      assert.equal(WHITE_SPACE.includes(ch), /\s/.test(ch), c.toString(16));
+    }
+  });
 });
 
 Deno.test("answersQuestion: the ASCII reading gives the Unicode regexes' answer", () => {
