@@ -259,23 +259,15 @@ function cell(text: string): string {
   return /[\r\n|]/.test(text) ? text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|") : text;
 }
 
-function table(header: string[], rows: string[][]): string[] {
-  const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+/** Appends the table to `out` line by line (no spread: a listing can have 200,000 rows). */
+function table(out: string[], header: string[], rows: string[][]): void {
+  out.push(`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`);
   // A plain loop: a listing can have 10,000 rows, and this runs cold.
   for (const r of rows) {
     let line = "|";
     for (const c of r) line += ` ${cell(c)} |`;
     out.push(line);
   }
-  return out;
-}
-
-/**
- * Appends `lines` to `out` one by one: a spread passes one argument per line, and a listing's
- * hundreds of thousands of lines would overflow the stack.
- */
-function pushAll(out: string[], lines: string[]): void {
-  for (const line of lines) out.push(line);
 }
 
 /** The human-readable listing (`now` for the age of an unsaved session). */
@@ -302,28 +294,24 @@ export function renderListing(l: Listing, now = new Date()): string {
   const stale = (s: boolean, text: string) => (s ? `${STALE_MARK} ${text}` : text);
   if (l.handovers.length) {
     out.push(`Handovers (${l.handovers.length}):`, "");
-    pushAll(
+    table(
       out,
-      table(
-        ["Slug", "Age", "Branch", "Consumed"],
-        l.handovers.map((h) => [
-          stale(h.stale, h.latest ? `${h.slug} (LATEST)` : h.slug),
-          h.age,
-          h.branch ?? "?",
-          h.consumed === null ? "?" : h.consumed ? "yes" : "no",
-        ]),
-      ),
+      ["Slug", "Age", "Branch", "Consumed"],
+      l.handovers.map((h) => [
+        stale(h.stale, h.latest ? `${h.slug} (LATEST)` : h.slug),
+        h.age,
+        h.branch ?? "?",
+        h.consumed === null ? "?" : h.consumed ? "yes" : "no",
+      ]),
     );
   } else out.push("No stored handovers.");
   out.push("");
   if (l.parked.length) {
     out.push(`Parked items (${l.parked.length} open):`, "");
-    pushAll(
+    table(
       out,
-      table(
-        ["Slug", "Raised", "Summary"],
-        l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
-      ),
+      ["Slug", "Raised", "Summary"],
+      l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
     );
   } else out.push("No parked items.");
   for (const line of tail) out.push(line); // no copy of a listing's 10,000 lines
