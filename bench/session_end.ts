@@ -50,6 +50,8 @@ export async function endProject(base: string, now: Date) {
   const store = `${root}/.claude/state/session`;
   const transcripts = `${base}/end-transcripts`;
   Deno.mkdirSync(`${root}/.git`, { recursive: true });
+  // A repository's HEAD, as every real one has: the draft names its branch from it.
+  Deno.writeTextFileSync(`${root}/.git/HEAD`, "ref: refs/heads/main\n");
   Deno.mkdirSync(store, { recursive: true });
   Deno.mkdirSync(transcripts, { recursive: true });
   const ago = (min: number) => new Date(now.getTime() - min * 60_000);

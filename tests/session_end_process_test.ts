@@ -57,6 +57,23 @@ Deno.test("process: no dump → a draft; the next /clear sees it", async () => {
   assert.equal(readLatest(p.store), name.slice(0, -3));
 });
 
+Deno.test("process: a Codex rollout → a draft (Codex's reader imported on demand)", async () => {
+  await using p = await scratchProject();
+  await using home = await scratchDir();
+  // The recorded rollout, moved into this project: the reader is chosen by the file, and the
+  // Codex one is a computed import, which the hook's least privilege must still allow.
+  const fixture = new URL("./fixtures/codex/rollout.jsonl", import.meta.url).pathname;
+  const t = join(home.path, "rollout.jsonl");
+  await Deno.writeTextFile(
+    t,
+    (await Deno.readTextFile(fixture)).replaceAll("/tmp/codex-fixture/project", p.root),
+  );
+  assert.match(quiet(await runEnd(p.root, t)), /drafted ".*-draft"; LATEST → /);
+  const [name] = fx.docsIn(p.store);
+  const text = await Deno.readTextFile(join(p.store.dir, name));
+  assert.match(text, /Last request: deploy it to staging/);
+});
+
 Deno.test("process: `dump` records the session; its SessionEnd writes nothing more", async () => {
   await using p = await scratchProject();
   await using home = await scratchDir();

@@ -13,8 +13,7 @@ import { readLatest, withDocsLock, writeLatest } from "../store/latest.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
-import { readTranscript } from "../transcript/claude.ts";
-import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
+import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
 import { hasSince, sessionDocs } from "./glance.ts";
@@ -32,8 +31,7 @@ export interface DraftRequest {
 /** Reads the transcript (a Codex rollout or Claude Code's), or why it cannot be. */
 async function readFacts(path: string, root: string): Promise<TranscriptFacts | string> {
   try {
-    const codex = await isCodexRollout(path);
-    return await (codex ? readCodexTranscript : readTranscript)(path, { root });
+    return await readAnyTranscript(path, { root });
   } catch (err) {
     return `cannot read ${path}: ${err instanceof Error ? err.message : err}`;
   }

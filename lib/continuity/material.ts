@@ -21,8 +21,7 @@ import { listSlugs, readHead } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { docPath, readDoc, type Store } from "../store/store.ts";
 import { ageMs } from "../store/time.ts";
-import { readTranscript } from "../transcript/claude.ts";
-import { isCodexRollout, readCodexTranscript } from "../transcript/codex.ts";
+import { readAnyTranscript } from "../transcript/read.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
 
 /** The handover's sections the card carries, in its order. */
@@ -80,9 +79,7 @@ export async function transcriptFacts(
 ): Promise<TranscriptFacts | undefined> {
   if (!path) return undefined;
   try {
-    return (await isCodexRollout(path))
-      ? await readCodexTranscript(path, { root })
-      : await readTranscript(path, { root });
+    return await readAnyTranscript(path, { root });
   } catch {
     return undefined; // missing, or outside what this hook may read
   }

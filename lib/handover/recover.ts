@@ -8,7 +8,12 @@
  */
 
 import { alnumWords } from "../store/slug.ts";
-import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
+import {
+  latestOfEach,
+  type Mention,
+  type Repeated,
+  type TranscriptFacts,
+} from "../transcript/facts.ts";
 
 /** Longest quote taken from the transcript into the draft. */
 export const QUOTE_MAX = 400;
@@ -29,6 +34,11 @@ function slugOf(prefix: string, text: string): string {
 
 function at(m: Mention): string {
   return `transcript L${m.line}`;
+}
+
+/** Where a repeated text was last seen, and how often: `transcript L9, 3 times`. */
+function atLatest(r: Repeated): string {
+  return r.times > 1 ? `${at(r.latest)}, ${r.times} times` : at(r.latest);
 }
 
 /**
@@ -57,22 +67,26 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
     taken.add(s);
     return s;
   };
-  // A long session repeats itself: the latest deferrals and questions are the ones still open,
+  // A long session repeats itself: each text is one item, the latest ones are those still open,
   // and a draft stays a handover's size (the rest are counted, never silently cut).
-  const deferrals = facts.deferrals.slice(-MAX_LISTED);
-  const questions = facts.questions.slice(-MAX_LISTED);
-  const unlisted = facts.deferrals.length - deferrals.length + facts.questions.length -
+  const allDeferrals = latestOfEach(facts.deferrals);
+  const allQuestions = latestOfEach(facts.questions);
+  const deferrals = allDeferrals.slice(-MAX_LISTED);
+  const questions = allQuestions.slice(-MAX_LISTED);
+  const unlisted = allDeferrals.length - deferrals.length + allQuestions.length -
     questions.length;
   for (const d of deferrals) {
+    const text = d.latest.text;
     items.push(
-      `- **${unique(slugOf("deferred", d.text))}** — ${quote(d.text, 200)} Why: the user ` +
-        `deferred it (${at(d)}). Next: decide when to pick it up.`,
+      `- **${unique(slugOf("deferred", text))}** — ${quote(text, 200)} Why: the user ` +
+        `deferred it (${atLatest(d)}). Next: decide when to pick it up.`,
     );
   }
   for (const q of questions) {
+    const text = q.latest.text;
     items.push(
-      `- **${unique(slugOf("question", q.text))}** — Unanswered: "${quote(q.text, 200)}" ` +
-        `Why: the session ended or moved on without an answer (${at(q)}). Next: ask again.`,
+      `- **${unique(slugOf("question", text))}** — Unanswered: "${quote(text, 200)}" ` +
+        `Why: the session ended or moved on without an answer (${atLatest(q)}). Next: ask again.`,
     );
   }
   if (unlisted > 0) {

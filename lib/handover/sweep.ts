@@ -20,7 +20,7 @@ import type { ParkedItem } from "../parked/grammar.ts";
 import { oneLine } from "../store/slug.ts";
 import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";
-import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
+import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
 
@@ -140,7 +140,8 @@ export function fromTranscript(facts: TranscriptFacts): Candidate[] {
   for (
     const [kind, list] of [["question", facts.questions], ["deferral", facts.deferrals]] as const
   ) {
-    for (const m of list) {
+    // A text said again and again is one candidate, at its latest mention.
+    for (const { latest: m } of latestOfEach(list)) {
       out.push({ kind, what: oneLine(m.text), where: `transcript:L${m.line}`, line: m.line });
     }
   }

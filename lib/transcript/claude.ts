@@ -89,8 +89,9 @@ export class TranscriptReader {
     if (!Array.isArray(content)) return;
     const side = rec.isSidechain === true;
     for (const b of content) {
-      if (b?.type === "text" && typeof b.text === "string" && b.text.trim() && !side) {
-        this.#b.said(b.text.trim(), n);
+      if (b?.type === "text" && typeof b.text === "string") {
+        const text = side ? "" : b.text.trim();
+        if (text) this.#b.said(text, n);
       } else if (b?.type === "tool_use" && typeof b.name === "string") {
         if (!side) this.#b.acted();
         if (!this.#interesting(b.name)) continue;

@@ -165,16 +165,3 @@ export const parseCodexTranscript = textReader(CodexReader);
 
 /** Streams the rollout at `path` into facts. Rejects only when the file cannot be opened. */
 export const readCodexTranscript = fileReader(CodexReader);
-
-/** True when the file at `path` starts like a Codex rollout (a `session_meta` record). */
-export async function isCodexRollout(path: string): Promise<boolean> {
-  try {
-    using file = await Deno.open(path, { read: true });
-    const buf = new Uint8Array(512);
-    const n = await file.read(buf);
-    const head = new TextDecoder().decode(buf.subarray(0, n ?? 0));
-    return /^\s*\{[^\n]*"type"\s*:\s*"session_meta"/.test(head);
-  } catch {
-    return false;
-  }
-}

@@ -40,6 +40,29 @@ export interface Mention {
   line: number;
 }
 
+/** A text the transcript holds once or more: its latest mention, and how often it came. */
+export interface Repeated {
+  latest: Mention;
+  times: number;
+}
+
+/**
+ * `mentions` (in line order) with each text (white space aside) once, at its latest mention, in
+ * the order of those: a question asked again and again, or the same deferral pasted twice, is one
+ * outstanding item, not ten.
+ */
+export function latestOfEach(mentions: readonly Mention[]): Repeated[] {
+  const byText = new Map<string, Repeated>();
+  for (const m of mentions) {
+    const key = m.text.replace(/\s+/g, " ").trim();
+    const seen = byText.get(key);
+    // Deleted and set again: a Map keeps insertion order, so the text moves to its latest place.
+    if (seen) byText.delete(key);
+    byText.set(key, { latest: m, times: (seen?.times ?? 0) + 1 });
+  }
+  return [...byText.values()];
+}
+
 /** Everything the transcript tells us. */
 export interface TranscriptFacts {
   path: string;
@@ -113,8 +136,8 @@ export class FactsBuilder {
   #firstAsk?: Mention;
   #lastAsk?: Mention;
   #lastText?: Mention;
-  /** The assistant's closing question awaiting the next request. */
-  #open?: Mention;
+  /** What the assistant said last, unless an action followed: its closing question may be open. */
+  #said?: Mention;
   #sessionId?: string;
   #cwd?: string;
   #startedAt?: string;
@@ -195,13 +218,21 @@ export class FactsBuilder {
    */
   said(text: string, line: number, shown: string = text): void {
     this.#lastText = { text: shown, line };
-    const q = closingQuestion(text);
-    this.#open = q ? { text: q, line } : undefined;
+    // Most texts are followed by a tool call, which settles it: the question is looked for only
+    // when a request or the end comes next ({@link openQuestion}).
+    this.#said = { text, line };
+  }
+
+  /** The closing question of the text said last, still open; undefined when there is none. */
+  #openQuestion(): Mention | undefined {
+    const said = this.#said;
+    const q = said === undefined ? undefined : closingQuestion(said.text);
+    return q === undefined ? undefined : { text: q, line: said!.line };
   }
 
   /** The assistant acted (a tool call) after speaking: what it asked was not a closing question. */
   acted(): void {
-    this.#open = undefined;
+    this.#said = undefined;
   }
 
   /** A question put to the user that was never answered (a dialog left open). */
@@ -221,8 +252,9 @@ export class FactsBuilder {
       this.#firstAsk ??= m;
       this.#lastAsk = m;
     }
-    if (this.#open && !answersQuestion(this.#open.text, text)) this.#questions.push(this.#open);
-    this.#open = undefined;
+    const open = this.#openQuestion();
+    if (open && !answersQuestion(open.text, text)) this.#questions.push(open);
+    this.#said = undefined;
   }
 
   /** The sentences of `text` (on `line`) that park something for later. */
@@ -233,7 +265,8 @@ export class FactsBuilder {
   /** The facts so far: copies, so building may go on. */
   facts(): TranscriptFacts {
     const questions = [...this.#questions];
-    if (this.#open) questions.push(this.#open);
+    const open = this.#openQuestion();
+    if (open) questions.push(open);
     questions.sort((a, b) => a.line - b.line);
     const files = [...this.#files.values()].map((f) => ({ ...f, tools: [...f.tools] }));
     files.sort((a, b) =>

@@ -7,7 +7,6 @@
  */
 
 import { readTranscript } from "./claude.ts";
-import { isCodexRollout, readCodexTranscript } from "./codex.ts";
 import type { ReaderOptions, TranscriptFacts } from "./facts.ts";
 import {
   flagPath,
@@ -16,6 +15,7 @@ import {
   type LocateInputs,
   locateTranscript,
 } from "./locate.ts";
+import { codexReader, isCodexRollout } from "./read.ts";
 
 /** A located and read transcript, or why there is none. */
 export interface Loaded {
@@ -60,7 +60,7 @@ export async function loadCodexTranscript(inputs: LoadInputs): Promise<Loaded | 
   } else {
     return undefined;
   }
-  return await readLocated(located, inputs, readCodexTranscript);
+  return await readLocated(located, inputs, await codexReader());
 }
 
 /** Reads the file `located` found with `read`; a failure becomes the reason. */

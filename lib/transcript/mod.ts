@@ -13,6 +13,7 @@
  *   something (`isSubstantive`: not a "thanks" or "ok"); imports nothing
  * - claude.ts: Claude Code's record shapes, read into the builder
  * - codex.ts: Codex's rollout shapes and V4A patches, read into the builder
+ * - read.ts: a transcript file of either agent (which reader; Codex's loaded only for a rollout)
  * - locate.ts: finding the session's file (flag, session id, newest of this project)
  * - newest.ts: the project's newest Claude Code transcript by metadata alone (list's unsaved notice)
  * - load.ts: locate, choose the reader, read; the locate inputs from the environment
@@ -28,6 +29,7 @@ export * from "./lines.ts";
 export * from "./prompt.ts";
 export * from "./claude.ts";
 export * from "./codex.ts";
+export * from "./read.ts";
 export * from "./locate.ts";
 export * from "./newest.ts";
 export * from "./load.ts";

@@ -179,3 +179,31 @@ Deno.test("recoverMarkdown lists the latest deferrals and questions and counts t
   assert.doesNotMatch(out, /Which one 3\?/);
   assert.match(out, /\(… and 30 earlier deferral\(s\) or question\(s\) in the transcript\.\)/);
 });
+
+Deno.test("recoverMarkdown lists a repeated text once, at its latest mention, with its count", async (t) => {
+  await t.step("the draft: one item each, counted; the unlisted count is of distinct texts", () => {
+    const park = "Let's park the i18n idea for later.";
+    const md = recoverMarkdown({
+      path: "/t.jsonl",
+      files: [],
+      tasks: [],
+      questions: Array.from(
+        { length: 9 },
+        (_, i) => ({ text: "Add a --shout flag?", line: i * 10 + 2 }),
+      ),
+      deferrals: [
+        ...Array.from({ length: 12 }, (_, i) => ({ text: `Later, item ${i}.`, line: i + 200 })),
+        ...Array.from({ length: 10 }, (_, i) => ({ text: park, line: 301 + i * 10 })),
+      ],
+    });
+    const out = findSection(parseSections(md), "Outstanding")!;
+    const items = out.split("\n").filter((l) => l.startsWith("- **"));
+    assert.equal(items.filter((l) => l.includes("i18n")).length, 1, out);
+    assert.match(out, /deferred it \(transcript L391, 10 times\)/);
+    assert.equal(items.filter((l) => l.includes("--shout")).length, 1, out);
+    assert.match(out, /without an answer \(transcript L82, 9 times\)/);
+    // 13 distinct deferrals (12 items and the i18n one), 10 listed; 1 distinct question, listed.
+    assert.equal(items.length, MAX_LISTED + 1);
+    assert.match(out, /\(… and 3 earlier deferral\(s\) or question\(s\) in the transcript\.\)/);
+  });
+});

@@ -71,6 +71,19 @@ Deno.test("sweep: pure parts", async (t) => {
       ["deferral", "transcript:L30", 30],
     ]);
   });
+  await t.step("a question asked again and again is one candidate, at its latest line", () => {
+    const facts: TranscriptFacts = {
+      path: "/t.jsonl",
+      files: [],
+      tasks: [],
+      questions: [20, 40, 60].map((line) => ({ text: "Which DB?", line })),
+      deferrals: [{ text: "later: docs", line: 30 }, { text: "later:  docs", line: 50 }],
+    };
+    assert.deepEqual(fromTranscript(facts).map((x) => [x.kind, x.where]), [
+      ["question", "transcript:L60"],
+      ["deferral", "transcript:L50"],
+    ]);
+  });
   await t.step("table: numbered in kind order, cells escaped and one line", () => {
     const cands: Candidate[] = [
       { kind: "untracked", what: "a|b.ts", where: "git" },

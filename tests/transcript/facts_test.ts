@@ -3,7 +3,7 @@
  * here rather than through each reader's record shapes.
  */
 import assert from "node:assert/strict";
-import { FactsBuilder } from "../../lib/transcript/facts.ts";
+import { FactsBuilder, latestOfEach } from "../../lib/transcript/facts.ts";
 
 Deno.test("builder: touched files", async (t) => {
   await t.step("relative to the root, outside apart, tools gathered once, sorted", () => {
@@ -124,4 +124,18 @@ Deno.test("builder: tasks, header, lines", async (t) => {
     assert.equal(b.badLines, 5);
     assert.deepEqual(b.object('{"a":1}'), { a: 1 });
   });
+});
+
+Deno.test("latestOfEach: one entry per text (white space aside), ordered by latest", () => {
+  const got = latestOfEach([
+    { text: "Shall I commit?", line: 3 },
+    { text: "Later: the cache.", line: 5 },
+    { text: "Shall  I\ncommit?", line: 9 },
+    { text: "Other?", line: 12 },
+  ]);
+  assert.deepEqual(got, [
+    { latest: { text: "Later: the cache.", line: 5 }, times: 1 },
+    { latest: { text: "Shall  I\ncommit?", line: 9 }, times: 2 },
+    { latest: { text: "Other?", line: 12 }, times: 1 },
+  ]);
 });
