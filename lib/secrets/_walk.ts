@@ -1,7 +1,7 @@
 /**
- * Internal: the copy of a JSON value that `redactDeep` makes (redact.ts), every string passed
- * through a function, object keys kept. Shared with lazy.ts, whose copy of a value with nothing
- * to redact must be the same copy.
+ * Internal: the strings of a JSON value, walked the one way both redaction paths share (arrays and
+ * plain objects, own enumerable keys in order): the copy `redactDeep` makes (redact.ts), every
+ * string passed through a function, and the check lazy.ts makes first, which copies nothing.
  * @module
  */
 
@@ -32,4 +32,22 @@ export function mapStrings<T>(value: T, fn: (text: string) => string): T {
     return v;
   };
   return walk(value) as T;
+}
+
+/**
+ * Whether `test` holds for some string in `value`, walked as {@link mapStrings} walks it; stops at
+ * the first. Copies nothing: `evidence` checks thousands of strings, and a copy it would throw
+ * away when nothing may hold a secret cost about as much as the check (docs/PERFORMANCE.md).
+ */
+export function someString(value: unknown, test: (text: string) => boolean): boolean {
+  if (typeof value === "string") return test(value);
+  if (Array.isArray(value)) {
+    for (const v of value) if (someString(v, test)) return true;
+    return false;
+  }
+  if (value !== null && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (someString(o[k], test)) return true;
+  }
+  return false;
 }

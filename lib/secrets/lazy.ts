@@ -16,7 +16,7 @@
  * @module
  */
 
-import { mapStrings } from "./_walk.ts";
+import { someString } from "./_walk.ts";
 import type { Redaction, RedactionCounts } from "./redact.ts";
 
 /**
@@ -101,18 +101,13 @@ export async function redactLazily(text: string): Promise<Redaction> {
 }
 
 /**
- * `redactDeep(value)` (the same copy), loading the rules only when a string may hold a secret.
- * One pass in the usual case: the copy is made while checking, and kept when nothing was found.
+ * `redactDeep(value)`, loading the rules only when a string may hold a secret; when none may,
+ * `value` itself (nothing in it would change, so no copy is made).
  */
 export async function redactDeepLazily<T>(
   value: T,
 ): Promise<{ value: T; counts: RedactionCounts }> {
-  let found = false;
-  const copy = mapStrings(value, (text) => {
-    if (!found && mayHoldSecret(text)) found = true;
-    return text;
-  });
-  if (!found) return { value: copy, counts: {} };
+  if (!someString(value, mayHoldSecret)) return { value, counts: {} };
   return (await loadRedaction()).redactDeep(value);
 }
 

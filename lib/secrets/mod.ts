@@ -13,7 +13,7 @@
  * - lazy.ts: redact.ts loaded on demand, and only for a text that may hold a secret
  *   (`mayHoldSecret`: the literals one of which every rule's match holds), for the fast write
  *   paths: park, drop, dump, evidence
- * - _walk.ts: the string-by-string copy of a JSON value that `redactDeep` makes
+ * - _walk.ts: a JSON value's strings walked: `redactDeep`'s copy, the lazy path's check
  *
  * Why hand-written rules and not secretlint's preset. Measured 2026-12-01 on this project's
  * 2-core VM (shared, load average 6–10), Deno 2.9.6, @secretlint/core and

@@ -10,6 +10,7 @@ import {
 import { GATES, SHAPED_RULES } from "../../lib/secrets/rules.ts";
 import { TRIGGER } from "../../lib/secrets/assignment.ts";
 import { redact, redactDeep, redactionNote } from "../../lib/secrets/redact.ts";
+import { someString } from "../../lib/secrets/_walk.ts";
 import { prng } from "../support/prng.ts";
 import { KINDS, Secrets } from "./_secrets.ts";
 
@@ -85,7 +86,7 @@ Deno.test("lazy: the same answers as redact.ts, with or without a secret", async
   const plain = { a: ["x", "y"], b: { c: "z" } };
   const r = await redactDeepLazily(plain);
   assert.deepEqual(r, redactDeep(plain));
-  assert.notEqual(r.value, plain); // a copy, as redactDeep's
+  assert.equal(r.value, plain); // nothing in it would change: the value itself, no copy
   assert.equal(await redactionNoteLazily({}, {}), "");
   assert.equal(
     await redactionNoteLazily({ jwt: 1 }, { "jwt": 2, "npm-token": 1 }),
@@ -93,7 +94,7 @@ Deno.test("lazy: the same answers as redact.ts, with or without a secret", async
   );
 });
 
-Deno.test("lazy: the copy keeps a `__proto__` key as an own property, as Object.fromEntries", async () => {
+Deno.test("lazy: a `__proto__` key stays an own property, as Object.fromEntries keeps it", async () => {
   const value = JSON.parse('{"__proto__": {"a": "plain"}, "b": ["c", 1]}');
   const r = await redactDeepLazily(value);
   assert.deepEqual(Object.keys(r.value), ["__proto__", "b"]);
@@ -103,4 +104,44 @@ Deno.test("lazy: the copy keeps a `__proto__` key as an own property, as Object.
     redactDeep(value).value,
     Object.fromEntries([["__proto__", { a: "plain" }], ["b", ["c", 1]]]),
   );
+});
+
+Deno.test("lazy: a secret anywhere in a value is found, however deep and under any key", async () => {
+  const next = prng(4242);
+  const secret = "password=hunter2hunter2";
+  const keys = ["a", "b", "__proto__", "constructor", "0", "x y", "ключ"];
+  const plain = ["src/a.ts", "M", "fix the thing", "", "日本語", "key"];
+  /** A JSON value `depth` levels deep; `hide` puts the secret at one random leaf. */
+  const gen = (depth: number, hide: { left: boolean }): unknown => {
+    const r = next();
+    if (depth === 0 || r < 0.25) {
+      if (hide.left && next() < 0.3) {
+        hide.left = false;
+        return `see ${secret} here`;
+      }
+      return r < 0.05 ? null : r < 0.1 ? 7 : plain[Math.floor(next() * plain.length)];
+    }
+    const n = Math.floor(next() * 4);
+    if (r < 0.6) return Array.from({ length: n }, () => gen(depth - 1, hide));
+    // Through JSON, as the values redacted are: `__proto__` is then an own key.
+    const entries = Array.from({ length: n }, () => [
+      keys[Math.floor(next() * keys.length)],
+      gen(depth - 1, hide),
+    ]);
+    return JSON.parse(JSON.stringify(Object.fromEntries(entries)));
+  };
+  let withSecret = 0;
+  for (let i = 0; i < 500; i++) {
+    const hide = { left: true };
+    const value = gen(1 + Math.floor(next() * 5), hide);
+    const lazy = await redactDeepLazily(value);
+    const full = redactDeep(value);
+    assert.deepEqual(lazy, full);
+    const hidden = JSON.stringify(value ?? null).includes(secret);
+    if (hidden) withSecret++;
+    assert.equal(JSON.stringify(lazy.value ?? null).includes("hunter2"), false);
+    // No string passes the pre-check ("key" does, and loads the rules): the value itself.
+    if (!someString(value, mayHoldSecret)) assert.equal(lazy.value, value);
+  }
+  assert.ok(withSecret > 100, `only ${withSecret} of 500 values held the secret`);
 });
