@@ -34,6 +34,12 @@ export interface Task {
   line: number;
 }
 
+/**
+ * At most this many requests wait to be judged substantive (see `FactsBuilder.requested`): memory
+ * stays flat however many prompts a session holds.
+ */
+const UNJUDGED_MAX = 16;
+
 /** A question, deferral or request found in the transcript, with the line it came from. */
 export interface Mention {
   text: string;
@@ -134,7 +140,10 @@ export class FactsBuilder {
   #first?: Mention;
   #last?: Mention;
   #firstAsk?: Mention;
+  /** The last substantive request before {@link #unjudged}. */
   #lastAsk?: Mention;
+  /** The requests since: judged only when the facts are asked for or there are too many. */
+  #unjudged: { m: Mention; text: string }[] = [];
   #lastText?: Mention;
   /** What the assistant said last, unless an action followed: its closing question may be open. */
   #said?: Mention;
@@ -248,13 +257,27 @@ export class FactsBuilder {
     const m = { text: shown, line };
     this.#first ??= m;
     this.#last = m;
-    if (isSubstantive(text)) {
-      this.#firstAsk ??= m;
-      this.#lastAsk = m;
-    }
+    // Which requests are substantive matters for the first and the last only: the first is
+    // judged as requests come until one is, the last from the newest back, when asked for. In a
+    // fresh process each judgement is cold code (~17 µs a prompt); a draft made ~170 of them.
+    if (this.#firstAsk === undefined) {
+      if (isSubstantive(text)) this.#firstAsk = this.#lastAsk = m;
+    } else if (this.#unjudged.push({ m, text }) >= UNJUDGED_MAX) this.#judgeLast();
     const open = this.#openQuestion();
     if (open && !answersQuestion(open.text, text)) this.#questions.push(open);
     this.#said = undefined;
+  }
+
+  /** Settles {@link #lastAsk} from the requests not yet judged, newest first, and forgets them. */
+  #judgeLast(): void {
+    for (let i = this.#unjudged.length - 1; i >= 0; i--) {
+      const r = this.#unjudged[i];
+      if (isSubstantive(r.text)) {
+        this.#lastAsk = r.m;
+        break;
+      }
+    }
+    this.#unjudged = [];
   }
 
   /** The sentences of `text` (on `line`) that park something for later. */
@@ -264,6 +287,7 @@ export class FactsBuilder {
 
   /** The facts so far: copies, so building may go on. */
   facts(): TranscriptFacts {
+    this.#judgeLast();
     const questions = [...this.#questions];
     const open = this.#openQuestion();
     if (open) questions.push(open);

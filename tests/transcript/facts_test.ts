@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { FactsBuilder, latestOfEach } from "../../lib/transcript/facts.ts";
+import { prng } from "../support/prng.ts";
 
 Deno.test("builder: touched files", async (t) => {
   await t.step("relative to the root, outside apart, tools gathered once, sorted", () => {
@@ -138,4 +139,34 @@ Deno.test("latestOfEach: one entry per text (white space aside), ordered by late
     { latest: { text: "Shall  I\ncommit?", line: 9 }, times: 2 },
     { latest: { text: "Other?", line: 12 }, times: 1 },
   ]);
+});
+
+Deno.test("builder: the first and last substantive requests, judged lazily, match judging each", () => {
+  const next = prng(77);
+  const acks = ["thanks", "ok", "great, thanks!", "yes", "continue", "lgtm"];
+  const asks = ["Add a --shout flag", "Fix the parser bug", "Write docs/greet.md", "Run the tests"];
+  for (let round = 0; round < 400; round++) {
+    const b = new FactsBuilder({ root: "/p" });
+    const said: { text: string; line: number; substantive: boolean }[] = [];
+    // Up to 80 requests (several times the unjudged bound), mostly acknowledgements at times.
+    const n = Math.floor(next() * 80);
+    const ackRate = next();
+    for (let line = 1; line <= n; line++) {
+      const ack = next() < ackRate;
+      const pool = ack ? acks : asks;
+      const text = `${pool[Math.floor(next() * pool.length)]}${ack ? "" : ` ${line}`}`;
+      b.requested(text, line);
+      said.push({ text, line, substantive: !ack });
+      // The facts may be asked for midway (building goes on): each time they must be right.
+      if (next() < 0.05 || line === n) {
+        const f = b.facts();
+        const subs = said.filter((s) => s.substantive);
+        const mention = (s?: { text: string; line: number }) => s && { text: s.text, line: s.line };
+        assert.deepEqual(f.firstSubstantive, mention(subs[0]), `round ${round}, line ${line}`);
+        assert.deepEqual(f.lastSubstantive, mention(subs.at(-1)), `round ${round}, line ${line}`);
+        assert.deepEqual(f.firstRequest, mention(said[0]));
+        assert.deepEqual(f.lastRequest, mention(said.at(-1)));
+      }
+    }
+  }
 });
