@@ -110,9 +110,11 @@ export class TranscriptReader {
 
   #user(rec: Json, n: number): void {
     const content = rec.message?.content;
+    let results = false;
     if (Array.isArray(content)) {
       for (const b of content) {
         if (b?.type !== "tool_result") continue;
+        results = true;
         const id = str(b.tool_use_id);
         const call = id ? this.#pending.get(id) : undefined;
         if (!call || !id) continue;
@@ -124,6 +126,9 @@ export class TranscriptReader {
         this.#apply(call, { text: resultText(b), extra: rec.toolUseResult });
       }
     }
+    // A message that carries tool results is no prompt (promptText says so too): most user
+    // records of a long session are such, and reading them twice costs in cold code.
+    if (results) return;
     const prompt = promptText(rec);
     if (prompt === undefined) return;
     this.#b.requested(prompt, n);

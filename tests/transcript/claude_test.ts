@@ -172,6 +172,20 @@ Deno.test("pure reader: results join by tool_use_id, errors do not count", async
     );
     assert.deepEqual(f.questions, []);
   });
+  await t.step("a message with a tool result is no request, text blocks beside it or not", () => {
+    const f = parseTranscript(
+      [
+        rec("user", "Fix the parser."),
+        rec("assistant", [use("1", "Edit", { file_path: "/p/a.ts" })]),
+        // Claude Code puts an interruption notice or hook output beside a result: no prompt.
+        rec("user", [{ type: "text", text: "Also do X." }, res("1")]),
+        rec("user", [res("9"), { type: "text", text: "And Y." }]),
+      ].join("\n"),
+      { root: "/p" },
+    );
+    assert.deepEqual(f.lastRequest, { text: "Fix the parser.", line: 1 });
+    assert.deepEqual(paths(f), ["a.ts"]);
+  });
   await t.step("record() takes parsed objects; junk shapes are ignored", () => {
     const r = new TranscriptReader({ root: "/p" });
     r.record({ type: "user", message: { content: "hello" } }, 3);
