@@ -140,7 +140,7 @@ export class FactsBuilder {
   #first?: Mention;
   #last?: Mention;
   #firstAsk?: Mention;
-  /** The last substantive request before {@link #unjudged}. */
+  /** The last substantive request before `#unjudged`. */
   #lastAsk?: Mention;
   /** The requests since: judged only when the facts are asked for or there are too many. */
   #unjudged: { m: Mention; text: string }[] = [];
@@ -228,7 +228,7 @@ export class FactsBuilder {
   said(text: string, line: number, shown: string = text): void {
     this.#lastText = { text: shown, line };
     // Most texts are followed by a tool call, which settles it: the question is looked for only
-    // when a request or the end comes next ({@link openQuestion}).
+    // when a request or the end comes next (`#openQuestion`).
     this.#said = { text, line };
   }
 
@@ -268,7 +268,7 @@ export class FactsBuilder {
     this.#said = undefined;
   }
 
-  /** Settles {@link #lastAsk} from the requests not yet judged, newest first, and forgets them. */
+  /** Settles `#lastAsk` from the requests not yet judged, newest first, and forgets them. */
   #judgeLast(): void {
     for (let i = this.#unjudged.length - 1; i >= 0; i--) {
       const r = this.#unjudged[i];
