@@ -67,7 +67,8 @@ export interface ByteSource {
  * All of `source`'s bytes to its end. Synchronous reads, not `new Response(Deno.stdin.readable)`:
  * its first use loads Deno's fetch and stream code, ~5–8 ms of every `dump` (docs/PERFORMANCE.md).
  * A descriptor left non-blocking fails a synchronous read with WouldBlock; it is read
- * asynchronously from there on.
+ * asynchronously from there on. The hook has its own copy (lib/hook/fast.ts `readStdin`): its
+ * fast path imports nothing, by design (docs/HOOK.md).
  */
 export async function readAll(source: ByteSource): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];

@@ -90,8 +90,8 @@ export class TranscriptReader {
     const side = rec.isSidechain === true;
     for (const b of content) {
       if (b?.type === "text" && typeof b.text === "string") {
-        const text = side ? "" : b.text.trim();
-        if (text) this.#b.said(text, n);
+        const text = b.text.trim(); // once: it is the text said
+        if (text && !side) this.#b.said(text, n);
       } else if (b?.type === "tool_use" && typeof b.name === "string") {
         if (!side) this.#b.acted();
         if (!this.#interesting(b.name)) continue;

@@ -235,8 +235,9 @@ export class FactsBuilder {
   /** The closing question of the text said last, still open; undefined when there is none. */
   #openQuestion(): Mention | undefined {
     const said = this.#said;
-    const q = said === undefined ? undefined : closingQuestion(said.text);
-    return q === undefined ? undefined : { text: q, line: said!.line };
+    if (said === undefined) return undefined;
+    const q = closingQuestion(said.text);
+    return q === undefined ? undefined : { text: q, line: said.line };
   }
 
   /** The assistant acted (a tool call) after speaking: what it asked was not a closing question. */
