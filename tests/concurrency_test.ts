@@ -9,13 +9,27 @@
 import assert from "node:assert/strict";
 import { createFileAtomic, writeFileAtomicSync } from "../lib/fs/atomic.ts";
 import { run as recall } from "../lib/cli/recall.ts";
-import { claimAndConsume, DEFAULT_OPTIONS, parseHead } from "../lib/hook/fast.ts";
+import { claimAndConsume, DEFAULT_OPTIONS, LOCK_HELD, parseHead } from "../lib/hook/fast.ts";
 import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts";
 import { consumePending, findPending } from "../lib/hook/restore.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import { parseParked } from "../lib/parked/scanner.ts";
-import { git, NOW, REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
-import { clearPayload, contextOf, runCliProcess, runHookProcess } from "./support/run.ts";
+import {
+  FREED_WAIT_MS,
+  git,
+  NOW,
+  REPO,
+  scratchDir,
+  scratchProject,
+  writeDoc,
+} from "./support/scratch.ts";
+import {
+  clearPayload,
+  contextOf,
+  runCliProcess,
+  runHookProcess,
+  whileLockHeld,
+} from "./support/run.ts";
 import { docPath } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
@@ -176,6 +190,11 @@ Deno.test("concurrency", async (t) => {
 /** The payload, options and now the in-process hook steps below use. */
 const HOOK_NOW = NOW;
 
+/** {@link claimAndConsume}, a lock held only by a sibling test file's forked child waited out. */
+function claim(...args: Parameters<typeof claimAndConsume>): string | undefined {
+  return whileLockHeld(() => claimAndConsume(...args), (outcome) => outcome === LOCK_HELD);
+}
+
 /** The gates' read of a plain document: its text and where `false` of `consumed` sits. */
 function gatesRead(p: { store: { dir: string } }, slug: string) {
   const text = Deno.readTextFileSync(join(p.store.dir, `${slug}.md`));
@@ -190,7 +209,7 @@ Deno.test("no writer of a document writes an older version over a newer one", as
     // The forced interleaving: `dump same --force` lands after the hook's gates read the store.
     const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
     assert.equal(
-      claimAndConsume(p.store.dir, "same", seen.text, seen.consumedAt),
+      claim(p.store.dir, "same", seen.text, seen.consumedAt),
       "the store changed meanwhile",
     );
     assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
@@ -205,7 +224,7 @@ Deno.test("no writer of a document writes an older version over a newer one", as
     const seen = gatesRead(p, "first");
     await writeDoc(p.store, "second");
     assert.equal(
-      claimAndConsume(p.store.dir, "first", seen.text, seen.consumedAt),
+      claim(p.store.dir, "first", seen.text, seen.consumedAt),
       "the store changed meanwhile",
     );
     assert.equal(readLatest(p.store), "second");
@@ -216,9 +235,9 @@ Deno.test("no writer of a document writes an older version over a newer one", as
     await writeDoc(p.store, "once");
     const a = gatesRead(p, "once");
     const b = gatesRead(p, "once");
-    assert.equal(claimAndConsume(p.store.dir, "once", a.text, a.consumedAt), undefined);
+    assert.equal(claim(p.store.dir, "once", a.text, a.consumedAt), undefined);
     assert.equal(
-      claimAndConsume(p.store.dir, "once", b.text, b.consumedAt),
+      claim(p.store.dir, "once", b.text, b.consumedAt),
       "the store changed meanwhile",
     );
     assert.match(Deno.readTextFileSync(docPath(p.store, "once")), /^consumed: true$/m);
@@ -233,7 +252,7 @@ Deno.test("no writer of a document writes an older version over a newer one", as
         const seen = gatesRead(p, "busy");
         assert.equal(
           claimAndConsume(p.store.dir, "busy", seen.text, seen.consumedAt),
-          "another process holds the store's lock",
+          LOCK_HELD,
         );
         assert.equal(Deno.readTextFileSync(docPath(p.store, "busy")), text);
       } finally {
@@ -282,7 +301,7 @@ Deno.test("no writer of a document writes an older version over a newer one", as
           kind,
         );
         held.release();
-        acquireLockSync(target, { kind, waitMs: 50 }).release();
+        acquireLockSync(target, { kind, waitMs: FREED_WAIT_MS }).release();
       }
     },
   );

@@ -919,6 +919,9 @@ export function claimAndConsume(
   }
 }
 
+/** Why the fast path hands over when another process holds the docs lock. */
+export const LOCK_HELD = "another process holds the store's lock";
+
 /** The store's docs lock, taken without waiting; or why the general path must decide. */
 function lockStore(dir: string): Deno.FsFile | string {
   let lock: Deno.FsFile;
@@ -930,7 +933,7 @@ function lockStore(dir: string): Deno.FsFile | string {
   try {
     if (lock.tryLockSync(true)) return lock;
     lock.close();
-    return "another process holds the store's lock";
+    return LOCK_HELD;
   } catch {
     lock.close();
     return "no OS lock here";

@@ -8,7 +8,7 @@ import { editParked } from "../../lib/parked/file.ts";
 import { DROP_ATTEMPTS, dropMatching, type Matcher } from "../../lib/parked/drop.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
-import { put, scratchProject } from "../support/scratch.ts";
+import { FREED_WAIT_MS, put, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
@@ -183,8 +183,8 @@ Deno.test("drop: a fuzzy match runs outside the PARKED.md lock", async (t) => {
     async () => {
       await put(repo.root, PARKED, BASE);
       const during: Matcher = async (items, query) => {
-        // Held elsewhere, this would time out at once.
-        (await acquireLock(store.parked, { waitMs: 0 })).release();
+        // Held by the drop, this would time out.
+        (await acquireLock(store.parked, { waitMs: FREED_WAIT_MS })).release();
         assert.equal(await park("pears while dropping"), "pears-while-dropping");
         return await matchParked(items, query);
       };

@@ -5,8 +5,13 @@ import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { git, NOW, put, scratchProject } from "../support/scratch.ts";
-import { clearPayload, runCliInProcess, runCliProcess } from "../support/run.ts";
-import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
+import {
+  clearPayload,
+  fastAnswerInProcess,
+  runCliInProcess,
+  runCliProcess,
+} from "../support/run.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/fast.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { MAX_SLUG_BYTES } from "../../lib/store/slug.ts";
 import { prng } from "../support/prng.ts";
@@ -358,7 +363,10 @@ Deno.test("every document dump writes, from any name or branch, is listed, resto
     const docFile = join(store.dir, `${slug}.md`);
     const text = await Deno.readTextFile(docFile);
     const payload = JSON.parse(clearPayload(p.root));
-    const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() });
+    const fast = fastAnswerInProcess(payload, DEFAULT_OPTIONS, {
+      projectDir: p.root,
+      now: NOW.getTime(),
+    });
     if (!("general" in fast)) assert.ok(fast.stdout?.includes(JSON.stringify(slug).slice(1, -1)));
     await Deno.writeTextFile(docFile, text);
     await Deno.writeTextFile(store.latest, slug + "\n");

@@ -17,8 +17,14 @@ import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { CLI, NOW, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
-import { clearPayload, runCliInProcess, runCliProcess, runProcess } from "../support/run.ts";
-import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
+import {
+  clearPayload,
+  fastAnswerInProcess,
+  runCliInProcess,
+  runCliProcess,
+  runProcess,
+} from "../support/run.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/fast.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { canUnshare, inNamespace } from "../support/namespace.ts";
 
@@ -346,7 +352,10 @@ Deno.test("a created that is not a strict ISO 8601 stamp is no date: kept, never
       await using p = await scratchProject();
       await writeDoc(p.store, "g", { created });
       const payload = JSON.parse(clearPayload(p.root));
-      const fast = fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() });
+      const fast = fastAnswerInProcess(payload, DEFAULT_OPTIONS, {
+        projectDir: p.root,
+        now: NOW.getTime(),
+      });
       assert.ok("general" in fast || fast.stdout === undefined, created);
       const general = await answer(payload, DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
       assert.equal(general.stdout, undefined, created);

@@ -7,11 +7,12 @@ import assert from "node:assert/strict";
 import { answerPreCompact } from "../../lib/continuity/pre_compact.ts";
 import { answerCompact } from "../../lib/continuity/compact.ts";
 import { startingHandover } from "../../lib/continuity/material.ts";
-import { DEFAULT_OPTIONS, fastAnswer, parseHookArgs } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS, parseHookArgs } from "../../lib/hook/fast.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { join } from "../../lib/fs/path.ts";
 import { NOW, put, scratchProject, writeDoc } from "../support/scratch.ts";
 import { transcriptOf } from "../support/transcript.ts";
+import { fastAnswerInProcess } from "../support/run.ts";
 
 const SID = "sess-1";
 const HANDOVER = [
@@ -65,7 +66,7 @@ Deno.test("compaction: the card after a restore, once per compaction", async (t)
       body: HANDOVER,
       created: new Date(NOW.getTime() - 60_000),
     });
-    const r = fastAnswer(
+    const r = fastAnswerInProcess(
       { cwd: p.root, session_id: SID, hook_event_name: "SessionStart", source: "clear" },
       DEFAULT_OPTIONS,
       { now: NOW.getTime() },

@@ -7,12 +7,13 @@ import {
   worthCarrying,
 } from "../../lib/continuity/draft.ts";
 import { sessionDocs } from "../../lib/continuity/glance.ts";
-import { DEFAULT_OPTIONS, fastAnswer, parseHead } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS, parseHead } from "../../lib/hook/fast.ts";
 import { sessionField, splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { parseTranscript } from "../../lib/transcript/claude.ts";
 import type { TranscriptFacts } from "../../lib/transcript/facts.ts";
 import { git, NOW, scratchProject } from "../support/scratch.ts";
 import { minutesAgo, SESSION, timedTranscript, workSteps, writeSessionDump } from "./_fixture.ts";
+import { fastAnswerInProcess } from "../support/run.ts";
 
 function facts(o: Partial<TranscriptFacts> = {}): TranscriptFacts {
   return { path: "/t.jsonl", files: [], tasks: [], questions: [], deferrals: [], ...o };
@@ -83,7 +84,7 @@ Deno.test("composeDraft: front matter with draft and session, the fast path hand
   await Deno.writeTextFile(p.store.latest, `${slug}\n`);
   const payload = { cwd: p.root, hook_event_name: "SessionStart", source: "clear" };
   assert.deepEqual(
-    fastAnswer(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() }),
+    fastAnswerInProcess(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() }),
     { general: "an automatic draft: the notice decides" },
     "a draft is the general path's (its notice)",
   );

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { acquireLock, isStale, LockTimeoutError, withLock } from "../../lib/fs/lock.ts";
-import { scratchDir } from "../support/scratch.ts";
+import { FREED_WAIT_MS, scratchDir } from "../support/scratch.ts";
 
 const BOOT = "boot-a";
 
@@ -27,18 +27,18 @@ Deno.test("lock", async (t) => {
       } finally {
         held.release();
       }
-      (await acquireLock(target, { kind, waitMs: 60 })).release();
+      (await acquireLock(target, { kind, waitMs: FREED_WAIT_MS })).release();
     });
     await t.step(`${kind}: withLock releases when fn throws`, async () => {
       await assert.rejects(withLock(target, () => {
         throw new Error("boom");
       }, { kind }));
-      (await acquireLock(target, { kind, waitMs: 60 })).release();
+      (await acquireLock(target, { kind, waitMs: FREED_WAIT_MS })).release();
     });
     await t.step(`${kind}: release is idempotent, a second one frees no later holder`, async () => {
       const first = await acquireLock(target, { kind });
       first.release();
-      const later = await acquireLock(target, { kind, waitMs: 60 });
+      const later = await acquireLock(target, { kind, waitMs: FREED_WAIT_MS });
       try {
         first.release();
         await assert.rejects(acquireLock(target, { kind, waitMs: 60 }), LockTimeoutError);
@@ -128,7 +128,7 @@ await new Promise((r) => setTimeout(r, 60_000));`,
     await child.status;
     reader.releaseLock();
     await child.stdout.cancel();
-    (await acquireLock(target, { kind: "flock", waitMs: 2_000 })).release();
+    (await acquireLock(target, { kind: "flock", waitMs: FREED_WAIT_MS })).release();
   });
 });
 

@@ -10,7 +10,6 @@ import {
   DEFAULT_OPTIONS,
   DOCS_LOCK,
   dumpStampMs,
-  fastAnswer,
   hookNowMs,
   parseHead,
   parseHookArgs,
@@ -30,7 +29,7 @@ import { storeAt } from "../../lib/store/store.ts";
 import { currentTime, formatAge, isoStamp, parseStamp, safeEnv } from "../../lib/store/time.ts";
 import { prng } from "../support/prng.ts";
 import { mkfifo, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
-import { clearPayload, runHookProcess } from "../support/run.ts";
+import { clearPayload, fastAnswerInProcess, runHookProcess } from "../support/run.ts";
 import { Secrets } from "../secrets/_secrets.ts";
 
 Deno.test("fast-path rules agree with the modules that own them", async (t) => {
@@ -365,7 +364,7 @@ async function fastAgreesWithGeneral(seed: number, count: number, locked: boolea
       }
     }
     const before = await snapshot(b.root);
-    const fast = fastAnswer(c.payload(a.root), c.options, {
+    const fast = fastAnswerInProcess(c.payload(a.root), c.options, {
       projectDir: c.projectDir ? a.root : undefined,
       now: NOW.getTime(),
     });
@@ -470,7 +469,7 @@ Deno.test("the window's exact edges, on both paths and in a process", async (t) 
       await using b = await scratchProject();
       await writeDoc(a.store, "edge", { created });
       await writeDoc(b.store, "edge", { created });
-      const fast = fastAnswer(
+      const fast = fastAnswerInProcess(
         { cwd: a.root, hook_event_name: "SessionStart", source: "clear" },
         DEFAULT_OPTIONS,
         { now: now.getTime() },

@@ -7,13 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { answer } from "../../lib/hook/answer.ts";
-import { DEFAULT_OPTIONS, fastAnswer } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/fast.ts";
 import { join } from "../../lib/fs/path.ts";
 import { docPath } from "../../lib/store/store.ts";
 import { handoverDoc } from "../../bench/fixtures.ts";
 import { prng } from "../support/prng.ts";
 import { BODY, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
-import { clearPayload, contextOf, type Ran } from "../support/run.ts";
+import { clearPayload, contextOf, fastAnswerInProcess, type Ran } from "../support/run.ts";
 import { installHook, reasonOf, registeredCommand, runRegistered } from "../support/registered.ts";
 import { KINDS, type Sample, Secrets } from "../secrets/_secrets.ts";
 import { mark } from "../secrets/_wired.ts";
@@ -241,7 +241,7 @@ Deno.test("a slug that holds a secret is printed redacted (the recall command th
   const token = gen.sample("npm-token");
   await writeDoc(p.store, token.text, { created: new Date(NOW.getTime() - 60_000) });
   const payload = { cwd: p.root, hook_event_name: "SessionStart", source: "clear" };
-  const fast = fastAnswer(payload, DEFAULT_OPTIONS, { now: NOW.getTime() });
+  const fast = fastAnswerInProcess(payload, DEFAULT_OPTIONS, { now: NOW.getTime() });
   assert.deepEqual(fast, { general: "the text may hold a secret" });
   const r = await answer(payload, DEFAULT_OPTIONS, {}, NOW);
   assert.ok(r.stdout && !r.stdout.includes(token.secret), r.stdout);

@@ -23,6 +23,16 @@ export const CLI = join(REPO, "session.ts");
 /** A fixed "now" for tests: nothing reads the real clock. */
 export const NOW = new Date("2026-11-30T12:00:00Z");
 
+/**
+ * How long a test waits for an OS lock its own thread just released. `deno test --parallel` runs
+ * the test files as workers of one process, so a sibling file's spawn forks this thread's file
+ * descriptors too, and the forked child holds a just-released `flock` until its `exec` (verified:
+ * 5 of 344 release-then-lock pairs failed beside a spawning worker). The hook and the CLI lock and
+ * spawn on one thread, so they never meet this; were they to, the hook's fast path would read it
+ * as "another process holds the store's lock" and its general path would wait, as a test does here.
+ */
+export const FREED_WAIT_MS = 2_000;
+
 /** A scratch directory, removed (recursively) when disposed. */
 export interface ScratchDir extends AsyncDisposable {
   /** Its real path (symbolic links resolved). */
