@@ -8,7 +8,7 @@
 import { UsageError } from "../errors.ts";
 import type { CollectOptions } from "../handover/evidence/collect.ts";
 import { DEFAULT_SINCE, parseSince } from "../handover/evidence/since.ts";
-import { transcriptEnv } from "../transcript/load.ts";
+import { transcriptEnv } from "../transcript/locate.ts";
 import { type Context, storeFor } from "./context.ts";
 
 /** The `--since` flag, shared by `evidence`, `dump` and `recover`. */

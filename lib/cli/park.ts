@@ -87,8 +87,8 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
   const { sweepProject, UNLANDED_REL }: typeof import("../handover/sweep.ts") = await import(
     import.meta.resolve("../handover/sweep.ts")
   );
-  const { transcriptEnv }: typeof import("../transcript/load.ts") = await import(
-    import.meta.resolve("../transcript/load.ts")
+  const { transcriptEnv }: typeof import("../transcript/locate.ts") = await import(
+    import.meta.resolve("../transcript/locate.ts")
   );
   const { cliCommand }: typeof import("../agents/command.ts") = await import(
     import.meta.resolve("../agents/command.ts")

@@ -76,16 +76,3 @@ async function readLocated(
     return { located: { reason: `cannot read ${located.path}: ${(err as Error).message ?? err}` } };
   }
 }
-
-/** The locate inputs from a process environment: session id, home and config directory. */
-export function transcriptEnv(
-  env: (name: string) => string | undefined,
-): Pick<LocateInputs, "sessionId" | "home" | "configDir" | "codexThreadId" | "codexHome"> {
-  return {
-    sessionId: env("CLAUDE_CODE_SESSION_ID") || undefined,
-    home: env("HOME") || env("USERPROFILE") || undefined,
-    configDir: env("CLAUDE_CONFIG_DIR") || undefined,
-    codexThreadId: env("CODEX_THREAD_ID") || undefined,
-    codexHome: env("CODEX_HOME") || undefined,
-  };
-}

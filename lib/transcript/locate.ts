@@ -40,6 +40,19 @@ export interface LocateInputs {
   codexHome?: string;
 }
 
+/** The locate inputs from a process environment: session id, home and config directory. */
+export function transcriptEnv(
+  env: (name: string) => string | undefined,
+): Pick<LocateInputs, "sessionId" | "home" | "configDir" | "codexThreadId" | "codexHome"> {
+  return {
+    sessionId: env("CLAUDE_CODE_SESSION_ID") || undefined,
+    home: env("HOME") || env("USERPROFILE") || undefined,
+    configDir: env("CLAUDE_CONFIG_DIR") || undefined,
+    codexThreadId: env("CODEX_THREAD_ID") || undefined,
+    codexHome: env("CODEX_HOME") || undefined,
+  };
+}
+
 /** The `--transcript` path, made absolute against the working directory. */
 export function flagPath(inputs: { transcript: string; cwd: string }): string {
   return isAbsolute(inputs.transcript) ? inputs.transcript : `${inputs.cwd}/${inputs.transcript}`;

@@ -1,9 +1,10 @@
 /**
  * The collectors of the evidence pipeline — the transcript's (and how its files stand now), the
  * parked items', the artifacts' (git's is ./git.ts, which `sweep` uses alone) — and its one IO
- * entry: everything for a project root gathered once — the transcript first (its start may
- * narrow the default window), then git, artifacts and parked items side by side — and handed to
- * the pure merge. Modes call {@link collectEvidence} and nothing else. The small collectors share
+ * entry: everything for a project root gathered once — git's processes started first, over the
+ * widest window the session may have, then the transcript read, artifacts and parked items
+ * gathered while they run; git's commits narrowed to the transcript's start — and handed to the
+ * pure merge. Modes call {@link collectEvidence} and nothing else. The small collectors share
  * this file because each module is start-up time for `dump` and `evidence` (docs/PERFORMANCE.md).
  *
  * Every fact is redacted as it is gathered, before the merge (lib/secrets/): commit subjects,
@@ -17,15 +18,16 @@
  */
 
 import { join } from "../../fs/path.ts";
-import { readParked } from "../../parked/file.ts";
+import type * as ParkedFile from "../../parked/file.ts";
 import type { ParkedItem } from "../../parked/grammar.ts";
 import { loadRedaction, redactDeepLazily } from "../../secrets/lazy.ts";
 import type { RedactionCounts } from "../../secrets/redact.ts";
 import { docPath, findGitTop, type Store } from "../../store/store.ts";
 import { isoStamp } from "../../store/time.ts";
-import { type Loaded, loadTranscript } from "../../transcript/load.ts";
+import type * as Load from "../../transcript/load.ts";
+import type { Loaded } from "../../transcript/load.ts";
 import type { LocateInputs } from "../../transcript/locate.ts";
-import { gitFacts, trackedFiles } from "./git.ts";
+import { gitFacts, narrowFacts, trackedFiles } from "./git.ts";
 import { buildEvidence, withTranscript } from "./merge.ts";
 import type { Artifact, Evidence, OpenItem } from "./model.ts";
 import { sessionStart } from "./since.ts";
@@ -58,17 +60,20 @@ export interface CollectedEvidence {
 /** {@link collectEvidence}, with the counts of what redaction took out of the facts. */
 export async function collectRedacted(opts: CollectOptions): Promise<CollectedEvidence> {
   const { store, now } = opts;
-  // The transcript first: its start narrows the default session window.
+  // Git's processes start first, over the widest window the session may have (a transcript's
+  // start only ever narrows the default one); the transcript is read and the modules for the
+  // rest load while they run, then the commits are narrowed (docs/PERFORMANCE.md).
+  const window = opts.loaded && opts.sinceIsDefault
+    ? sessionStart(opts.since, opts.loaded.facts?.startedAt)
+    : opts.since;
+  const gitRun = gitFacts(store.root, window);
+  const artifactsRun = recentArtifacts(store.root, now);
+  const parkedRun = openParked(store);
   const given = opts.loaded ??
     (opts.transcript ? await transcriptFor(store.root, opts.transcript) : undefined);
-  const since = opts.sinceIsDefault
-    ? sessionStart(opts.since, given?.facts?.startedAt)
-    : opts.since;
-  const [rawGit, rawArtifacts, rawParked] = await Promise.all([
-    gitFacts(store.root, since),
-    recentArtifacts(store.root, now),
-    openParked(store),
-  ]);
+  const since = opts.sinceIsDefault ? sessionStart(window, given?.facts?.startedAt) : window;
+  const [wideGit, rawArtifacts, rawParked] = await Promise.all([gitRun, artifactsRun, parkedRun]);
+  const rawGit = since === window ? wideGit : await narrowFacts(wideGit, since);
   const gathered = await redactDeepLazily({
     git: { ...rawGit, top: undefined },
     artifacts: rawArtifacts,
@@ -116,8 +121,21 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
 // ---------------------------------------------------------------------------- the collectors
 
 /** Reads the session's transcript for the project at `root`, found from `locate`. */
-export function transcriptFor(root: string, locate: Omit<LocateInputs, "root">): Promise<Loaded> {
+export async function transcriptFor(
+  root: string,
+  locate: Omit<LocateInputs, "root">,
+): Promise<Loaded> {
+  const { loadTranscript } = await load<typeof Load>("../../transcript/load.ts");
   return loadTranscript({ ...locate, root, relRoot: findGitTop(root) ?? root });
+}
+
+/**
+ * A module of the collectors that need not load before git's processes start (the transcript's
+ * nine, PARKED.md's four): imported by a computed specifier, which Deno does not load at start
+ * (lib/cli/main.ts says why), so they load while git runs.
+ */
+function load<T>(path: string): Promise<T> {
+  return import(import.meta.resolve(path)) as Promise<T>;
 }
 
 /**
@@ -145,7 +163,8 @@ export async function transcriptFileStatus(
 /** The open parked items of a store as `## Outstanding` bullets (a missing PARKED.md: none). */
 export async function openParked(store: Store): Promise<OpenItem[]> {
   try {
-    return openItems((await readParked(store)).items);
+    const { readParked } = await load<typeof ParkedFile>("../../parked/file.ts");
+    return openItems(readParked(store).items);
   } catch {
     return []; // an unreadable PARKED.md must not stop a dump
   }

@@ -144,14 +144,7 @@ export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
     git(top, ["rev-parse", "--verify", "-q", "HEAD"]),
     diff("HEAD"),
     git(top, ["ls-files", "--others", "--exclude-standard", "-z"]),
-    git(top, [
-      "log",
-      "-z",
-      `--since=${since.toISOString()}`,
-      "--numstat",
-      "--no-renames",
-      `--format=${RS}%h${US}%cI${US}%s`,
-    ]),
+    git(top, logArgs(since)),
   ]);
   const hasHead = !!head?.trim();
   let numstat = headDiff;
@@ -170,6 +163,50 @@ export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
     untracked: lines(others, "\0"),
     commits: parseLog(log ?? ""),
   };
+}
+
+/** The log {@link gitFacts} reads: the commits since `since`, each with its files. */
+function logArgs(since: Date): string[] {
+  return [
+    "log",
+    "-z",
+    `--since=${since.toISOString()}`,
+    "--numstat",
+    "--no-renames",
+    `--format=${RS}%h${US}%cI${US}%s`,
+  ];
+}
+
+/**
+ * What `git log --since=<since>` lists, told from `commits` — the log since an earlier moment, in
+ * git's order — or undefined when only git can tell. Git reads `since` to the second, and its walk
+ * stops at a commit older than `since`: a commit dated after `since` that the earlier log lists
+ * after an older one (committer dates out of order: a rebase, a skewed clock) may be one that
+ * walk never reaches. Without such a pair, the commits dated `since` or later are exactly git's.
+ */
+export function commitsSince(commits: Commit[], since: Date): Commit[] | undefined {
+  const cut = Math.floor(since.getTime() / 1000) * 1000;
+  const out: Commit[] = [];
+  let passedOlder = false;
+  for (const c of commits) {
+    const t = Date.parse(c.date);
+    if (Number.isNaN(t)) return undefined;
+    if (t < cut) passedOlder = true;
+    else if (passedOlder) return undefined;
+    else out.push(c);
+  }
+  return out;
+}
+
+/**
+ * `facts` (from {@link gitFacts} with an earlier moment) with the commits since `since` only:
+ * told from its log when it can be ({@link commitsSince}), else git's log run again.
+ */
+export async function narrowFacts(facts: GitFacts, since: Date): Promise<GitFacts> {
+  const told = commitsSince(facts.commits, since);
+  if (told !== undefined) return { ...facts, commits: told };
+  const log = facts.top && facts.hasHead ? await git(facts.top, logArgs(since)) : undefined;
+  return { ...facts, commits: parseLog(log ?? "") };
 }
 
 /** Which of `paths` (relative to the top-level `top`) git tracks; empty outside git. */

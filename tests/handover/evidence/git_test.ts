@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
 import {
+  type Commit,
+  commitsSince,
   gitFacts,
+  narrowFacts,
   numstatRecord,
   parseLog,
   parseNumstatZ,
 } from "../../../lib/handover/evidence/git.ts";
+import { prng } from "../../support/prng.ts";
 import { git, NOW, put, scratchProject } from "../../support/scratch.ts";
 import { filesFromGit } from "../../../lib/handover/evidence/merge.ts";
 
@@ -126,4 +130,68 @@ Deno.test("numstatRecord: what the numstat pattern matches, read by index", () =
       : undefined;
     assert.deepEqual(numstatRecord(record), want, JSON.stringify(record));
   }
+});
+
+Deno.test("narrowing git's commits to a later moment, as git's own --since would", async (t) => {
+  const c = (hash: string, date: string): Commit => ({ hash, date, subject: hash, files: [] });
+  const hashes = (commits: Commit[] | undefined) => commits?.map((x) => x.hash);
+  await t.step("commitsSince: the moment read to the second, as git reads it", () => {
+    const log = [
+      c("b", "2026-11-30T10:00:01Z"),
+      c("a", "2026-11-30T10:00:00+00:00"),
+      c("z", "2026-11-30T09:59:59Z"),
+    ];
+    assert.deepEqual(hashes(commitsSince(log, new Date("2026-11-30T10:00:00.999Z"))), ["b", "a"]);
+    assert.deepEqual(hashes(commitsSince(log, new Date("2026-11-30T10:00:01Z"))), ["b"]);
+    assert.deepEqual(hashes(commitsSince(log, new Date("2026-11-30T12:00:00Z"))), []);
+    assert.deepEqual(commitsSince([], new Date("2026-11-30T10:00:00Z")), []);
+  });
+  await t.step("commitsSince: dates out of order, or one unreadable, leave it to git", () => {
+    const skewed = [
+      c("c", "2026-11-30T11:00:00Z"),
+      c("b", "2026-11-30T09:00:00Z"),
+      c("a", "2026-11-30T10:00:00Z"),
+    ];
+    assert.equal(commitsSince(skewed, new Date("2026-11-30T09:30:00Z")), undefined);
+    // Out of order on one side of the moment only: still told.
+    assert.deepEqual(hashes(commitsSince(skewed, new Date("2026-11-30T08:00:00Z"))), [
+      "c",
+      "b",
+      "a",
+    ]);
+    assert.equal(commitsSince([c("x", "not a date")], new Date(0)), undefined);
+  });
+  await t.step("narrowFacts: the commits git lists, on generated histories", async () => {
+    // Linear histories whose committer dates are drawn from a few hours apart and a second
+    // apart (ties, rebases, skewed clocks), narrowed to a drawn moment with or without a
+    // fraction of a second; both ways of telling (from the log, from git again) must be met.
+    const base = new Date("2026-11-30T06:00:00Z").getTime();
+    const moment = (next: () => number, fraction: number) =>
+      new Date(
+        base + Math.floor(next() * 4) * 3_600_000 + Math.floor(next() * 2) * 1_000 + fraction,
+      );
+    let told = 0;
+    let asked = 0;
+    for (let seed = 1; seed <= 14; seed++) {
+      const next = prng(seed);
+      await using p = await scratchProject({ git: "repo", store: false });
+      for (let i = 0; i < 5; i++) {
+        await put(p.root, `f${i}.ts`, `${i}\n`);
+        await git(p.root, ["add", "."]);
+        await git(p.root, ["commit", "-qm", `c${i}`], moment(next, 0));
+      }
+      const since = moment(next, next() < 0.5 ? 0 : 500);
+      const wide = await gitFacts(p.root, new Date(base - 3_600_000));
+      assert.equal(wide.commits.length, 5);
+      if (commitsSince(wide.commits, since) === undefined) asked++;
+      else told++;
+      const direct = await gitFacts(p.root, since);
+      assert.deepEqual(
+        hashes((await narrowFacts(wide, since)).commits),
+        hashes(direct.commits),
+        `seed ${seed}: ${wide.commits.map((x) => x.date).join(", ")} since ${since.toISOString()}`,
+      );
+    }
+    assert.ok(told > 0 && asked > 0, `told ${told}, asked git ${asked}`);
+  });
 });
