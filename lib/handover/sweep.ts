@@ -230,18 +230,21 @@ export async function sweepProject(
   locate: Omit<LocateInputs, "root">,
 ): Promise<Sweep> {
   const root = store.root;
-  const facts = await gitFacts(root, NO_COMMITS);
-  const fromRepo = async () => {
-    if (!facts.top) return [];
+  // Git's processes and the transcript's read side by side: a sweep takes no path from the
+  // transcript, so its paths need not wait for git's top-level to be made relative to it.
+  const repoRun = gitFacts(root, NO_COMMITS).then(async (facts) => {
+    if (!facts.top) return { facts, list: [] };
     const [stashList, ahead] = await Promise.all([stashes(facts.top), unpushed(facts.top)]);
-    return fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState);
-  };
-  const loaded = await loadTranscript({ ...locate, root, relRoot: facts.top ?? root });
-  const lists = await Promise.all([
-    Promise.resolve().then(() => fromParked(readParked(store).items)),
-    Promise.resolve(loaded.facts ? fromTranscript(loaded.facts) : []),
-    fromRepo(),
-  ]);
+    return { facts, list: fromGit({ ...facts, stashes: stashList, unpushed: ahead }, isOwnState) };
+  });
+  repoRun.catch(() => {}); // awaited below: failing meanwhile is no unhandled rejection
+  const loaded = await loadTranscript({ ...locate, root });
+  const { facts, list: repoList } = await repoRun;
+  const lists = [
+    fromParked(readParked(store).items),
+    loaded.facts ? fromTranscript(loaded.facts) : [],
+    repoList,
+  ];
   return {
     root,
     created,

@@ -69,6 +69,9 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
   const gitRun = gitFacts(store.root, window);
   const artifactsRun = recentArtifacts(store.root, now);
   const parkedRun = openParked(store);
+  // Awaited after the transcript: handled from now on, so that failing meanwhile is no unhandled
+  // rejection (which ends a Deno process); Promise.all below still rejects with it.
+  for (const run of [gitRun, artifactsRun, parkedRun]) run.catch(() => {});
   const given = opts.loaded ??
     (opts.transcript ? await transcriptFor(store.root, opts.transcript) : undefined);
   const since = opts.sinceIsDefault ? sessionStart(window, given?.facts?.startedAt) : window;
