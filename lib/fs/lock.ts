@@ -138,7 +138,8 @@ export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
   }
 }
 
-function sleepSync(ms: number): void {
+/** Blocks the thread for `ms` (no event loop turns): the sync lock's wait between tries. */
+export function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 

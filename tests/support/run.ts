@@ -9,6 +9,7 @@
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { type FastAnswer, fastAnswer, LOCK_HELD } from "../../lib/hook/fast.ts";
 import { main } from "../../lib/cli/main.ts";
+import { sleepSync } from "../../lib/fs/lock.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { CLI, FREED_WAIT_MS, HOOK, NOW } from "./scratch.ts";
@@ -48,7 +49,7 @@ export function whileLockHeld<T>(attempt: () => T, refused: (outcome: T) => bool
   for (;;) {
     const outcome = attempt();
     if (!refused(outcome) || performance.now() - start > FREED_WAIT_MS) return outcome;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    sleepSync(5);
   }
 }
 

@@ -25,7 +25,6 @@ import type { RedactionCounts } from "../../secrets/redact.ts";
 import { docPath, findGitTop, type Store } from "../../store/store.ts";
 import { isoStamp } from "../../store/time.ts";
 import type * as Load from "../../transcript/load.ts";
-import type { Loaded } from "../../transcript/load.ts";
 import type { LocateInputs } from "../../transcript/locate.ts";
 import { gitFacts, narrowFacts, trackedFiles } from "./git.ts";
 import { buildEvidence, withTranscript } from "./merge.ts";
@@ -43,7 +42,7 @@ export interface CollectOptions {
   /** Where to look for the session's transcript; omitted: no transcript is read. */
   transcript?: Omit<LocateInputs, "root">;
   /** A transcript already read (paths relative to the git top-level); wins over `transcript`. */
-  loaded?: Loaded;
+  loaded?: Load.Loaded;
 }
 
 /** Gathers the evidence for the project of `store` (never throws for git or PARKED.md). */
@@ -76,7 +75,7 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
     (opts.transcript ? await transcriptFor(store.root, opts.transcript) : undefined);
   const since = opts.sinceIsDefault ? sessionStart(window, given?.facts?.startedAt) : window;
   const [wideGit, rawArtifacts, rawParked] = await Promise.all([gitRun, artifactsRun, parkedRun]);
-  const rawGit = since === window ? wideGit : await narrowFacts(wideGit, since);
+  const rawGit = since > window ? await narrowFacts(wideGit, since) : wideGit;
   const gathered = await redactDeepLazily({
     git: { ...rawGit, top: undefined },
     artifacts: rawArtifacts,
@@ -127,7 +126,7 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
 export async function transcriptFor(
   root: string,
   locate: Omit<LocateInputs, "root">,
-): Promise<Loaded> {
+): Promise<Load.Loaded> {
   const { loadTranscript } = await load<typeof Load>("../../transcript/load.ts");
   return loadTranscript({ ...locate, root, relRoot: findGitTop(root) ?? root });
 }
