@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { AGENTS } from "../lib/agents/targets.ts";
 import { findHooks } from "../lib/agents/settings.ts";
 import { grantedPaths } from "../lib/agents/doctor.ts";
+import { V8_FLAGS } from "../lib/agents/command.ts";
 import { join } from "../lib/fs/path.ts";
 import { encodeProjectDir } from "../lib/transcript/paths.ts";
 import { REPO, scratchDir, scratchProject } from "./support/scratch.ts";
@@ -202,6 +203,32 @@ Deno.test("an older registration: doctor says run install; install updates it in
   const left = await groups(settings);
   assert.deepEqual(left.SessionStart.map((g) => g.matcher), ["startup"]);
   assert.deepEqual(Object.keys(left), ["SessionStart", "Stop"]);
+});
+
+Deno.test("a hook registered under older V8 flags: doctor says run install; install rewrites it", async () => {
+  await using p = await scratchProject();
+  const settings = join(p.root, ".claude", "settings.json");
+  const command = await installHook(p.root);
+  const text = await Deno.readTextFile(settings);
+  assert.ok(text.includes(V8_FLAGS), "installed with the CLI's V8 flags");
+  await Deno.writeTextFile(settings, text.replaceAll(V8_FLAGS, "--v8-flags=--no-lazy"));
+  const d = await runCliProcess(["doctor"], { cwd: p.root });
+  assert.equal(d.code, 1, d.stdout);
+  for (const event of ["", "SessionEnd ", "PreCompact "]) {
+    assert.match(
+      d.stdout,
+      new RegExp(`✗ ${event}hook in .*settings\\.json .* runs with --v8-flags=--no-lazy, the CLI`),
+      event || "SessionStart",
+    );
+  }
+  const r = await runCliProcess(["install"], { cwd: p.root });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Installed \(updated\): SessionStart/);
+  const after = await Deno.readTextFile(settings);
+  assert.ok(!after.includes("--v8-flags=--no-lazy "), "no older flags left");
+  assert.equal(await registeredCommand(p.root), command);
+  const ok = await runCliProcess(["doctor"], { cwd: p.root });
+  assert.equal(ok.code, 0, ok.stdout);
 });
 
 Deno.test("uninstall restores a commented file byte for byte after the multi-event install", async () => {

@@ -6,11 +6,14 @@
 
 /**
  * The V8 flags of every process of this project, the CLI's and the hook's alike: functions are
- * compiled with their module and kept whole in Deno's code cache. One setting for both, because
- * V8 refuses a cached module compiled under other flags — a CLI run that loads a module the hook
- * shares would leave the hook to compile it afresh (docs/DECISIONS.md, "One V8 setting").
+ * compiled with their module and kept whole in Deno's code cache (`--no-lazy`), and V8's baseline
+ * compiler waits for four times its default batch of warm functions, so a short run (an inject, a
+ * SessionEnd with nothing to do) never stops for a batch it would not live to use. One setting for
+ * both, because V8 refuses a cached module compiled under other flags — a CLI run that loads a
+ * module the hook shares would leave the hook to compile it afresh (docs/DECISIONS.md, "One V8
+ * setting").
  */
-export const V8_FLAGS = "--v8-flags=--no-lazy";
+export const V8_FLAGS = "--v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384";
 
 /**
  * Deno flags the CLI runs with: {@link V8_FLAGS}, then the permissions it needs (its store and

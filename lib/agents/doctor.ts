@@ -26,7 +26,7 @@ import {
   twiceFinding,
 } from "./event_findings.ts";
 import { encodeProjectDir } from "../transcript/paths.ts";
-import { grantPath } from "./command.ts";
+import { grantPath, V8_FLAGS } from "./command.ts";
 import type { Finding } from "./finding.ts";
 import { codexFindings, geminiFindings } from "./trust.ts";
 import { readIfExists, stateIgnored } from "./registration.ts";
@@ -115,6 +115,21 @@ export function lacksCodeRead(command: string): boolean {
   return !word.slice("--allow-read=".length).split(",").some((path) =>
     /[\\/]lib[\\/]?$/.test(path)
   );
+}
+
+/**
+ * A hook registered with other V8 flags than the CLI's (an install from before the setting
+ * changed). V8 refuses a code-cache entry made under other flags, so a CLI run and a hook run in
+ * turn would each compile the modules they share afresh (docs/DECISIONS.md, "One V8 setting").
+ */
+export function v8FlagsFinding(command: string, where: string, fix: string): Finding[] {
+  const flags = shellWords(command).find((w) => w.startsWith("--v8-flags="));
+  if (flags === V8_FLAGS) return [];
+  return [{
+    status: "fix",
+    text: `${where} runs with ${flags ?? "no --v8-flags"}, the CLI with ${V8_FLAGS}: each ` +
+      `would compile the modules they share again after the other ran — fix: ${fix}`,
+  }];
 }
 
 /** The paths a hook command's `--allow-<name>=` list grants; undefined for an unlimited grant. */
@@ -237,9 +252,12 @@ async function registrationFindings(
             text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
           });
         } else {
-          const matcher = start
-            ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped(scope))
-            : [];
+          const matcher = [
+            ...(start
+              ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped(scope))
+              : []),
+            ...v8FlagsFinding(hook.command, where, scoped(scope)),
+          ];
           if (!matcher.some((f) => f.status === "fix")) out.push({ status: "ok", text: where });
           out.push(
             ...matcher,

@@ -212,7 +212,8 @@ export function writeOut(text: string): void {
 
 /** The CLI's Deno flags, as lib/agents/command.ts `CLI_FLAGS` spells them (held to it by a test). */
 const RECALL_PREFIX =
-  "deno run --v8-flags=--no-lazy --allow-read --allow-write --allow-env --allow-run=git";
+  "deno run --v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384 " +
+  "--allow-read --allow-write --allow-env --allow-run=git";
 /** What the shell takes unquoted besides letters and digits (as lib/agents/command.ts `shellQuote`). */
 const SHELL_PLAIN = "_/.,:=@%+-";
 

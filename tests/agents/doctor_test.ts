@@ -5,8 +5,15 @@ import {
   lacksCodeRead,
   scriptOf,
   shellWords,
+  v8FlagsFinding,
 } from "../../lib/agents/doctor.ts";
-import { grantPath, hookCommand, PLUGIN_ROOT_VAR, shellQuote } from "../../lib/agents/command.ts";
+import {
+  grantPath,
+  hookCommand,
+  PLUGIN_ROOT_VAR,
+  shellQuote,
+  V8_FLAGS,
+} from "../../lib/agents/command.ts";
 import { storeAt } from "../../lib/store/store.ts";
 
 Deno.test("doctor: reading a hook command back", async (t) => {
@@ -43,6 +50,26 @@ Deno.test("doctor: reading a hook command back", async (t) => {
       "state/session --allow-env=CLAUDE_PROJECT_DIR /opt/s/session_restore.ts";
     assert.equal(lacksCodeRead(before), true);
     assert.equal(lacksCodeRead("deno run --allow-read --allow-write /s/session_restore.ts"), false);
+  });
+  await t.step("a hook under other V8 flags than the CLI's is a fix (install rewrites it)", () => {
+    for (const script of ["/opt/s/session_restore.ts", "/a b/it's/session_restore.ts"]) {
+      assert.deepEqual(v8FlagsFinding(hookCommand(script, { root: "/p" }), "hook", "install"), []);
+    }
+    const plugin = hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined);
+    assert.deepEqual(v8FlagsFinding(plugin, "hook", "install"), []);
+    const older = hookCommand("/opt/s/session_restore.ts", { root: "/p" })
+      .replace(V8_FLAGS, "--v8-flags=--no-lazy");
+    assert.notEqual(older, hookCommand("/opt/s/session_restore.ts", { root: "/p" }));
+    const [f, ...rest] = v8FlagsFinding(older, "hook in s.json", "session.ts install");
+    assert.equal(rest.length, 0);
+    assert.equal(f.status, "fix");
+    assert.match(
+      f.text,
+      /^hook in s\.json runs with --v8-flags=--no-lazy, the CLI with --v8-flags=/,
+    );
+    assert.match(f.text, /— fix: session\.ts install$/);
+    const none = v8FlagsFinding("deno run -A /opt/s/session_restore.ts", "hook", "install");
+    assert.match(none[0].text, /runs with no --v8-flags/);
   });
   await t.step("Deno 2 or later passes; 1.x is a fix", () => {
     assert.equal(denoFinding("2.0.0").status, "ok");
