@@ -6,6 +6,7 @@
  * @module
  */
 
+import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { type FastAnswer, fastAnswer, LOCK_HELD } from "../../lib/hook/fast.ts";
 import { main } from "../../lib/cli/main.ts";
@@ -152,4 +153,18 @@ export function contextOf(ran: Ran): string | undefined {
   if (ran.stdout.trim() === "") return undefined;
   const parsed = JSON.parse(ran.stdout);
   return parsed.hookSpecificOutput.additionalContext;
+}
+
+/** V8's trace of its baseline compiler's batches (developer-only; printed on stdout). */
+export const BATCH_TRACE = "--trace-baseline-batch-compilation";
+
+/**
+ * The lines of {@link BATCH_TRACE} in a run's stdout, checked to be there at all (Deno's own
+ * start-up queues functions), so that a trace V8 stopped printing cannot pass as "no batch".
+ */
+export function batchTrace(ran: Ran): { queued: number; compiled: string[] } {
+  const lines = ran.stdout.split("\n").filter((l) => l.startsWith("[Baseline batch compilation]"));
+  const queued = lines.filter((l) => l.includes(" Enqueued ")).length;
+  assert.ok(queued > 0, `no ${BATCH_TRACE} output: ${ran.stdout.slice(0, 300)}`);
+  return { queued, compiled: lines.filter((l) => l.includes("Compiling")) };
 }
