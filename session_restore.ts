@@ -9,8 +9,8 @@
  * Usage (as `session.ts install` registers it; every path single-quoted):
  *   deno run --no-config --no-prompt \
  *     --v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384 \
- *     --allow-read=<git top>,<this dir>/lib --allow-write=<store> --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG \
- *     session_restore.ts \
+ *     --allow-read=<git top>,<this dir>/lib --allow-write=<store> \
+ *     --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG session_restore.ts \
  *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini] \
  *     [--no-notice]
  * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/agents/command.ts `hookFlags`.)

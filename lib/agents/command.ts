@@ -90,10 +90,10 @@ export interface HookGrant {
  * path (the hook itself refuses a store that leads outside its project). Always: the hook's three
  * variables, nothing else, never a prompt; `--no-config`, because the hook needs no import map and
  * without it Deno reads this project's deno.json, lock file and .npmrc on every start (~5 % of the
- * hook's time); and V8's `--no-lazy`, so the hook's functions are compiled with their module and
- * kept in Deno's code cache instead of compiled again on first call in every run (~5 % on an
- * inject; an empty script measures the same with or without it). docs/PERFORMANCE.md has the
- * measurements.
+ * hook's time); and {@link V8_FLAGS}: the hook's functions compiled with their module and kept
+ * in Deno's code cache instead of compiled again on first call in every run (~5 % on an inject),
+ * and no baseline-compiler batch on its short paths (~2 %); an empty script measures the same
+ * with or without them. docs/PERFORMANCE.md has the measurements.
  */
 export function hookFlags(grant: HookGrant | undefined, code?: string): string[] {
   const read = grant === undefined ? [] : [
