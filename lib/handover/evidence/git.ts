@@ -6,6 +6,8 @@
  * @module
  */
 
+import { findGitTop } from "../../store/store.ts";
+
 /** Per-file line counts from `git diff --numstat`; `binary` files have no counts. */
 export interface FileStat {
   path: string;
@@ -132,12 +134,31 @@ function lines(text: string | undefined, sep = "\n"): string[] {
   return (text ?? "").split(sep).map((l) => l.replace(/\r$/, "")).filter((l) => l !== "");
 }
 
-/** The git facts of `cwd`; paths are relative to the repository's top-level. */
+/**
+ * The git facts of `cwd`; paths are relative to the repository's top-level. Git is asked for the
+ * top-level, and meanwhile its other questions go to the top-level the `.git` walk finds
+ * (lib/store/store.ts `findGitTop`), so the usual run waits for one round of git processes, not
+ * two (docs/PERFORMANCE.md). Git's answer rules: when its top-level is another directory (a
+ * `GIT_DIR`, a `.git` git does not take), the questions are asked again there.
+ */
 export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
-  const top = (await git(cwd, ["rev-parse", "--show-toplevel"]))?.trim();
-  if (!top) return { branch: "none", hasHead: false, changes: [], untracked: [], commits: [] };
-  // One round after the top-level (docs/PERFORMANCE.md: each round is a spawn latency in series):
-  // the diff and the log assume a HEAD, as almost every repository has one.
+  const guess = findGitTop(cwd);
+  const asked = git(cwd, ["rev-parse", "--show-toplevel"]);
+  const early = guess === undefined ? undefined : factsAt(guess, since);
+  const top = (await asked)?.trim();
+  if (!top) {
+    await early; // its processes end before this run reports (git() never rejects)
+    return { branch: "none", hasHead: false, changes: [], untracked: [], commits: [] };
+  }
+  // Git prints the top-level with symlinks resolved.
+  const same = guess !== undefined && (guess === top || realPath(guess) === top);
+  if (!same) await early;
+  return { top, ...await (same ? early! : factsAt(top, since)) };
+}
+
+/** {@link gitFacts} but the top-level: one round of git processes run in `top`. */
+async function factsAt(top: string, since: Date): Promise<Omit<GitFacts, "top">> {
+  // The diff and the log assume a HEAD, as almost every repository has one.
   const diff = (base: string) => git(top, ["diff", "--numstat", "-z", "--no-renames", base, "--"]);
   const [symbolic, head, headDiff, others, headLog] = await Promise.all([
     git(top, ["symbolic-ref", "--short", "-q", "HEAD"]),
@@ -156,13 +177,21 @@ export async function gitFacts(cwd: string, since: Date): Promise<GitFacts> {
     log = undefined;
   }
   return {
-    top,
     branch: symbolic?.trim() || "detached",
     hasHead,
     changes: parseNumstatZ(numstat ?? ""),
     untracked: lines(others, "\0"),
     commits: parseLog(log ?? ""),
   };
+}
+
+/** `path` with symlinks resolved, or undefined when it cannot be. */
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The log {@link gitFacts} reads: the commits since `since`, each with its files. */

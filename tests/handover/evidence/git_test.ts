@@ -94,6 +94,63 @@ Deno.test("git facts", async (t) => {
     await git(p.root, ["checkout", "-q", "--detach"]);
     assert.equal((await gitFacts(p.root, SINCE)).branch, "detached");
   });
+  // gitFacts asks its questions at the `.git` walk's top-level while git names its own: these
+  // are the cases where the two differ, or differ only in spelling.
+  const changed = async (root: string) => {
+    await put(root, "a.ts", "a\n");
+    await git(root, ["add", "."]);
+    await git(root, ["commit", "-qm", "a"]);
+    await put(root, "a.ts", "a\nb\n");
+    await put(root, "top.md", "t\n");
+    await put(root, "sub/inner.md", "i\n");
+  };
+  const expected = {
+    branch: "main",
+    hasHead: true,
+    changes: [{ path: "a.ts", added: 1, deleted: 0, binary: false }],
+    untracked: ["sub/inner.md", "top.md"],
+  };
+  await t.step(
+    "from a subdirectory reached through a symlink: git's top-level, same facts",
+    async () => {
+      await using p = await scratchProject({ git: "repo", store: false });
+      await changed(p.root);
+      const link = `${p.root}-link`;
+      await Deno.symlink(p.root, link);
+      try {
+        const f = await gitFacts(`${link}/sub`, SINCE);
+        assert.equal(f.top, Deno.realPathSync(p.root));
+        assert.deepEqual({ ...f, top: undefined, commits: undefined }, {
+          ...expected,
+          top: undefined,
+          commits: undefined,
+        });
+      } finally {
+        await Deno.remove(link);
+      }
+    },
+  );
+  await t.step("a `.git` git does not take, below the top-level: git's answer rules", async () => {
+    await using p = await scratchProject({ git: "repo", store: false });
+    await changed(p.root);
+    await Deno.mkdir(`${p.root}/sub/.git`); // empty: not a repository to git
+    const f = await gitFacts(`${p.root}/sub`, SINCE);
+    assert.equal(f.top, Deno.realPathSync(p.root));
+    assert.deepEqual(f.changes, expected.changes);
+    // Asked in sub/, `ls-files --others` would list sub/'s files only.
+    assert.deepEqual(f.untracked, expected.untracked);
+  });
+  await t.step("a stray `.git` outside any repository: none", async () => {
+    await using p = await scratchProject({ git: false, store: false });
+    await Deno.mkdir(`${p.root}/.git`);
+    assert.deepEqual(await gitFacts(p.root, SINCE), {
+      branch: "none",
+      hasHead: false,
+      changes: [],
+      untracked: [],
+      commits: [],
+    });
+  });
 });
 
 Deno.test("paths git would quote are read once, as they are (-z everywhere)", async () => {
