@@ -2,7 +2,8 @@
  * Test support: the two ways a test runs session. In-process ({@link runCliInProcess}: the
  * dispatcher with a captured Context, a pinned clock and given stdin) and as a process
  * ({@link runCliProcess}, {@link runHookProcess}: `deno run … session.ts` / the hook script, the
- * way an agent does). The hook exactly as an installed agent runs it is in registered.ts.
+ * way an agent does). The hook exactly as an installed agent runs it is in registered.ts. Also
+ * what a process printed of V8's baseline-compiler batches ({@link batchTrace}).
  * @module
  */
 
