@@ -22,8 +22,9 @@ import {
   type Ran,
   runHookProcess,
   runProcess,
+  withV8,
 } from "./support/run.ts";
-import { hookFlags, projectFile, V8_FLAGS } from "../lib/agents/command.ts";
+import { hookFlags, projectFile } from "../lib/agents/command.ts";
 import { isoStamp } from "../lib/store/time.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
@@ -348,9 +349,7 @@ Deno.test("hook process: a silent run and an inject compile no baseline batch", 
   const run = (p: ScratchProject) =>
     runProcess(Deno.execPath(), [
       "run",
-      ...hookFlags({ root: p.root }, projectFile("lib")).map((f) =>
-        f === V8_FLAGS ? `${f},${BATCH_TRACE}` : f
-      ),
+      ...withV8(hookFlags({ root: p.root }, projectFile("lib")), BATCH_TRACE),
       HOOK,
     ], { cwd: p.root, env: { SESSION_NOW: isoStamp(NOW) }, stdin: clearPayload(p.root) });
   await t.step("no pointer", () =>

@@ -10,20 +10,23 @@ import { splitFrontMatter } from "../lib/store/front_matter.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import { makeTranscript } from "../bench/transcript.ts";
-import { BATCH_TRACE, batchTrace, type Ran, runCliProcess, runProcess } from "./support/run.ts";
+import {
+  BATCH_TRACE,
+  batchTrace,
+  type Ran,
+  runCliProcess,
+  runProcess,
+  withV8,
+} from "./support/run.ts";
 import { HOOK, NOW, scratchDir, scratchProject } from "./support/scratch.ts";
 import * as fx from "./continuity/_fixture.ts";
 
 /** The hook as registered, plus read on the transcript's folder; `v8` adds V8 flags. */
 function runEnd(root: string, transcript: string, o: { v8?: string; payload?: object } = {}) {
   const flags = hookFlags({ root }, projectFile("lib")).map((f) =>
-    f.startsWith("--allow-read=")
-      ? `${f},${transcript.slice(0, transcript.lastIndexOf("/"))}`
-      : f.startsWith("--v8-flags=") && o.v8
-      ? `${f},${o.v8}`
-      : f
+    f.startsWith("--allow-read=") ? `${f},${transcript.slice(0, transcript.lastIndexOf("/"))}` : f
   );
-  return runProcess(Deno.execPath(), ["run", ...flags, HOOK], {
+  return runProcess(Deno.execPath(), ["run", ...withV8(flags, o.v8), HOOK], {
     cwd: root,
     env: { SESSION_NOW: isoStamp(NOW), SESSION_DEBUG: "1", NO_COLOR: "1" },
     stdin: JSON.stringify(o.payload ?? fx.endPayload(root, transcript)),
@@ -36,6 +39,16 @@ async function workedIn(root: string, dir: string): Promise<string> {
   await Deno.writeTextFile(
     t,
     fx.timedTranscript(root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
+  );
+  return t;
+}
+
+/** A transcript (in `dir`) of a session in `root` that said thanks a minute ago and nothing more. */
+async function idleIn(root: string, dir: string): Promise<string> {
+  const t = join(dir, "t.jsonl");
+  await Deno.writeTextFile(
+    t,
+    fx.timedTranscript(root, [{ at: fx.minutesAgo(1), steps: [{ prompt: "great, thanks!" }] }]),
   );
   return t;
 }
@@ -140,11 +153,7 @@ Deno.test("process: SessionEnd with nothing to do compiles no baseline batch", a
   // As tests/hook_process_test.ts checks for SessionStart (docs/HOOK.md, the V8 flags).
   await using p = await scratchProject();
   await using home = await scratchDir();
-  const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(1), steps: [{ prompt: "great, thanks!" }] }]),
-  );
+  const t = await idleIn(p.root, home.path);
   const ran = await runEnd(p.root, t, { v8: BATCH_TRACE });
   assert.equal(ran.code, 0, ran.stderr);
   assert.match(ran.stderr, /nothing worth carrying/);
@@ -154,11 +163,7 @@ Deno.test("process: SessionEnd with nothing to do compiles no baseline batch", a
 Deno.test("process: an empty session writes nothing", async () => {
   await using p = await scratchProject();
   await using home = await scratchDir();
-  const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    fx.timedTranscript(p.root, [{ at: fx.minutesAgo(1), steps: [{ prompt: "great, thanks!" }] }]),
-  );
+  const t = await idleIn(p.root, home.path);
   assert.match(quiet(await runEnd(p.root, t)), /nothing worth carrying/);
   assert.deepEqual(fx.docsIn(p.store), []);
 });

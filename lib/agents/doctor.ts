@@ -252,15 +252,15 @@ async function registrationFindings(
             text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
           });
         } else {
-          const matcher = [
+          const checks = [
             ...(start
               ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped(scope))
               : []),
             ...v8FlagsFinding(hook.command, where, scoped(scope)),
           ];
-          if (!matcher.some((f) => f.status === "fix")) out.push({ status: "ok", text: where });
+          if (!checks.some((f) => f.status === "fix")) out.push({ status: "ok", text: where });
           out.push(
-            ...matcher,
+            ...checks,
             ...grantFindings(hook.command, store, where),
             ...transcriptGrantFinding(
               grantedPaths(hook.command, "read"),

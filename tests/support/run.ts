@@ -156,6 +156,11 @@ export function contextOf(ran: Ran): string | undefined {
   return parsed.hookSpecificOutput.additionalContext;
 }
 
+/** `flags` with `extra` appended to their `--v8-flags=` word (unchanged when `extra` is unset). */
+export function withV8(flags: string[], extra: string | undefined): string[] {
+  return extra ? flags.map((f) => (f.startsWith("--v8-flags=") ? `${f},${extra}` : f)) : flags;
+}
+
 /** V8's trace of its baseline compiler's batches (developer-only; printed on stdout). */
 export const BATCH_TRACE = "--trace-baseline-batch-compilation";
 
