@@ -26,6 +26,7 @@ import { refusal, slugify } from "../lib/store/slug.ts";
 import { parseTranscript } from "../lib/transcript/claude.ts";
 import { NOW, scratchProject, writeDoc } from "./support/scratch.ts";
 import { clearPayload, runHookProcess } from "./support/run.ts";
+import { countingParses, everyLineParsed } from "./support/transcript.ts";
 import { prng } from "./support/prng.ts";
 
 const ROUNDS = Number(Deno.env.get("SESSION_FUZZ_ROUNDS") ?? 300);
@@ -288,6 +289,87 @@ Deno.test("fuzz: hook payload, flags, slugs, git output, transcript lines", asyn
       });
       assert.ok(Array.isArray(facts.files));
     }
+  });
+  await t.step("result lines the reader leaves unparsed never change its facts", () => {
+    const random = prng(14);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+    const IDS = ["a", "b", "c", 'q"x', "d\\e", "toolu_01"];
+    const TOOLS = ["Write", "Edit", "TaskCreate", "TaskUpdate", "Read", "Bash", "AskUserQuestion"];
+    /** Keys a record may carry before its type and message: scalars, or a decoy. */
+    const before = (): Record<string, unknown> =>
+      pick([
+        {},
+        { parentUuid: "p-1", isSidechain: false, promptId: hostile(random, 2) },
+        {
+          meta: { message: { role: "user", content: [{ type: "tool_result", tool_use_id: "a" }] } },
+        },
+        { note: "message", tags: ["x"] },
+      ]);
+    const result = () => {
+      const id = pick(IDS);
+      const tail = { content: pick(["ok", "Task #4 created", hostile(random, 3)]) };
+      const error = random() < 0.4 ? { is_error: true } : {};
+      return random() < 0.5
+        ? { tool_use_id: id, type: "tool_result", ...tail, ...error }
+        : { type: "tool_result", tool_use_id: id, ...tail, ...error };
+    };
+    let skipped = 0;
+    for (let i = 0; i < 60; i++) {
+      const lines = [JSON.stringify({
+        type: "system",
+        sessionId: "s",
+        cwd: "/p",
+        timestamp: "2026-11-30T10:00:00.000Z",
+      })];
+      for (let k = 0; k < 40; k++) {
+        const r = random();
+        let line: string;
+        if (r < 0.35) {
+          line = JSON.stringify({
+            type: "assistant",
+            message: {
+              role: "assistant",
+              content: [{
+                type: "tool_use",
+                id: pick(IDS),
+                name: pick(TOOLS),
+                input: { file_path: `/p/${pick(["a", "b", "c"])}.ts`, subject: "S", taskId: "4" },
+              }],
+            },
+          });
+        } else if (r < 0.8) {
+          const content = [result()];
+          while (random() < 0.4) content.push(result());
+          if (random() < 0.2) content.push({ type: "text", text: "Also this." } as never);
+          const type = pick(["user", "user", "assistant"]);
+          line = JSON.stringify({
+            ...(random() < 0.5 ? { type, ...before() } : { ...before(), type }),
+            message: { role: "user", content },
+            ...(random() < 0.5 ? { toolUseResult: { task: { id: "5" } } } : {}),
+          });
+        } else if (r < 0.9) {
+          line = JSON.stringify({
+            ...(random() < 0.5 ? { type: "user", ...before() } : { ...before(), type: "user" }),
+            message: { role: "user", content: pick(["Fix the bug.", hostile(random, 4)]) },
+          });
+        } else {
+          line = hostile(random, 6);
+        }
+        if (random() < 0.1) {
+          // Cut short, anywhere but right after a `}` (see resultsOnly on badLines).
+          let cut = line.slice(0, Math.floor(random() * line.length));
+          while (cut.endsWith("}")) cut = cut.slice(0, -1);
+          line = cut;
+        }
+        lines.push(line);
+      }
+      const text = lines.join(random() < 0.5 ? "\n" : "\r\n");
+      const read = countingParses(() => parseTranscript(text, { root: "/p" }));
+      const every = countingParses(() => everyLineParsed(text, { root: "/p" }));
+      assert.deepEqual(read.value, every.value, text);
+      skipped += every.parses - read.parses;
+    }
+    assert.ok(skipped > 100, `lines left unparsed: ${skipped}`);
   });
 });
 

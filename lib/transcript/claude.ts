@@ -71,6 +71,9 @@ export class TranscriptReader {
       } else if (!isJsonObjectish(text)) b.badLines++;
       return;
     }
+    // Most of a long session's bytes: results of calls nothing waits for (reads, searches, shell
+    // output). Such a line changes no fact, and is not parsed (see resultsOnly).
+    if (!b.headerOpen && resultsOnly(text, this.#pending)) return;
     const rec = b.object(text);
     if (rec !== undefined) this.record(rec, n);
   }
@@ -207,6 +210,64 @@ export class TranscriptReader {
     this.#pending.clear();
     return this.#b.facts();
   }
+}
+
+/**
+ * The start of a user record's message whose first content block is a tool result, as
+ * JSON.stringify writes it (no white space; Claude Code puts `tool_use_id` first, other writers
+ * `type`). Tried where the record's own `"message":` key starts (the sticky flag).
+ */
+const RESULTS_HEAD =
+  /"message":\{"role":"user","content":\[\{(?:"tool_use_id":"[^"\\]*",)?"type":"tool_result"/y;
+
+/** Where each tool result of a line names its call. */
+const RESULT_ID = '"tool_use_id":"';
+
+/**
+ * Whether `text` is a user record that only carries results of calls not in `pending`: parsed, it
+ * would change no fact (a record with results is no prompt, a result settles only its own call).
+ * Decided without parsing for records as JSON.stringify writes them; anything else is left to the
+ * parse (false):
+ * - the line is an object, whole (a line cut short is parsed, to be counted bad);
+ * - everything before its first `"message":` is plain scalars (no `{`, `[` or `\`), so that is the
+ *   record's own key and a `"type":"user"` among them its type;
+ * - its content's first block is a `tool_result` ({@link RESULTS_HEAD});
+ * - no `"tool_use_id":"` run in the line names a pending call. A string holds no unescaped quote,
+ *   so each such run is a key (or a key's escaped tail): a result for a pending call cannot hide,
+ *   and a false find only means a parse. An id spelled with an escape counts as pending.
+ * Tests (tests/transcript/claude_test.ts, tests/fuzz_test.ts) hold the facts equal to those of
+ * every line parsed. One count may differ: a corrupt line that starts like such a record and
+ * still ends in `}` is not counted in `badLines` (a diagnostic; the line's record is lost either
+ * way). Scans are native (indexOf, one sticky regex): a character loop here runs in the
+ * interpreter for most of a one-shot process and cost more than the parses it saved.
+ */
+function resultsOnly(text: string, pending: Map<string, PendingCall>): boolean {
+  const at = text.indexOf('"message":');
+  if (at < 1 || text.charCodeAt(0) !== 123 || text.charCodeAt(text.length - 1) !== 125) {
+    return false;
+  }
+  // Backwards from the key: each scan reads the record's head only.
+  if (
+    text.lastIndexOf("{", at) > 0 || text.lastIndexOf("[", at) !== -1 ||
+    text.lastIndexOf("\\", at) !== -1
+  ) return false;
+  const before = text.charCodeAt(at - 1);
+  if (before !== 44 && before !== 123) return false; // `,` or `{`: a key starts here
+  const type = text.lastIndexOf('"type":"user"', at);
+  if (type < 1) return false;
+  const t = text.charCodeAt(type - 1);
+  if (t !== 44 && t !== 123) return false;
+  RESULTS_HEAD.lastIndex = at;
+  if (!RESULTS_HEAD.test(text)) return false;
+  if (pending.size === 0) return true;
+  for (let i = text.indexOf(RESULT_ID, at); i !== -1; i = text.indexOf(RESULT_ID, i + 1)) {
+    const from = i + RESULT_ID.length;
+    const end = text.indexOf('"', from);
+    if (end === -1) return false;
+    const id = text.slice(from, end);
+    if (id.includes("\\") || pending.has(id)) return false;
+  }
+  return true;
 }
 
 /** Cheap shape check for a skipped line: a JSON object starts with `{` and ends with `}`. */

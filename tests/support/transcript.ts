@@ -1,9 +1,12 @@
 /**
  * Test support: writes small Claude Code transcripts (JSONL) in the shape of 2.1.x records, and
- * places them where Claude Code keeps them (`<home>/.claude/projects/<encoded root>/<id>.jsonl`).
+ * places them where Claude Code keeps them (`<home>/.claude/projects/<encoded root>/<id>.jsonl`);
+ * reads one with every line parsed, the reference the reader's skipping is held to.
  * @module
  */
 
+import { parseTranscript } from "../../lib/transcript/claude.ts";
+import type { ReaderOptions, TranscriptFacts } from "../../lib/transcript/facts.ts";
 import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 
 /** One step of a scripted session. */
@@ -80,4 +83,29 @@ export async function placeTranscript(
   const path = `${dir}/${sessionId}.jsonl`;
   await Deno.writeTextFile(path, body);
   return path;
+}
+
+/**
+ * The facts of `text` with every line parsed: each line gets a leading space, which JSON.parse
+ * reads past and which keeps it out of the reader's unparsed skip (lib/transcript/claude.ts
+ * `resultsOnly` wants `{` first). The reference the skip must agree with.
+ */
+export function everyLineParsed(text: string, opts: ReaderOptions): TranscriptFacts {
+  return parseTranscript(text.split("\n").map((l) => (l === "" ? l : " " + l)).join("\n"), opts);
+}
+
+/** `read()`'s value and how many times JSON.parse was called meanwhile. */
+export function countingParses<T>(read: () => T): { value: T; parses: number } {
+  const parse = JSON.parse;
+  let parses = 0;
+  JSON.parse = (text, reviver) => {
+    parses++;
+    return parse(text, reviver);
+  };
+  try {
+    const value = read();
+    return { value, parses };
+  } finally {
+    JSON.parse = parse;
+  }
 }

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { parseTranscript, readTranscript, TranscriptReader } from "../../lib/transcript/claude.ts";
 import { isUnfinished, type TranscriptFacts } from "../../lib/transcript/facts.ts";
+import { makeTranscript } from "../../bench/transcript.ts";
+import { countingParses, everyLineParsed } from "../support/transcript.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 const FIXTURES = new URL("../fixtures/transcripts/", import.meta.url).pathname;
 const ROOT = "/home/dev/demo-app";
@@ -195,5 +198,127 @@ Deno.test("pure reader: results join by tool_use_id, errors do not count", async
     assert.deepEqual(f.firstRequest, { text: "hello", line: 3 });
     assert.equal(f.lastRequest!.line, 3);
     assert.equal(f.lines, 5);
+  });
+});
+
+Deno.test("result lines nothing waits for are not parsed, and the facts are the same", async (t) => {
+  await t.step("the fixtures: the facts of every line parsed", async () => {
+    for (const rel of ["real/interactive.jsonl", "real/print.jsonl", "hand/older.jsonl"]) {
+      const text = await Deno.readTextFile(FIXTURES + rel);
+      assert.deepEqual(
+        parseTranscript(text, { root: ROOT }),
+        everyLineParsed(text, { root: ROOT }),
+      );
+    }
+    const hostile = await Deno.readTextFile(FIXTURES + "hand/hostile.jsonl");
+    assert.deepEqual(
+      parseTranscript(hostile, { root: ROOT }),
+      everyLineParsed(hostile, { root: ROOT }),
+    );
+  });
+  await t.step("a long session's read results go unparsed, its facts unchanged", async () => {
+    await using dir = await scratchDir();
+    const path = `${dir.path}/session.jsonl`;
+    await makeTranscript(path, 1 << 20, { garbageEvery: 3 });
+    const text = await Deno.readTextFile(path);
+    const skipping = countingParses(() => parseTranscript(text, { root: ROOT }));
+    const every = countingParses(() => everyLineParsed(text, { root: ROOT }));
+    assert.deepEqual(skipping.value, every.value);
+    assert.ok(skipping.value.files.length > 3 && skipping.value.tasks.length === 3);
+    // At least the results of the generator's Read calls, which nothing waits for; only results.
+    const lines = text.split("\n");
+    const results = lines.filter((l) => l.includes('"tool_result"'));
+    const reads = results.filter((l) => l.includes('"toolu_read_')).length;
+    assert.ok(reads > 40, `read results: ${reads}`);
+    const skipped = every.parses - skipping.parses;
+    assert.ok(skipped >= reads && skipped < results.length, `skipped ${skipped}`);
+  });
+  await t.step("lines that only look like results are parsed", () => {
+    const head = JSON.stringify({
+      type: "system",
+      sessionId: "s1",
+      cwd: "/p",
+      timestamp: "2026-11-30T10:00:00.000Z",
+    });
+    const use = (id: string, name: string, input: unknown) =>
+      JSON.stringify({
+        type: "assistant",
+        message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] },
+      });
+    const result = (id: string, isError = false) => ({
+      type: "tool_result",
+      tool_use_id: id,
+      content: "done",
+      ...(isError ? { is_error: true } : {}),
+    });
+    const user = (content: unknown, before: Record<string, unknown> = {}) =>
+      JSON.stringify({ ...before, type: "user", message: { role: "user", content } });
+    const cases: { name: string; lines: string[]; check: (f: TranscriptFacts) => void }[] = [
+      {
+        name: "a result for a pending Write in the second block, an error: nothing touched",
+        lines: [
+          use("w1", "Write", { file_path: "/p/a.ts" }),
+          user([result("r9"), result("w1", true)]),
+        ],
+        check: (f) => assert.deepEqual(paths(f), []),
+      },
+      {
+        name: "a pending id spelled with an escape: its error result still counts",
+        lines: [use('w"2', "Edit", { file_path: "/p/b.ts" }), user([result('w"2', true)])],
+        check: (f) => assert.deepEqual(paths(f), []),
+      },
+      {
+        name: "Claude Code's key order (tool_use_id first), the result an error",
+        lines: [
+          use("w3", "Write", { file_path: "/p/c.ts" }),
+          '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"w3",' +
+          '"type":"tool_result","content":"no","is_error":true}]}}',
+        ],
+        check: (f) => assert.deepEqual(paths(f), []),
+      },
+      {
+        name: "a result-shaped object nested before the message: the prompt counts",
+        lines: [
+          JSON.stringify({
+            type: "user",
+            meta: { message: { role: "user", content: [result("x")] } },
+            message: { role: "user", content: "Ship the decoy fix." },
+          }),
+        ],
+        check: (f) => assert.equal(f.lastRequest?.text, "Ship the decoy fix."),
+      },
+      {
+        name: "a prompt quoting a result record",
+        lines: [user('{"type":"user","message":{"role":"user","content":[{"type":"tool_result"')],
+        check: (f) => assert.match(f.lastRequest?.text ?? "", /^\{"type":"user"/),
+      },
+      {
+        name: "an assistant record whose content starts with a result: its text counts",
+        lines: [
+          JSON.stringify({
+            type: "assistant",
+            message: { role: "user", content: [result("x"), { type: "text", text: "Said." }] },
+          }),
+        ],
+        check: (f) => assert.equal(f.lastAssistantText?.text, "Said."),
+      },
+      {
+        name: "a result line cut short (inside its content) is counted bad",
+        lines: [user([result("x")]).slice(0, -8)],
+        check: (f) => assert.equal(f.badLines, 1),
+      },
+      {
+        name: "results before the header is known still give the header",
+        lines: [user([result("x")], { sessionId: "s0", cwd: "/p/sub" })],
+        check: (f) => assert.equal(f.cwd, "/p/sub"),
+      },
+    ];
+    for (const c of cases) {
+      const first = c.name.startsWith("results before") ? [] : [head];
+      const text = [...first, ...c.lines].join("\n");
+      const f = parseTranscript(text, { root: "/p" });
+      assert.deepEqual(f, everyLineParsed(text, { root: "/p" }), c.name);
+      c.check(f);
+    }
   });
 });
