@@ -26,7 +26,7 @@ import { refusal, slugify } from "../lib/store/slug.ts";
 import { parseTranscript } from "../lib/transcript/claude.ts";
 import { NOW, scratchProject, writeDoc } from "./support/scratch.ts";
 import { clearPayload, runHookProcess } from "./support/run.ts";
-import { countingParses, everyLineParsed } from "./support/transcript.ts";
+import { countingParses, everyLineParsed, headerLine } from "./support/transcript.ts";
 import { prng } from "./support/prng.ts";
 
 const ROUNDS = Number(Deno.env.get("SESSION_FUZZ_ROUNDS") ?? 300);
@@ -315,12 +315,7 @@ Deno.test("fuzz: hook payload, flags, slugs, git output, transcript lines", asyn
     };
     let skipped = 0;
     for (let i = 0; i < 60; i++) {
-      const lines = [JSON.stringify({
-        type: "system",
-        sessionId: "s",
-        cwd: "/p",
-        timestamp: "2026-11-30T10:00:00.000Z",
-      })];
+      const lines = [headerLine("/p")];
       for (let k = 0; k < 40; k++) {
         const r = random();
         let line: string;

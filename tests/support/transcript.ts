@@ -86,6 +86,19 @@ export async function placeTranscript(
 }
 
 /**
+ * A record naming the session, its working directory `cwd` and its start: read first, it closes
+ * the reader's header, after which result lines may go unparsed.
+ */
+export function headerLine(cwd: string): string {
+  return JSON.stringify({
+    type: "system",
+    sessionId: "s1",
+    cwd,
+    timestamp: "2026-11-30T10:00:00.000Z",
+  });
+}
+
+/**
  * The facts of `text` with every line parsed: each line gets a leading space, which JSON.parse
  * reads past and which keeps it out of the reader's unparsed skip (lib/transcript/claude.ts
  * `resultsOnly` wants `{` first). The reference the skip must agree with.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parseTranscript, readTranscript, TranscriptReader } from "../../lib/transcript/claude.ts";
 import { isUnfinished, type TranscriptFacts } from "../../lib/transcript/facts.ts";
 import { makeTranscript } from "../../bench/transcript.ts";
-import { countingParses, everyLineParsed } from "../support/transcript.ts";
+import { countingParses, everyLineParsed, headerLine } from "../support/transcript.ts";
 import { scratchDir } from "../support/scratch.ts";
 
 const FIXTURES = new URL("../fixtures/transcripts/", import.meta.url).pathname;
@@ -111,16 +111,20 @@ Deno.test("hostile input: garbage, binary, truncated last line never throw", asy
   assert.deepEqual(f.tasks, []);
 });
 
+/** One JSONL record of `type` whose message holds `content`; `extra` keys follow the message. */
+const rec = (type: string, content: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type, message: { role: type, content }, ...extra });
+/** A tool_use content block. */
+const use = (id: string, name: string, input: unknown) => ({ type: "tool_use", id, name, input });
+/** A tool_result content block. */
+const res = (id: string, isError = false, content = "ok") => ({
+  type: "tool_result",
+  tool_use_id: id,
+  content,
+  ...(isError ? { is_error: true } : {}),
+});
+
 Deno.test("pure reader: results join by tool_use_id, errors do not count", async (t) => {
-  const rec = (type: string, content: unknown, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ type, message: { role: type, content }, ...extra });
-  const use = (id: string, name: string, input: unknown) => ({ type: "tool_use", id, name, input });
-  const res = (id: string, isError = false, content = "ok") => ({
-    type: "tool_result",
-    tool_use_id: id,
-    content,
-    ...(isError ? { is_error: true } : {}),
-  });
   await t.step("an Edit whose result comes later, out of order, and an error", () => {
     const f = parseTranscript(
       [
@@ -231,43 +235,33 @@ Deno.test("result lines nothing waits for are not parsed, and the facts are the 
     assert.ok(skipped >= reads && skipped < results.length, `skipped ${skipped}`);
   });
   await t.step("lines that only look like results are parsed", () => {
-    const head = JSON.stringify({
-      type: "system",
-      sessionId: "s1",
-      cwd: "/p",
-      timestamp: "2026-11-30T10:00:00.000Z",
-    });
-    const use = (id: string, name: string, input: unknown) =>
-      JSON.stringify({
-        type: "assistant",
-        message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] },
-      });
-    const result = (id: string, isError = false) => ({
-      type: "tool_result",
-      tool_use_id: id,
-      content: "done",
-      ...(isError ? { is_error: true } : {}),
-    });
-    const user = (content: unknown, before: Record<string, unknown> = {}) =>
-      JSON.stringify({ ...before, type: "user", message: { role: "user", content } });
-    const cases: { name: string; lines: string[]; check: (f: TranscriptFacts) => void }[] = [
+    const cases: {
+      name: string;
+      lines: string[];
+      check: (f: TranscriptFacts) => void;
+      /** No header line first: the session id, cwd and start are still unknown. */
+      headless?: true;
+    }[] = [
       {
         name: "a result for a pending Write in the second block, an error: nothing touched",
         lines: [
-          use("w1", "Write", { file_path: "/p/a.ts" }),
-          user([result("r9"), result("w1", true)]),
+          rec("assistant", [use("w1", "Write", { file_path: "/p/a.ts" })]),
+          rec("user", [res("r9"), res("w1", true)]),
         ],
         check: (f) => assert.deepEqual(paths(f), []),
       },
       {
         name: "a pending id spelled with an escape: its error result still counts",
-        lines: [use('w"2', "Edit", { file_path: "/p/b.ts" }), user([result('w"2', true)])],
+        lines: [
+          rec("assistant", [use('w"2', "Edit", { file_path: "/p/b.ts" })]),
+          rec("user", [res('w"2', true)]),
+        ],
         check: (f) => assert.deepEqual(paths(f), []),
       },
       {
         name: "Claude Code's key order (tool_use_id first), the result an error",
         lines: [
-          use("w3", "Write", { file_path: "/p/c.ts" }),
+          rec("assistant", [use("w3", "Write", { file_path: "/p/c.ts" })]),
           '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"w3",' +
           '"type":"tool_result","content":"no","is_error":true}]}}',
         ],
@@ -278,7 +272,7 @@ Deno.test("result lines nothing waits for are not parsed, and the facts are the 
         lines: [
           JSON.stringify({
             type: "user",
-            meta: { message: { role: "user", content: [result("x")] } },
+            meta: { message: { role: "user", content: [res("x")] } },
             message: { role: "user", content: "Ship the decoy fix." },
           }),
         ],
@@ -286,7 +280,9 @@ Deno.test("result lines nothing waits for are not parsed, and the facts are the 
       },
       {
         name: "a prompt quoting a result record",
-        lines: [user('{"type":"user","message":{"role":"user","content":[{"type":"tool_result"')],
+        lines: [
+          rec("user", '{"type":"user","message":{"role":"user","content":[{"type":"tool_result"'),
+        ],
         check: (f) => assert.match(f.lastRequest?.text ?? "", /^\{"type":"user"/),
       },
       {
@@ -294,25 +290,25 @@ Deno.test("result lines nothing waits for are not parsed, and the facts are the 
         lines: [
           JSON.stringify({
             type: "assistant",
-            message: { role: "user", content: [result("x"), { type: "text", text: "Said." }] },
+            message: { role: "user", content: [res("x"), { type: "text", text: "Said." }] },
           }),
         ],
         check: (f) => assert.equal(f.lastAssistantText?.text, "Said."),
       },
       {
         name: "a result line cut short (inside its content) is counted bad",
-        lines: [user([result("x")]).slice(0, -8)],
+        lines: [rec("user", [res("x")]).slice(0, -8)],
         check: (f) => assert.equal(f.badLines, 1),
       },
       {
         name: "results before the header is known still give the header",
-        lines: [user([result("x")], { sessionId: "s0", cwd: "/p/sub" })],
+        lines: [rec("user", [res("x")], { sessionId: "s0", cwd: "/p/sub" })],
         check: (f) => assert.equal(f.cwd, "/p/sub"),
+        headless: true,
       },
     ];
     for (const c of cases) {
-      const first = c.name.startsWith("results before") ? [] : [head];
-      const text = [...first, ...c.lines].join("\n");
+      const text = [...(c.headless ? [] : [headerLine("/p")]), ...c.lines].join("\n");
       const f = parseTranscript(text, { root: "/p" });
       assert.deepEqual(f, everyLineParsed(text, { root: "/p" }), c.name);
       c.check(f);
