@@ -259,18 +259,16 @@ function cell(text: string): string {
   return /[\r\n|]/.test(text) ? text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|") : text;
 }
 
-/** Appends the table to `out` line by line (no spread: a listing can have 200,000 rows). */
-function table(out: string[], header: string[], rows: string[][]): void {
+/** A table's two header lines. */
+function tableHead(out: string[], header: string[]): void {
   out.push(`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`);
-  // A plain loop: a listing can have 10,000 rows, and this runs cold.
-  for (const r of rows) {
-    let line = "|";
-    for (const c of r) line += ` ${cell(c)} |`;
-    out.push(line);
-  }
 }
 
-/** The human-readable listing (`now` for the age of an unsaved session). */
+/**
+ * The human-readable listing (`now` for the age of an unsaved session). Each row is one template
+ * written straight into the output, no array of cells in between: a listing can have 10,000 rows,
+ * this runs once and cold, and the intermediate arrays were about half of its time.
+ */
 export function renderListing(l: Listing, now = new Date()): string {
   const out: string[] = [];
   const tail = l.unsaved ? ["", ...unsavedLines(l.unsaved, now)] : [];
@@ -291,28 +289,26 @@ export function renderListing(l: Listing, now = new Date()): string {
     out.push("No stored handovers, no parked items.", ...tail);
     return out.join("\n");
   }
-  const stale = (s: boolean, text: string) => (s ? `${STALE_MARK} ${text}` : text);
   if (l.handovers.length) {
     out.push(`Handovers (${l.handovers.length}):`, "");
-    table(
-      out,
-      ["Slug", "Age", "Branch", "Consumed"],
-      l.handovers.map((h) => [
-        stale(h.stale, h.latest ? `${h.slug} (LATEST)` : h.slug),
-        h.age,
-        h.branch ?? "?",
-        h.consumed === null ? "?" : h.consumed ? "yes" : "no",
-      ]),
-    );
+    tableHead(out, ["Slug", "Age", "Branch", "Consumed"]);
+    for (const h of l.handovers) {
+      const slug = h.latest ? `${h.slug} (LATEST)` : h.slug;
+      const consumed = h.consumed === null ? "?" : h.consumed ? "yes" : "no";
+      out.push(
+        `| ${cell(h.stale ? `${STALE_MARK} ${slug}` : slug)} | ${cell(h.age)} | ` +
+          `${cell(h.branch ?? "?")} | ${consumed} |`,
+      );
+    }
   } else out.push("No stored handovers.");
   out.push("");
   if (l.parked.length) {
     out.push(`Parked items (${l.parked.length} open):`, "");
-    table(
-      out,
-      ["Slug", "Raised", "Summary"],
-      l.parked.map((p) => [stale(p.stale, p.slug), p.raised ?? "?", p.summary]),
-    );
+    tableHead(out, ["Slug", "Raised", "Summary"]);
+    for (const p of l.parked) {
+      const slug = p.stale ? `${STALE_MARK} ${p.slug}` : p.slug;
+      out.push(`| ${cell(slug)} | ${cell(p.raised ?? "?")} | ${cell(p.summary)} |`);
+    }
   } else out.push("No parked items.");
   for (const line of tail) out.push(line); // no copy of a listing's 10,000 lines
   return out.join("\n");

@@ -116,13 +116,45 @@ export function setFault(value: string | undefined): void {
 }
 
 /** The fault point itself: a no-op unless {@link setFault} armed it. */
-function injectFault(path: string, data: string | Uint8Array, mode: number | undefined): void {
+function injectFault(path: string, data: FileData, mode: number | undefined): void {
   if (fault === undefined) return;
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  Deno.writeFileSync(path, bytes.subarray(0, bytes.length >> 1), createOptions(mode));
+  const chunks = typeof data === "string" ? [new TextEncoder().encode(data)] : pieces(data);
+  const size = chunks.reduce((sum, c) => sum + c.length, 0);
+  writeChunksSync(path, chunks, mode, size >> 1);
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");
   console.error("session fault: paused mid-write");
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+}
+
+/** A file's content: text, bytes, or bytes in pieces written one after another. */
+export type FileData = string | Uint8Array | readonly Uint8Array[];
+
+function pieces(data: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  return data instanceof Uint8Array ? [data] : data;
+}
+
+/**
+ * Writes `chunks` to a new file, at most `limit` bytes. Pieces, so a caller that changed a few
+ * bytes of a large file writes the unchanged parts from where they are instead of copying the
+ * whole into one new buffer first (a fresh megabyte-sized buffer costs its page faults).
+ */
+function writeChunksSync(
+  path: string,
+  chunks: readonly Uint8Array[],
+  mode: number | undefined,
+  limit = Infinity,
+): void {
+  const file = Deno.openSync(path, { write: true, ...createOptions(mode) });
+  try {
+    let left = limit;
+    for (const chunk of chunks) {
+      const part = chunk.length > left ? chunk.subarray(0, left) : chunk;
+      for (let at = 0; at < part.length;) at += file.writeSync(part.subarray(at));
+      left -= part.length;
+    }
+  } finally {
+    file.close();
+  }
 }
 
 /**
@@ -130,13 +162,14 @@ function injectFault(path: string, data: string | Uint8Array, mode: number | und
  * with the mode `path` will end up with; on a failure it is gone again and the error rethrown.
  * Written synchronously by every writer: the files are small, and one way is easier to keep right.
  */
-function writeTemp(path: string, data: string | Uint8Array): string {
+function writeTemp(path: string, data: FileData): string {
   const tmp = tempPathFor(path);
   const mode = targetMode(path);
   try {
     injectFault(tmp, data, mode);
     if (typeof data === "string") Deno.writeTextFileSync(tmp, data, createOptions(mode));
-    else Deno.writeFileSync(tmp, data, createOptions(mode));
+    else if (data instanceof Uint8Array) Deno.writeFileSync(tmp, data, createOptions(mode));
+    else writeChunksSync(tmp, data, mode);
     settleSync(tmp, mode);
     return tmp;
   } catch (err) {
@@ -153,7 +186,7 @@ function discardSync(tmp: string): void {
 }
 
 /** Writes `data` to `path` atomically (sync: the hook's hot path avoids the async machinery). */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+export function writeFileAtomicSync(path: string, data: FileData): void {
   const tmp = writeTemp(path, data);
   try {
     Deno.renameSync(tmp, path);
@@ -164,7 +197,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
 }
 
 /** Writes `data` to `path` atomically. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: FileData): Promise<void> {
   const tmp = writeTemp(path, data);
   try {
     await Deno.rename(tmp, path);
@@ -179,7 +212,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  * temp file is hard-linked into place (a link never overwrites), so of two writers racing for one
  * name exactly one wins. Returns false when the name was already taken.
  */
-export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
+export async function createFileAtomic(path: string, data: FileData): Promise<boolean> {
   // A new file only: the directory decides its mode (an existing one is never replaced).
   const tmp = writeTemp(path, data);
   try {

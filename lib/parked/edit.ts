@@ -37,7 +37,7 @@ function splice(doc: Doc, i: number, raw: Uint8Array | undefined): Doc {
   const replacement = raw ?? new Uint8Array(0);
   const delta = replacement.length - (e - s);
   const lineDelta = countNewlines(replacement) - countNewlines(doc.bytes.subarray(s, e));
-  const bytes = concat(doc.bytes.subarray(0, s), replacement, doc.bytes.subarray(e));
+  const bytes = [doc.bytes.subarray(0, s), replacement, doc.bytes.subarray(e)];
   const count = raw === undefined ? doc.count - 1 : doc.count;
   return new Doc(bytes, doc.eol, count, () => {
     const starts = doc.starts.slice();
@@ -92,8 +92,10 @@ export function upsertParked(doc: ParkedDoc, fields: ParkedFields, known?: numbe
     // The first line's ending and everything after it (the notes) are kept as they are.
     const nl = raw.indexOf("\n");
     const cut = nl < 0 ? raw.length : nl > 0 && raw[nl - 1] === "\r" ? nl - 1 : nl;
-    const out = splice(d, i, ENCODER.encode(formatBullet(merged) + raw.slice(cut)));
-    return { doc: out, item: out.item(i), updated: true };
+    const bullet = formatBullet(merged) + raw.slice(cut);
+    const out = splice(d, i, ENCODER.encode(bullet));
+    // From its text, not `out.item(i)`: reading it back would join the new file's pieces.
+    return { doc: out, item: new LazyItem(bullet, d.lines[i]), updated: true };
   }
   return appendParked(d, fields);
 }
@@ -115,7 +117,7 @@ export function appendParked(doc: ParkedDoc, fields: ParkedFields): Upserted {
       : splice(d, last, concat(d.bytes.subarray(d.starts[last], lastEnd), ENCODER.encode(eol)));
     const pos = grown.ends[last];
     const add = ENCODER.encode(bullet);
-    const bytes = concat(grown.bytes.subarray(0, pos), add, grown.bytes.subarray(pos));
+    const bytes = [grown.bytes.subarray(0, pos), add, grown.bytes.subarray(pos)];
     const lastLines = countNewlines(grown.bytes.subarray(grown.starts[last], pos));
     const line = grown.lines[last] + lastLines;
     const out = new Doc(bytes, eol, grown.count + 1, () => ({

@@ -8,7 +8,7 @@
 import { writeFileAtomicSync } from "../fs/atomic.ts";
 import { withLock } from "../fs/lock.ts";
 import type { ParkedDoc } from "./grammar.ts";
-import { emptyParked, parseParkedBytes, renderParkedBytes } from "./scanner.ts";
+import { emptyParked, parseParkedBytes, renderParkedChunks } from "./scanner.ts";
 import { ensureStore, type Store } from "../store/store.ts";
 
 /** Sync on purpose: a CLI run does one read and one write in a row, and the async machinery
@@ -57,12 +57,9 @@ export async function editParked<T>(
       const old = readBytes(store.dropped) ?? new Uint8Array(0);
       const sep = old.length && old[old.length - 1] !== 10 ? "\n" : "";
       const add = new TextEncoder().encode(sep + out.log.map((l) => l + "\n").join(""));
-      const log = new Uint8Array(old.length + add.length);
-      log.set(old);
-      log.set(add, old.length);
-      writeFileAtomicSync(store.dropped, log);
+      writeFileAtomicSync(store.dropped, [old, add]);
     }
-    if (out.doc) writeFileAtomicSync(store.parked, renderParkedBytes(out.doc));
+    if (out.doc) writeFileAtomicSync(store.parked, renderParkedChunks(out.doc));
     return out.result;
   });
 }

@@ -128,9 +128,12 @@ export function renderParked(doc: ParkedDoc): string {
   return doc.text;
 }
 
-/** The file's bytes, exactly (what an edit writes). */
-export function renderParkedBytes(doc: ParkedDoc): Uint8Array {
-  return doc.bytes;
+/**
+ * The file's bytes, exactly, in the pieces an edit left them (what the write puts out one after
+ * another: a one-bullet edit of a large file is never copied whole).
+ */
+export function renderParkedChunks(doc: ParkedDoc): readonly Uint8Array[] {
+  return doc instanceof Doc ? doc.chunks : [doc.bytes];
 }
 
 /** An empty PARKED.md (what a missing file parses as). */
@@ -216,20 +219,32 @@ export class Doc implements ParkedDoc {
   #text?: string;
   #spans?: Spans;
   #makeSpans?: () => Spans;
+  #bytes?: Uint8Array;
+  #chunks?: readonly Uint8Array[];
   /**
-   * `spans` may be a function: an edit's shifted offsets are computed only if something asks
-   * (writing the result needs only its bytes and its count).
+   * `bytes` may be pieces and `spans` a function: an edit's bytes are joined and its shifted
+   * offsets computed only if something asks (writing the result needs only its pieces and count).
    */
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array | readonly Uint8Array[],
     readonly eol: "\n" | "\r\n",
     readonly count: number,
     spans: Spans | (() => Spans),
     text?: string,
   ) {
+    if (bytes instanceof Uint8Array) this.#bytes = bytes;
+    else this.#chunks = bytes.filter((c) => c.length > 0);
     if (typeof spans === "function") this.#makeSpans = spans;
     else this.#spans = spans;
     this.#text = text;
+  }
+  /** The file's bytes, exactly (joined on first use when an edit left them in pieces). */
+  get bytes(): Uint8Array {
+    return this.#bytes ??= concat(...this.#chunks!);
+  }
+  /** The file's bytes as pieces to be written one after another, without joining them. */
+  get chunks(): readonly Uint8Array[] {
+    return this.#bytes ? [this.#bytes] : this.#chunks!;
   }
   #get(): Spans {
     return this.#spans ??= this.#makeSpans!();

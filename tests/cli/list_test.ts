@@ -15,7 +15,7 @@ import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
-import { isoStamp } from "../../lib/store/time.ts";
+import { isoStamp, STALE_MARK } from "../../lib/store/time.ts";
 import { CLI, NOW, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 import {
   clearPayload,
@@ -549,6 +549,44 @@ Deno.test("list: a session that ended without a handover (killed before SessionE
     assert.equal(isUnsaved(born, [doc(2, "other")], NOW), true);
     assert.equal(isUnsaved(born, [doc(5)], NOW), true);
   });
+});
+
+Deno.test("list: the rendered tables, cell by cell", () => {
+  const handover = { age: "2 h", ageMs: 7_200_000, created: null, stale: false, latest: false };
+  const text = renderListing({
+    store: "/p/.claude/state/session",
+    latest: "a",
+    removed: [],
+    notRemoved: [],
+    handovers: [
+      { ...handover, slug: "a", branch: "main", consumed: false, latest: true },
+      { ...handover, slug: "b", branch: "fix|pipe\r\nnext", consumed: true, stale: true },
+      { ...handover, slug: "c", branch: null, consumed: null },
+    ],
+    parked: [
+      { slug: "p", summary: "x | y\nz", raised: null, why: null, next: null, stale: true },
+      { slug: "q|r", summary: "Q", raised: "2026|11", why: null, next: null, stale: false },
+    ],
+  }, NOW);
+  assert.equal(
+    text,
+    [
+      "Handovers (3):",
+      "",
+      "| Slug | Age | Branch | Consumed |",
+      "| --- | --- | --- | --- |",
+      "| a (LATEST) | 2 h | main | no |",
+      `| ${STALE_MARK} b | 2 h | fix\\|pipe next | yes |`,
+      "| c | 2 h | ? | ? |",
+      "",
+      "Parked items (2 open):",
+      "",
+      "| Slug | Raised | Summary |",
+      "| --- | --- | --- |",
+      `| ${STALE_MARK} p | ? | x \\| y z |`,
+      "| q\\|r | 2026\\|11 | Q |",
+    ].join("\n"),
+  );
 });
 
 Deno.test("list: 200,000 parked items render (their lines are appended, not spread)", () => {

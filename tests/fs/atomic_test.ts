@@ -3,6 +3,7 @@ import {
   createFileAtomic,
   PRIVATE_DIR,
   PRIVATE_FILE,
+  setFault,
   targetMode,
   writeFileAtomic,
   writeFileAtomicSync,
@@ -89,4 +90,37 @@ Deno.test({
       assert.deepEqual(left, []);
     });
   },
+});
+
+Deno.test("atomic writes: content in pieces", async (t) => {
+  await using scratch = await scratchDir();
+  const path = join(scratch.path, "PARKED.md");
+  const big = new Uint8Array(1 << 21).map((_, i) => 97 + (i % 26));
+  const chunks = [big.subarray(0, 1000), new Uint8Array(0), Uint8Array.of(10, 0, 255), big];
+  const joined = new Uint8Array(await new Blob(chunks).arrayBuffer());
+
+  await t.step(
+    "the pieces are written one after another, byte for byte (sync and async)",
+    async () => {
+      writeFileAtomicSync(path, chunks);
+      assert.deepEqual(Deno.readFileSync(path), joined);
+      await writeFileAtomic(path, [Uint8Array.of(1), Uint8Array.of(2, 3)]);
+      assert.deepEqual(Deno.readFileSync(path), Uint8Array.of(1, 2, 3));
+      assert.equal(await createFileAtomic(join(scratch.path, "new"), [Uint8Array.of(4)]), true);
+      assert.deepEqual(Deno.readFileSync(join(scratch.path, "new")), Uint8Array.of(4));
+    },
+  );
+
+  await t.step("a write of pieces cut short leaves the old file and no temp file", () => {
+    writeFileAtomicSync(path, "old\n");
+    setFault("short-write");
+    try {
+      assert.throws(() => writeFileAtomicSync(path, chunks), /No space left on device/);
+    } finally {
+      setFault(undefined);
+    }
+    assert.equal(Deno.readTextFileSync(path), "old\n");
+    const left = [...Deno.readDirSync(scratch.path)].filter((e) => e.name.startsWith(".tmp-"));
+    assert.deepEqual(left, []);
+  });
 });

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { removeParked, upsertParked } from "../../lib/parked/edit.ts";
-import { emptyParked, parseParked, renderParked } from "../../lib/parked/scanner.ts";
+import {
+  emptyParked,
+  parseParked,
+  parseParkedBytes,
+  renderParked,
+  renderParkedChunks,
+} from "../../lib/parked/scanner.ts";
 import { prng as rng } from "../support/prng.ts";
 import { WELL_FORMED } from "./_fixture.ts";
 
@@ -34,10 +40,51 @@ Deno.test("parked: edits agree with a fresh parse of their output", () => {
       doc = rand() < 0.5
         ? upsertParked(doc, { slug, summary: `s ${k}`, raised: "2026-11-30" }).doc
         : removeParked(doc, slug).doc;
+      // The pieces a write puts out are the document's bytes (asked first: text joins them).
+      const written = new TextDecoder().decode(joined(renderParkedChunks(doc)));
+      assert.equal(written, renderParked(doc));
       const fresh = parseParked(renderParked(doc));
       const view = (d: typeof doc) => d.items.map((i) => [i.slug, i.line, i.text, i.summary]);
       assert.deepEqual(view(doc), view(fresh), JSON.stringify(renderParked(doc)));
     }
+  }
+});
+
+/** The pieces joined (independently of the code under test). */
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  return new Uint8Array(chunks.flatMap((c) => [...c]));
+}
+
+Deno.test("parked: an edit keeps the file's bytes where they are (pieces, not a copy)", async (t) => {
+  const lines = Array.from({ length: 2000 }, (_, i) => `- **item-${i}** — Item ${i}.\n`);
+  const text = `# Parked items\n\n${lines.join("")}\nfooter \u00e9\n`;
+  const source = new TextEncoder().encode(text);
+  const cases = [
+    {
+      name: "append",
+      doc: upsertParked(parseParkedBytes(source), { slug: "new", summary: "New" }).doc,
+      want: text.replace("\n\nfooter", "\n- **new** — New.\n\nfooter"),
+    },
+    {
+      name: "update",
+      doc: upsertParked(parseParkedBytes(source), { slug: "item-7", summary: "Seven" }).doc,
+      want: text.replace("- **item-7** — Item 7.", "- **item-7** — Seven."),
+    },
+    {
+      name: "remove",
+      doc: removeParked(parseParkedBytes(source), "item-7").doc,
+      want: text.replace("- **item-7** — Item 7.\n", ""),
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const chunks = renderParkedChunks(c.doc);
+      const kept = chunks.filter((p) => p.buffer === source.buffer);
+      assert.equal(kept.length, 2, "the bytes before and after the edit are views of the source");
+      assert.ok(kept.reduce((n, p) => n + p.length, 0) > source.length - 100);
+      assert.equal(new TextDecoder().decode(joined(chunks)), c.want);
+      assert.equal(renderParked(c.doc), c.want);
+    });
   }
 });
 
