@@ -56,6 +56,12 @@ function tempPathFor(path: string): string {
   return `${dir}${TEMP_PREFIX}${truncateUtf8(base, room)}${tail}`;
 }
 
+/**
+ * A file's content: text, bytes, or bytes in pieces written one after another (an edit of a large
+ * file writes its unchanged parts from where they are, never copied into one new buffer first).
+ */
+export type FileData = string | Uint8Array | readonly Uint8Array[];
+
 /** A new file in a private directory: readable and writable by the user only. */
 export const PRIVATE_FILE = 0o600;
 /** A directory of the store: the user's only. */
@@ -118,7 +124,11 @@ export function setFault(value: string | undefined): void {
 /** The fault point itself: a no-op unless {@link setFault} armed it. */
 function injectFault(path: string, data: FileData, mode: number | undefined): void {
   if (fault === undefined) return;
-  const chunks = typeof data === "string" ? [new TextEncoder().encode(data)] : pieces(data);
+  const chunks = typeof data === "string"
+    ? [new TextEncoder().encode(data)]
+    : data instanceof Uint8Array
+    ? [data]
+    : data;
   const size = chunks.reduce((sum, c) => sum + c.length, 0);
   writeChunksSync(path, chunks, mode, size >> 1);
   if (fault === "short-write") throw new Error("No space left on device (os error 28)");
@@ -126,17 +136,9 @@ function injectFault(path: string, data: FileData, mode: number | undefined): vo
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
 }
 
-/** A file's content: text, bytes, or bytes in pieces written one after another. */
-export type FileData = string | Uint8Array | readonly Uint8Array[];
-
-function pieces(data: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
-  return data instanceof Uint8Array ? [data] : data;
-}
-
 /**
- * Writes `chunks` to a new file, at most `limit` bytes. Pieces, so a caller that changed a few
- * bytes of a large file writes the unchanged parts from where they are instead of copying the
- * whole into one new buffer first (a fresh megabyte-sized buffer costs its page faults).
+ * Writes `chunks` one after another to a new file, at most `limit` bytes (the fault point's half).
+ * Joining them first would cost a fresh buffer of the file's size and its page faults.
  */
 function writeChunksSync(
   path: string,

@@ -1,8 +1,9 @@
 /**
  * Edits of a parsed PARKED.md: add, update and remove one bullet. Each returns a new document
- * whose bytes are the old ones with only that bullet spliced in or out — everything else
- * (notes, headings, prose, CRLF, bytes that are not UTF-8) stays exactly as it was — and whose
- * spans are shifted rather than re-scanned. Pure, no IO (the locked write is ./file.ts).
+ * whose bytes are the old ones with only that bullet spliced in or out (everything else — notes,
+ * headings, prose, CRLF, bytes that are not UTF-8 — stays exactly as it was), held as pieces:
+ * views of the old bytes around the new bullet, so writing a large file never copies it whole.
+ * Its spans are shifted rather than re-scanned. Pure, no IO (the locked write is ./file.ts).
  * @module
  */
 
