@@ -151,7 +151,12 @@ function writeChunksSync(
     let left = limit;
     for (const chunk of chunks) {
       const part = chunk.length > left ? chunk.subarray(0, left) : chunk;
-      for (let at = 0; at < part.length;) at += file.writeSync(part.subarray(at));
+      for (let at = 0; at < part.length;) {
+        const n = file.writeSync(part.subarray(at));
+        // A file system that takes nothing and reports no error would loop here forever.
+        if (n <= 0) throw new Error(`wrote nothing to ${path} (the disk may be full)`);
+        at += n;
+      }
       left -= part.length;
     }
   } finally {

@@ -15,6 +15,8 @@ import { scratchDir } from "../support/scratch.ts";
 
 const POSIX = Deno.build.os !== "windows";
 const mode = (path: string) => Deno.statSync(path).mode! & 0o777;
+/** The temp files left in `dir`. */
+const temps = (dir: string) => [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith(".tmp-"));
 
 Deno.test({
   name: "atomic writes: store files private, other files keep their mode",
@@ -86,8 +88,7 @@ Deno.test({
     });
 
     await t.step("no temp file is left behind", () => {
-      const left = [...Deno.readDirSync(store.dir)].filter((e) => e.name.startsWith(".tmp-"));
-      assert.deepEqual(left, []);
+      assert.deepEqual(temps(store.dir), []);
     });
   },
 });
@@ -120,7 +121,19 @@ Deno.test("atomic writes: content in pieces", async (t) => {
       setFault(undefined);
     }
     assert.equal(Deno.readTextFileSync(path), "old\n");
-    const left = [...Deno.readDirSync(scratch.path)].filter((e) => e.name.startsWith(".tmp-"));
-    assert.deepEqual(left, []);
+    assert.deepEqual(temps(scratch.path), []);
+  });
+
+  await t.step("a file system that takes no bytes and says nothing: an error, not a hang", () => {
+    writeFileAtomicSync(path, "old\n");
+    const real = Deno.FsFile.prototype.writeSync;
+    Deno.FsFile.prototype.writeSync = () => 0;
+    try {
+      assert.throws(() => writeFileAtomicSync(path, chunks), /wrote nothing/);
+    } finally {
+      Deno.FsFile.prototype.writeSync = real;
+    }
+    assert.equal(Deno.readTextFileSync(path), "old\n");
+    assert.deepEqual(temps(scratch.path), []);
   });
 });
