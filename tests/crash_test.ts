@@ -19,7 +19,7 @@ import { isSafeSlug, type Store, storeAt } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import { isoStamp } from "../lib/store/time.ts";
-import { CLI, git, HOOK, NOW, scratchProject, writeDoc } from "./support/scratch.ts";
+import { CLI, git, HOOK, NOW, scratchProject, tempFilesIn, writeDoc } from "./support/scratch.ts";
 import { clearPayload, runCliInProcess } from "./support/run.ts";
 import { prng } from "./support/prng.ts";
 
@@ -318,10 +318,7 @@ Deno.test("a write cut short at the write itself leaves the store as it was", as
       assert.match(stderr, /No space left on device/);
       if (w.script === HOOK) assert.equal(new TextDecoder().decode(out.stdout), "");
       assertUntouched(p.store, text, w.name);
-      const temps = [...Deno.readDirSync(p.store.dir)].filter((e) =>
-        e.name.startsWith(TEMP_PREFIX)
-      );
-      assert.deepEqual(temps, [], "the half-written temp file is removed");
+      assert.deepEqual(tempFilesIn(p.store.dir), [], "the half-written temp file is removed");
     });
     await t.step(`${w.name}: killed mid-write (SESSION_FAULT=pause)`, async () => {
       const text = await seedSame(p.store, w.quoted);

@@ -233,7 +233,7 @@ export class Doc implements ParkedDoc {
     text?: string,
   ) {
     if (bytes instanceof Uint8Array) this.#bytes = bytes;
-    else this.#chunks = bytes.filter((c) => c.length > 0);
+    else this.#chunks = bytes;
     if (typeof spans === "function") this.#makeSpans = spans;
     else this.#spans = spans;
     this.#text = text;

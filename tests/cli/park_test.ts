@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parseParked } from "../../lib/parked/scanner.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
-import { put, scratchProject } from "../support/scratch.ts";
+import { put, scratchProject, tempFilesIn } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
@@ -289,10 +289,7 @@ Deno.test("park: 50 concurrent processes keep 50 items", async () => {
   assert.equal(new Set(doc.items.map((i) => i.slug)).size, 50);
   const counts = runs.map((r) => Number(/\((\d+) open\)/.exec(r.stdout)![1])).sort((a, b) => a - b);
   assert.deepEqual(counts, Array.from({ length: 50 }, (_, i) => i + 1), "each saw the others");
-  const leftovers = [...Deno.readDirSync(storeAt(repo.root).dir)].filter((e) =>
-    e.name.startsWith(".tmp-")
-  );
-  assert.deepEqual(leftovers, []);
+  assert.deepEqual(tempFilesIn(storeAt(repo.root).dir), []);
 });
 
 Deno.test("park: in-process (fast paths)", async (t) => {

@@ -11,12 +11,10 @@ import {
 import { acquireLock } from "../../lib/fs/lock.ts";
 import { join } from "../../lib/fs/path.ts";
 import { ensureStore, storeAt } from "../../lib/store/store.ts";
-import { scratchDir } from "../support/scratch.ts";
+import { scratchDir, tempFilesIn } from "../support/scratch.ts";
 
 const POSIX = Deno.build.os !== "windows";
 const mode = (path: string) => Deno.statSync(path).mode! & 0o777;
-/** The temp files left in `dir`. */
-const temps = (dir: string) => [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith(".tmp-"));
 
 Deno.test({
   name: "atomic writes: store files private, other files keep their mode",
@@ -88,7 +86,7 @@ Deno.test({
     });
 
     await t.step("no temp file is left behind", () => {
-      assert.deepEqual(temps(store.dir), []);
+      assert.deepEqual(tempFilesIn(store.dir), []);
     });
   },
 });
@@ -121,7 +119,7 @@ Deno.test("atomic writes: content in pieces", async (t) => {
       setFault(undefined);
     }
     assert.equal(Deno.readTextFileSync(path), "old\n");
-    assert.deepEqual(temps(scratch.path), []);
+    assert.deepEqual(tempFilesIn(scratch.path), []);
   });
 
   await t.step("a file system that takes no bytes and says nothing: an error, not a hang", () => {
@@ -134,6 +132,6 @@ Deno.test("atomic writes: content in pieces", async (t) => {
       Deno.FsFile.prototype.writeSync = real;
     }
     assert.equal(Deno.readTextFileSync(path), "old\n");
-    assert.deepEqual(temps(scratch.path), []);
+    assert.deepEqual(tempFilesIn(scratch.path), []);
   });
 });

@@ -3,7 +3,7 @@ import { setFault } from "../../lib/fs/atomic.ts";
 import { appendParked, removeParked } from "../../lib/parked/edit.ts";
 import { editParked, readParked } from "../../lib/parked/file.ts";
 import { ensureStore, storeAt } from "../../lib/store/store.ts";
-import { scratchDir } from "../support/scratch.ts";
+import { scratchDir, tempFilesIn } from "../support/scratch.ts";
 
 const BASE = "# Parked items\n\n- **a** — A.\n- **b** — B\n  note of b\n\nfooter\n";
 
@@ -54,8 +54,7 @@ Deno.test("parked: the locked edit of PARKED.md on disk", async (t) => {
       }
       assert.equal(Deno.readTextFileSync(store.parked), BASE);
       assert.equal(Deno.readTextFileSync(store.dropped), '{"item":"x"}\n');
-      const temps = [...Deno.readDirSync(store.dir)].filter((e) => e.name.startsWith(".tmp-"));
-      assert.deepEqual(temps, []);
+      assert.deepEqual(tempFilesIn(store.dir), []);
     }
   });
 });

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { TEMP_PREFIX } from "../../lib/fs/atomic.ts";
 import { renderFrontMatter } from "../../lib/store/front_matter.ts";
 import { join } from "../../lib/fs/path.ts";
 import { type Store, storeAt } from "../../lib/store/store.ts";
@@ -137,6 +138,11 @@ export async function writeDoc(store: Store, slug: string, o: DocOptions = {}): 
   await Deno.writeTextFile(join(store.dir, `${slug}.md`), text);
   if (o.latest !== false) await Deno.writeTextFile(store.latest, slug + "\n");
   return text;
+}
+
+/** The names of the temp files an atomic write left in `dir` (none, after any write, failed or not). */
+export function tempFilesIn(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith(TEMP_PREFIX));
 }
 
 /** Makes a named pipe (Deno has no API for one): reading it would block forever. */
