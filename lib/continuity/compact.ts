@@ -13,13 +13,9 @@ import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { TEMP_PREFIX } from "../fs/atomic.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 import { cliCommand } from "../agents/command.ts";
-import {
-  gate,
-  hookOutput,
-  type Payload,
-  type RestoreOptions,
-  safeSessionId,
-} from "../hook/fast.ts";
+import { gate, type Payload, type RestoreOptions } from "../hook/input.ts";
+import { hookOutput } from "../hook/frame.ts";
+import { safeSessionId } from "../store/latest.ts";
 import { HOOK_LOCK_WAIT_MS, type HookEnv, restore } from "../hook/restore.ts";
 import type { Store } from "../store/store.ts";
 import { ageMs, formatAge } from "../store/time.ts";
