@@ -68,7 +68,7 @@ export function withinBytes(
 export function draftNotice(doc: DocHead & { body: string }, now: Date): string {
   const banner = noticeBanner(
     doc.slug,
-    bannerAge(doc, now),
+    bannerAge(doc.created, now),
     doc.branch,
     cliCommand("recall", doc.slug),
   );

@@ -50,16 +50,16 @@ export function shortenRuns(text: string): string {
   return text.replace(new RegExp(`\`{${MAX_BODY_RUN + 1},}`, "g"), "`".repeat(MAX_BODY_RUN));
 }
 
-/** A document's age as a banner says it: a `created` a little ahead (the window's skew) is "just now". */
-export function bannerAge(doc: DocHead, now: Date): string {
-  const ms = ageMs(doc.created, now);
+/** The age of a `created` as a banner says it: a little ahead (the window's skew) is "just now". */
+export function bannerAge(created: string | undefined, now: Date): string {
+  const ms = ageMs(created, now);
   return formatAge(ms === undefined ? undefined : Math.max(0, ms));
 }
 
 /** A handover's banner ({@link bannerLine}) and the recall command it names. */
 export function restoreBanner(doc: DocHead, now: Date): { banner: string; recall: string } {
   const recall = cliCommand("recall", doc.slug);
-  return { banner: bannerLine(doc.slug, bannerAge(doc, now), doc.branch, recall), recall };
+  return { banner: bannerLine(doc.slug, bannerAge(doc.created, now), doc.branch, recall), recall };
 }
 
 /** A body as it is injected: LF line ends, trimmed, backtick runs shortened. */
