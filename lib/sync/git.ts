@@ -61,14 +61,14 @@ export async function git(
         `nothing was changed`,
     );
   }
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    const data = typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin;
-    // A write fails only when git exited early; its exit code says why.
-    await w.write(data).catch(() => {});
-    await w.close().catch(() => {});
-  }
-  const out = await child.output();
+  // Stdin is fed while stdout and stderr are read: `cat-file --batch` and `hash-object
+  // --stdin-paths` answer as they read, so writing all of stdin first fills both pipes and
+  // neither side moves again. A write fails only when git exited early; its exit code says why.
+  const data = typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin;
+  const feeding = data === undefined
+    ? undefined
+    : ReadableStream.from([data]).pipeTo(child.stdin).catch(() => {});
+  const [out] = await Promise.all([child.output(), feeding]);
   return { code: out.code, stdout: out.stdout, stderr: DECODER.decode(out.stderr).trim() };
 }
 

@@ -6,7 +6,7 @@
  */
 
 import { parseParkedBytes } from "../parked/scanner.ts";
-import { isSafeSlug } from "../store/store.ts";
+import { isSafeSlug, RESERVED } from "../store/store.ts";
 import { commitTime, isAncestor, lsTree, readBlobs, revParse, syncedRef } from "./git.ts";
 import { type Bullet, type DocRef, keyBullets } from "./merge.ts";
 import { docKey, type SyncCache } from "./snapshot.ts";
@@ -26,6 +26,17 @@ export interface RefState {
   time: number;
 }
 
+/**
+ * Whether a sync may carry a handover named `slug` into a store: a slug the readers take, and no
+ * reserved name in any case — `dump` refuses those too, and on a case-insensitive file system
+ * `parked.md` is PARKED.md.
+ */
+export function isCarriedSlug(slug: string): boolean {
+  const lower = slug.toLowerCase();
+  return isSafeSlug(slug) && !RESERVED.some((r) => r.toLowerCase() === lower);
+}
+
+/** The store as `commit` holds it (`withParked` false: without reading PARKED.md and the log). */
 export async function refState(
   root: string,
   commit: string | undefined,
@@ -47,7 +58,7 @@ export async function refState(
       // anything.
       if (
         e.type === "blob" && /^100(644|755)$/.test(e.mode) && e.name.endsWith(".md") &&
-        isSafeSlug(e.name.slice(0, -3))
+        isCarriedSlug(e.name.slice(0, -3))
       ) {
         state.docs.set(e.name.slice(0, -3), e.id);
       }
