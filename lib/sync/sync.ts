@@ -70,6 +70,7 @@ import {
   writeSyncCache,
 } from "./snapshot.ts";
 import { clean, cleanBytes } from "./redaction.ts";
+import { localText } from "./text.ts";
 
 /** How many times a push behind the remote fetches, merges and tries again. */
 export const PUSH_ATTEMPTS = 10;
@@ -142,7 +143,7 @@ async function applyDocs(
   known: Map<string, Uint8Array>,
 ): Promise<void> {
   const root = store.root;
-  const remoteDocs = await refDocs(root, state, cache);
+  const remoteDocs = await refDocs(root, state, cache, report.remote);
   const written = await addDocs(store, cache, async (local) => {
     const have = new Set(local.map((d) => d.key));
     const wanted = remoteDocs.filter((d) => !have.has(d.key));
@@ -225,8 +226,13 @@ function mergeLocal(
   against: { base: Bullet[] | undefined; state: RefState } | undefined,
   now: Date,
 ): { bytes: Uint8Array; log: string; merge?: ParkedMerge } {
-  const bytes = readOr(() => Deno.readFileSync(store.parked), new Uint8Array());
-  const log = readOr(() => Deno.readTextFileSync(store.dropped), "");
+  const bytes = localText(
+    "PARKED.md",
+    readOr(() => Deno.readFileSync(store.parked), new Uint8Array()),
+  );
+  const log = DECODER.decode(
+    localText("dropped.jsonl", readOr(() => Deno.readFileSync(store.dropped), new Uint8Array())),
+  );
   if (against === undefined) return { bytes, log };
   const { base, state } = against;
   const mtime = readOr(() => Deno.statSync(store.parked).mtime?.getTime() ?? 0, 0);
@@ -275,7 +281,7 @@ export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport>
   // The remote has not moved since this store last agreed with it: nothing to bring in.
   if (base === tip) return report;
   const cache = readSyncCache(store);
-  const state = await refState(store.root, tip);
+  const state = await refState(store.root, tip, true, remote);
   // What did not change on the remote since the base needs no merge (cost follows the change).
   const was = base === undefined ? undefined : await refState(store.root, base, false);
   const skip = {
@@ -304,11 +310,11 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
     const baseId = await baseCommit(root, remote, tip);
     // The remote has not moved since the last sync: the merge is this store as it is.
     const unmoved = tip !== undefined && baseId === tip;
-    const state = await refState(root, tip, !unmoved);
+    const state = await refState(root, tip, !unmoved, remote);
     const base = unmoved ? undefined : await baseBullets(root, baseId);
     // Handovers: the ref's, plus this store's that it lacks (renamed on a slug collision).
     const placed = placeDocs(
-      await refDocs(root, state, cache),
+      await refDocs(root, state, cache, remote),
       await localDocs(store, cache),
       () => suffix,
       isCarriedSlug,
@@ -316,7 +322,12 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
     // Counted afresh on each attempt: the last one is what the ref got.
     report.redacted = {};
     const blobs = placed.map((p) =>
-      ENCODER.encode(clean(travelling(DECODER.decode(readDocBytes(store, p.from)), from), report))
+      ENCODER.encode(
+        clean(
+          travelling(DECODER.decode(localText(`${p.from}.md`, readDocBytes(store, p.from))), from),
+          report,
+        ),
+      )
     );
     const ids = await writeBlobs(root, blobs);
     const known = new Map(ids.map((id, i) => [id, blobs[i]]));
