@@ -7,7 +7,7 @@
  * @module
  */
 
-import { FailureError } from "../errors.ts";
+import { FailureError, UsageError } from "../errors.ts";
 
 /** The ref on the remote that carries the store (shared by everyone who uses the remote). */
 export const REMOTE_REF = "refs/session/store";
@@ -98,15 +98,17 @@ export async function inRepo(root: string): Promise<boolean> {
 
 /**
  * The remote to use: `name` when given (it must be configured), else the current branch's
- * upstream remote, else `origin`. A missing one is a {@link FailureError} naming the fix.
+ * upstream remote, else `origin`. A named remote that is not configured is a {@link UsageError};
+ * no remote at all, a {@link FailureError}; both name the fix.
  */
 export async function resolveRemote(root: string, name?: string): Promise<string> {
   const remotes = (await gitText(root, ["remote"])).split("\n").filter((r) => r !== "");
   if (name !== undefined) {
     if (remotes.includes(name)) return name;
-    throw new FailureError(
-      `no git remote named "${name}" (remotes: ${remotes.join(", ") || "none"}); nothing was ` +
-        `changed`,
+    // The call's word is wrong, not the repository: a usage error, naming what would work.
+    throw new UsageError(
+      `no git remote named "${name}" (remotes: ${remotes.join(", ") || "none"}); give one of ` +
+        `them to --remote, or add it with "git remote add ${name} URL". Nothing was changed`,
     );
   }
   const branch = await git(root, ["symbolic-ref", "-q", "--short", "HEAD"]);

@@ -295,6 +295,24 @@ export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport>
   return report;
 }
 
+/**
+ * {@link applyToStore} after the remote took a push. A failure here (a full disk, a lock held too
+ * long) says that the push landed, and that the base was kept, so the next pull finishes the merge.
+ */
+async function applyPushed(...args: Parameters<typeof applyToStore>): Promise<void> {
+  const report = args[5];
+  try {
+    await applyToStore(...args);
+  } catch (err) {
+    if (report.pushed === undefined) throw err;
+    throw new FailureError(
+      `pushed to "${report.remote}" (${report.pushed.slice(0, 12)}), but bringing its items into ` +
+        `this store failed (${(err as Error).message}); run "session.ts pull" to bring them in`,
+      { cause: err },
+    );
+  }
+}
+
 /** `push`: this store merged into the remote's, then the store brought up to what was pushed. */
 export async function push(store: Store, opts: SyncOptions): Promise<SyncReport> {
   const remote = await prepare(store, opts.remote);
@@ -391,12 +409,13 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
     // state is clean: bringing it in counts nothing more.
     // Nothing committed: nothing was sent, so nothing was redacted from it.
     const sent = report.pushed === undefined ? {} : report.redacted;
-    if (!unmoved) await applyToStore(store, pushedState, base, cache, opts, report, known);
+    if (!unmoved) await applyPushed(store, pushedState, base, cache, opts, report, known);
+    // The base follows the store: it moves only once the store holds the pushed state.
+    if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
     report.redacted = sent;
     report.docsIn = report.docsIn.filter((d) => !placed.some((p) => p.to === d.from));
     const lost = m?.superseded.map((s) => s.slug) ?? [];
     report.superseded = [...new Set([...lost, ...report.superseded])];
-    if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
     writeSyncCache(store, cache);
     return report;
   }
