@@ -11,6 +11,7 @@
 import { capLines, findSection, parseSections } from "../handover/document.ts";
 import { frameCost, framed, longestBacktickRun } from "../hook/fast.ts";
 import { branchWords } from "../hook/fast.ts";
+import { clip } from "../text/cut.ts";
 
 /** The notice never exceeds this many characters (banner and fence included). */
 export const NOTICE_LIMIT = 700;
@@ -58,7 +59,7 @@ export function summarizeDraft(body: string): DraftSummary {
 /** `text` on one line, cut at `max` characters with an ellipsis. */
 function cut(text: string, max: number): string {
   const one = text.replace(/\s+/g, " ").trim();
-  return one.length > max ? one.slice(0, Math.max(0, max - 1)).trimEnd() + "…" : one;
+  return clip(one, max);
 }
 
 /** The first `n` of `items`, then `+N more`. */
