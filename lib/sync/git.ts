@@ -220,11 +220,13 @@ export async function writeBlobs(root: string, blobs: Uint8Array[]): Promise<str
   if (blobs.length === 0) return [];
   const dir = await Deno.makeTempDir({ prefix: "session-sync-" });
   try {
-    const paths = await Promise.all(blobs.map(async (data, i) => {
+    // One after another: thousands of writes at once would hold as many files open (macOS allows
+    // 256 by default).
+    const paths = blobs.map((data, i) => {
       const path = `${dir}/${i}`;
-      await Deno.writeFile(path, data);
+      Deno.writeFileSync(path, data);
       return path;
-    }));
+    });
     const text = await gitText(root, ["hash-object", "-w", "--no-filters", "--stdin-paths"], {
       stdin: paths.join("\n") + "\n",
     });
