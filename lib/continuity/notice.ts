@@ -8,10 +8,10 @@
  * @module
  */
 
+import { clip } from "../text/cut.ts";
 import { capLines, findSection, parseSections } from "../handover/document.ts";
 import { frameCost, framed, longestBacktickRun } from "../hook/fast.ts";
 import { branchWords } from "../hook/fast.ts";
-import { clip } from "../text/cut.ts";
 
 /** The notice never exceeds this many characters (banner and fence included). */
 export const NOTICE_LIMIT = 700;
