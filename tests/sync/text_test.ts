@@ -33,6 +33,19 @@ function snapshot(cwd: string): string {
   return out.join("\n");
 }
 
+/** `body` run in a clone with one parked item, against a bare remote; both removed after. */
+async function withClone(body: (a: string, remote: string) => Promise<void>): Promise<void> {
+  const w = await world(1);
+  try {
+    await runCliInProcess(["park", "Local item"], { cwd: w.clones[0] });
+    await body(w.clones[0], w.remote);
+  } finally {
+    await w.cleanup();
+  }
+}
+const refTip = async (remote: string) =>
+  (await git(remote, ["rev-parse", "refs/session/store"])).trim();
+
 const cases: { what: string; file: string; files: RefFile[] }[] = [
   {
     what: "a binary PARKED.md",
@@ -70,13 +83,10 @@ const cases: { what: string; file: string; files: RefFile[] }[] = [
 
 Deno.test("a remote file that is not text: pull and push refuse, naming it; nothing changes", async (t) => {
   for (const c of cases) {
-    await t.step(c.what, async () => {
-      const w = await world(1);
-      const [a] = w.clones;
-      try {
-        await runCliInProcess(["park", "Local item"], { cwd: a });
+    await t.step(c.what, () =>
+      withClone(async (a, remote) => {
         await runCliInProcess(["dump", "mine"], { cwd: a, stdin: "## Goal\nMine.\n" });
-        const tip = await plantRef(w.remote, c.files);
+        const tip = await plantRef(remote, c.files);
         const before = snapshot(a);
         for (const mode of ["pull", "push"]) {
           const r = await runCliInProcess([mode], { cwd: a });
@@ -84,33 +94,28 @@ Deno.test("a remote file that is not text: pull and push refuse, naming it; noth
           assert.ok(r.err.includes(`holds ${c.file}, which is not text`), r.err);
           assert.match(r.err, /nothing was changed/);
           assert.equal(snapshot(a), before, mode);
-          assert.equal((await git(w.remote, ["rev-parse", "refs/session/store"])).trim(), tip);
+          assert.equal(await refTip(remote), tip);
         }
-      } finally {
-        await w.cleanup();
-      }
-    });
+      }));
   }
-  await t.step("text with a BOM, emoji and other scripts goes through", async () => {
-    const w = await world(1);
-    const [a] = w.clones;
-    try {
-      await plantRef(w.remote, [
-        {
-          path: "PARKED.md",
-          bytes: "\ufeff# Parked items\n\n- **emoji** — Fix 🚀 日本語. Raised: 2026-11-30.\n",
-        },
-        { path: "dropped.jsonl", bytes: '{"item":"x","text":"é 🚀"}\n' },
-        { path: "handovers/intl.md", bytes: DOC("intl", "Straße, 日本語, 👩‍💻") },
-      ]);
-      const r = await runCliInProcess(["pull"], { cwd: a });
-      assert.equal(r.code, 0, r.err);
-      assert.match(Deno.readTextFileSync(`${a}/${STORE}/intl.md`), /👩‍💻/);
-      assert.match(Deno.readTextFileSync(`${a}/${STORE}/PARKED.md`), /🚀/);
-    } finally {
-      await w.cleanup();
-    }
-  });
+  await t.step(
+    "text with a BOM, emoji and other scripts goes through",
+    () =>
+      withClone(async (a, remote) => {
+        await plantRef(remote, [
+          {
+            path: "PARKED.md",
+            bytes: "\ufeff# Parked items\n\n- **emoji** — Fix 🚀 日本語. Raised: 2026-11-30.\n",
+          },
+          { path: "dropped.jsonl", bytes: '{"item":"x","text":"é 🚀"}\n' },
+          { path: "handovers/intl.md", bytes: DOC("intl", "Straße, 日本語, 👩‍💻") },
+        ]);
+        const r = await runCliInProcess(["pull"], { cwd: a });
+        assert.equal(r.code, 0, r.err);
+        assert.match(Deno.readTextFileSync(`${a}/${STORE}/intl.md`), /👩‍💻/);
+        assert.match(Deno.readTextFileSync(`${a}/${STORE}/PARKED.md`), /🚀/);
+      }),
+  );
 });
 
 Deno.test("a local file that is not text: push refuses, naming it; the remote unchanged", async (t) => {
@@ -128,23 +133,17 @@ Deno.test("a local file that is not text: push refuses, naming it; the remote un
     },
   ];
   for (const c of local) {
-    await t.step(c.what, async () => {
-      const w = await world(1);
-      const [a] = w.clones;
-      try {
-        await runCliInProcess(["park", "Local item"], { cwd: a });
+    await t.step(c.what, () =>
+      withClone(async (a, remote) => {
         assert.equal((await runCliInProcess(["push"], { cwd: a })).code, 0);
-        const tip = (await git(w.remote, ["rev-parse", "refs/session/store"])).trim();
+        const tip = await refTip(remote);
         await c.write(`${a}/${STORE}`);
         const before = snapshot(a);
         const r = await runCliInProcess(["push"], { cwd: a });
         assert.equal(r.code, 1, r.out + r.err);
         assert.ok(r.err.includes(`this store's ${c.file} is not text`), r.err);
         assert.equal(snapshot(a), before);
-        assert.equal((await git(w.remote, ["rev-parse", "refs/session/store"])).trim(), tip);
-      } finally {
-        await w.cleanup();
-      }
-    });
+        assert.equal(await refTip(remote), tip);
+      }));
   }
 });
