@@ -209,3 +209,15 @@ Deno.test("Since the dump: a long commit message cut on a code point", () => {
     assert.match(s, /…/);
   }
 });
+
+Deno.test("the banner's branch: at most 60 UTF-16 units, no half emoji", async (t) => {
+  const { branchWords } = await import("../../lib/hook/frame.ts");
+  for (const pad of PADS) {
+    await t.step(`pad ${pad}`, () => {
+      const words = branchWords(`feat/${rockets(80, pad)}`);
+      const shown: string = JSON.parse(words.slice("branch ".length));
+      clean(shown, `branch pad ${pad}`);
+      assert.ok(shown.length >= 59 && shown.length <= 60, `${shown.length}`);
+    });
+  }
+});
