@@ -10,13 +10,15 @@
  * - the transcript's tail: whether anything a handover carries (a file written, a task, a commit)
  *   happened after a moment, from the raw lines, no reader.
  *
- * One module, importing only lib/hook/fast.ts, because in the hook each module costs ~0.13 ms
- * plus ~0.03 ms per KB of code (docs/PERFORMANCE.md); and no regex on the common path, whose
+ * One module, importing only lib/hook/fast.ts and the transcript gate (lib/transcript/open.ts:
+ * which files may be opened), because in the hook each module costs ~0.13 ms plus ~0.03 ms per
+ * KB of code (docs/PERFORMANCE.md); and no regex on the common path, whose
  * first use costs ~0.1–0.25 ms. The writers (_write.ts, after.ts, since.ts) use the same rules.
  * @module
  */
 
 import { dumpStampMs, parseHead } from "../hook/fast.ts";
+import { openTranscript } from "../transcript/open.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
@@ -178,28 +180,24 @@ export function workInTail(path: string, afterMs: number): boolean | undefined {
 }
 
 /**
- * The last `max` bytes of a file, decoded, and the offset they start at (0: the whole file).
+ * The last `max` bytes of a transcript, decoded, and the offset they start at (0: the whole file).
  * With `wholeOnly`, a longer file is not read: `text` is undefined. Throws when the file cannot
- * be read.
+ * be read, or is no transcript to read (lib/transcript/open.ts: a FIFO, a symlink leading out of
+ * the transcripts folder).
  *
- * Cheap in a fresh process on purpose (SessionEnd's quick looks): the size comes from seeking to
- * the end, as a stat's first use costs ~0.3 ms; a file within `max` is read and decoded natively
- * in one call, as a TextDecoder's first use costs ~0.25 ms more.
+ * The size comes from seeking to the end, as a stat's first use costs ~0.3 ms; the bytes are read
+ * from the handle that was checked, never by the path again.
  */
 export function readTail(
   path: string,
   max: number,
   wholeOnly = false,
 ): { text: string | undefined; from: number } {
-  const file = Deno.openSync(path, { read: true });
+  const file = openTranscript(path);
   try {
     const size = file.seekSync(0, Deno.SeekMode.End);
     const from = Math.max(0, size - max);
-    if (from === 0) {
-      // One native read and decode; a file that grew since the seek is read whole: more lines.
-      return { text: Deno.readTextFileSync(path), from };
-    }
-    if (wholeOnly) return { text: undefined, from };
+    if (from > 0 && wholeOnly) return { text: undefined, from };
     file.seekSync(from, Deno.SeekMode.Start);
     const buf = new Uint8Array(size - from);
     let at = 0;

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { openTranscript } from "./open.ts";
 import { isAbsolute, normalizePath, projectFolder, relativeTo } from "./paths.ts";
 
 /** Where a transcript was found, and how. */
@@ -155,7 +156,7 @@ export async function transcriptCwd(path: string): Promise<string | undefined> {
   let found: string | undefined;
   let count = 0;
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = openTranscript(path);
     const decoder = new TextDecoder();
     const buf = new Uint8Array(64 * 1024);
     let carry = "";
@@ -210,7 +211,7 @@ function* rollouts(sessions: string): Generator<string> {
 async function rolloutCwd(path: string): Promise<string | undefined> {
   let first: string | undefined;
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = openTranscript(path);
     const buf = new Uint8Array(64 * 1024);
     const n = await file.read(buf);
     first = new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\n", 1)[0];
