@@ -154,10 +154,17 @@ export function lineStamp(line: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them). */
-const WORK = /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite)"/;
+/**
+ * Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them), and the
+ * launch of a subagent (`Task`, `Agent`), whose own transcript may hold such calls.
+ */
+const WORK =
+  /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite|Task|Agent)"/;
 
-/** Whether a raw line may hold work: a tool call that writes, a task, or a `git commit`. */
+/**
+ * Whether a raw line may hold work: a tool call that writes, a task, a subagent's launch, or a
+ * `git commit`.
+ */
 export function mayBeWork(line: string): boolean {
   return line.includes('"tool_use"') && (WORK.test(line) || /\bgit\b.{0,200}\bcommit\b/.test(line));
 }

@@ -15,14 +15,15 @@ import { mayBeWork, readTail, TAIL_BYTES } from "./glance.ts";
  * True when the transcript at `path` (at most {@link TAIL_BYTES}) shows no work and no
  * substantive request; false when it shows either; undefined when a quick look cannot tell (a
  * longer file, a Codex rollout). Throws when the file cannot be read. A subagent's launch is
- * taken for work (what it wrote is in its own transcript), and a queued message for a request.
+ * work (glance.ts `mayBeWork`: what it wrote is in its own transcript), and a queued message is a
+ * request.
  */
 export function idleSession(path: string): boolean | undefined {
   const { text } = readTail(path, TAIL_BYTES, true);
   if (text === undefined) return undefined;
   if (text.includes('"session_meta"')) return undefined; // Codex: its own reader decides
   for (const line of text.split("\n")) {
-    if (mayBeWork(line) || launchesAgent(line)) return false;
+    if (mayBeWork(line)) return false;
     const queued = line.includes('"queue-operation"');
     if (!queued && !line.includes('"user"')) continue;
     // deno-lint-ignore no-explicit-any
@@ -38,10 +39,4 @@ export function idleSession(path: string): boolean | undefined {
     if (prompt !== undefined && isSubstantive(prompt)) return false;
   }
   return true;
-}
-
-/** Whether a raw line may launch a subagent (lib/transcript/claude.ts reads its transcript). */
-function launchesAgent(line: string): boolean {
-  return line.includes('"tool_use"') &&
-    (line.includes('"name":"Task"') || line.includes('"name":"Agent"'));
 }

@@ -9,6 +9,7 @@
 
 import { openTranscript } from "./open.ts";
 import { isAbsolute, normalizePath, projectFolder, relativeTo } from "./paths.ts";
+import { isSubagentTranscript } from "./subagents.ts";
 
 /** Where a transcript was found, and how. */
 export interface Located {
@@ -127,7 +128,7 @@ export async function locateTranscript(inputs: LocateInputs): Promise<Located> {
   for (const name of mine) {
     try {
       for (const e of Deno.readDirSync(`${projects}/${name}`)) {
-        if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+        if (!e.isFile || !e.name.endsWith(".jsonl") || isSubagentTranscript(e.name)) continue;
         if (inputs.exclude && e.name === `${inputs.exclude}.jsonl`) continue;
         const p = `${projects}/${name}/${e.name}`;
         try {

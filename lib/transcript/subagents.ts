@@ -19,6 +19,14 @@ export interface SubagentFile {
 /** How much of a 2.0.x agent file's start is read for its `sessionId`. */
 const HEAD_BYTES = 4096;
 
+/**
+ * Whether a file name is a subagent's transcript (`agent-<id>.jsonl`), never a session's own:
+ * the newest-file fallback and `list`'s unsaved notice pass over it.
+ */
+export function isSubagentTranscript(name: string): boolean {
+  return agentIdOf(name) !== undefined;
+}
+
 /** `agent-<id>.jsonl` names: the id, or undefined for any other name. */
 function agentIdOf(name: string): string | undefined {
   if (!name.startsWith("agent-") || !name.endsWith(".jsonl")) return undefined;
