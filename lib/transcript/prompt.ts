@@ -11,17 +11,27 @@
 /**
  * What follows `<` at the start of a message that is no request at all: a slash command's
  * wrapper (`<command-name>`, `<command-message>`, `<command-args>`), its output
- * (`<local-command-stdout>`, `<local-command-caveat>`) or `!` shell input and output (`<bash-…>`).
+ * (`<local-command-stdout>`, `<local-command-caveat>`), `!` shell input and output (`<bash-…>`),
+ * or a `#` note saved to memory (`<user-memory-input>`).
  */
-const NOT_PROMPTS = ["command-", "local-command-", "bash-"];
+const NOT_PROMPTS = ["command-", "local-command-", "bash-", "user-memory-input"];
 
 /**
  * Blocks the client wraps around or beside what the person typed, removed wherever they stand:
  * IDE context (`<ide_opened_file>`, `<ide_selection>`, any `<ide_…>`), reminders and hook output
- * (`<system-reminder>`, `<user-prompt-submit-hook>`), and a finished background task delivered as
- * a user message (`<task-notification>`). A message of nothing else is no request.
+ * (`<system-reminder>`, `<system-notification>`, `<user-prompt-submit-hook>`), a finished
+ * background task delivered as a user message (`<task-notification>`) and MCP resource news
+ * (`<mcp-resource-update>`, `<mcp-polling-update>`). A message of nothing else is no request.
  */
-const CONTEXT_TAGS = ["ide_", "system-reminder", "user-prompt-submit-hook", "task-notification"];
+const CONTEXT_TAGS = [
+  "ide_",
+  "system-reminder",
+  "system-notification",
+  "user-prompt-submit-hook",
+  "task-notification",
+  "mcp-resource-update",
+  "mcp-polling-update",
+];
 
 /**
  * Text of a user message that a person typed ({@link typedText}), or undefined for tool results,

@@ -121,6 +121,8 @@ Deno.test("typedText: the client's wrappers and markers are set aside, wherever 
     assert.equal(typedText("<command-message>init</command-message>"), undefined);
     assert.equal(typedText("<local-command-caveat>Caveat</local-command-caveat>"), undefined);
     assert.equal(typedText("<bash-stdout>ok</bash-stdout>"), undefined);
+    assert.equal(typedText("<user-memory-input>use tabs</user-memory-input>"), undefined);
+    assert.equal(typedText("<mcp-resource-update>r changed</mcp-resource-update>Go"), "Go");
   });
   await t.step("image markers and the backslash before a typed line break go", () => {
     assert.equal(typedText("[Image #1] [Image #12]"), undefined);
