@@ -146,7 +146,10 @@ export class TranscriptReader {
   }
 
   #fold(rec: Json, n: number, side: boolean): void {
-    if (rec.type === "queue-operation") return this.#queue(rec, n);
+    if (rec.type === "queue-operation") {
+      if (!side) this.#queue(rec, n);
+      return;
+    }
     if (rec.type !== "assistant" && rec.type !== "user") return;
     if (typeof rec.uuid === "string") {
       if (this.#seen.has(rec.uuid)) return;
@@ -162,7 +165,6 @@ export class TranscriptReader {
    * transcript ends was never read by the agent: it is the session's last request.
    */
   #queue(rec: Json, n: number): void {
-    if (rec.isSidechain === true) return;
     if (rec.operation === "enqueue") {
       // Nothing typed in it (a slash command, IDE context alone) still holds its place in line.
       this.#queued.push({ text: contentText(rec.content) ?? "", line: n });
@@ -268,7 +270,7 @@ export class TranscriptReader {
           status: str(input.status) ?? "pending",
           line: call.line,
         });
-        this.#taskAt.set(id, call.at ?? -Infinity);
+        if (call.at !== undefined) this.#taskAt.set(id, call.at);
         const early = this.#early.get(id);
         this.#early.delete(id);
         if (early !== undefined) this.#update(id, early);
@@ -296,18 +298,21 @@ export class TranscriptReader {
   /**
    * A TaskUpdate of task `id`. The task list is shared with the subagents, whose transcripts are
    * read after the session's: an update older than the task's last change is stale, and an update
-   * of a task not created yet waits for its creation (the latest such update).
+   * of a task not created yet waits for its creation (the latest such update). An update with no
+   * time is taken in the order read.
    */
   #update(id: string, call: PendingCall): void {
     const task = this.#b.tasks.get(id);
-    const at = call.at ?? Infinity;
+    const at = call.at;
     if (task === undefined) {
-      const waiting = this.#early.get(id);
-      if (waiting === undefined || (waiting.at ?? Infinity) <= at) this.#early.set(id, call);
+      const waiting = this.#early.get(id)?.at;
+      if (at === undefined || waiting === undefined || waiting <= at) this.#early.set(id, call);
       return;
     }
-    if (at < (this.#taskAt.get(id) ?? -Infinity)) return;
-    this.#taskAt.set(id, at);
+    if (at !== undefined) {
+      if (at < (this.#taskAt.get(id) ?? -Infinity)) return;
+      this.#taskAt.set(id, at);
+    }
     const input = call.input ?? {};
     const status = str(input.status);
     if (status === "deleted") this.#b.tasks.delete(id);

@@ -359,6 +359,8 @@ Deno.test("subagents' own transcripts: 2.0.x beside the session, 2.1.x under sub
     result("a2", "Done.", { rec: { toolUseResult: { status: "completed", agentId: "beside12" } } }),
     call("u1", "TaskUpdate", { taskId: "1", status: "completed" }),
     result("u1", "Updated task #1 status"),
+    call("u2", "TaskUpdate", { taskId: "9", status: "completed" }),
+    result("u2", "Updated task #9 status"),
     said("All done."),
   ]);
   const side = (o: Rec) => ({ ...o, isSidechain: true });
@@ -370,6 +372,8 @@ Deno.test("subagents' own transcripts: 2.0.x beside the session, 2.1.x under sub
     side(result("s1", "ok")),
     side(call("s2", "TaskUpdate", { taskId: "1", status: "in_progress" })),
     side(result("s2", "Updated task #1 status")),
+    side(call("s5", "TaskCreate", { subject: "Check the sources" })),
+    side(result("s5", "Task #9 created successfully")),
     side(said("Should I go on?")),
     user("Also check the licence"), // a record without the flag is still the subagent's
   ]);
@@ -406,10 +410,10 @@ Deno.test("subagents' own transcripts: 2.0.x beside the session, 2.1.x under sub
   await t.step(
     "the shared task list: a subagent's older update does not undo the session's",
     () => {
-      assert.deepEqual(f.tasks.map((x) => [x.subject, x.status]), [[
-        "Write the report",
-        "completed",
-      ]]);
+      assert.deepEqual(f.tasks.map((x) => [x.subject, x.status]), [
+        ["Write the report", "completed"],
+        ["Check the sources", "completed"],
+      ], "and the session's update of a task a subagent created waited for its creation");
     },
   );
   await t.step("nothing a subagent says is a request or a question", () => {
