@@ -12,8 +12,8 @@
  *
  * One module, importing only lib/hook/fast.ts and the transcript gate (lib/transcript/open.ts:
  * which files may be opened), because in the hook each module costs ~0.13 ms plus ~0.03 ms per
- * KB of code (docs/PERFORMANCE.md); and no regex on the common path, whose
- * first use costs ~0.1–0.25 ms. The writers (_write.ts, after.ts, since.ts) use the same rules.
+ * KB of code (docs/PERFORMANCE.md); and no regex on the common path, whose first use costs
+ * ~0.1–0.25 ms. The writers (_write.ts, after.ts, since.ts) use the same rules.
  * @module
  */
 
