@@ -68,7 +68,8 @@ export function contentText(content: any): string | undefined {
 
 /**
  * The one flattening of a message's text to what the person typed, or undefined when they typed
- * nothing here: {@link CONTEXT_TAGS} blocks removed (an unclosed one to the end); a message that
+ * nothing here: {@link CONTEXT_TAGS} blocks removed (a tag never closed is text someone typed
+ * about it: the client closes its own); a message that
  * is a slash command, its output, shell input ({@link NOT_PROMPTS}) or an interruption notice is
  * none; the client's `[Image #N]` markers go, and so does the `\` a terminal leaves at the end of
  * a line typed with a line break. Everything that quotes a request reads it through here.
@@ -85,7 +86,7 @@ export function typedText(raw: string): string | undefined {
   return text === "" ? undefined : text;
 }
 
-/** `text` without its {@link CONTEXT_TAGS} blocks (`<tag …>…</tag>`; unclosed: to the end). */
+/** `text` without its {@link CONTEXT_TAGS} blocks (`<tag …>…</tag>`, `<tag/>`). */
 function withoutContext(text: string): string {
   let out = "";
   let from = 0;
@@ -96,13 +97,10 @@ function withoutContext(text: string): string {
     let end = lt + 1;
     while (end < text.length && !" \t\n>/".includes(text[end])) end++;
     const name = text.slice(lt + 1, end);
+    const close = text.startsWith("/>", end) ? end : text.indexOf(`</${name}>`, end);
+    if (close === -1) continue;
     out += text.slice(from, lt) + " ";
-    if (text.startsWith("/>", end)) {
-      from = end + 2; // self-closing
-      continue;
-    }
-    const close = text.indexOf(`</${name}>`, end);
-    from = close === -1 ? text.length : close + name.length + 3;
+    from = close === end ? end + 2 : close + name.length + 3;
   }
   return out + text.slice(from);
 }

@@ -110,9 +110,9 @@ Deno.test("typedText: the client's wrappers and markers are set aside, wherever 
       undefined,
     );
     assert.equal(
-      typedText("Ship it <ide_diagnostics>never closed"),
-      "Ship it",
-      "unclosed: to the end",
+      typedText("Strip every <system-reminder> block from the goal"),
+      "Strip every <system-reminder> block from the goal",
+      "never closed: typed about the tag, not by the client",
     );
     assert.equal(typedText("<ide_mark/>Rename the flag"), "Rename the flag", "self-closing");
     assert.equal(typedText("<ide>not ours</ide> ok"), "<ide>not ours</ide> ok");
