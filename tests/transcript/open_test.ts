@@ -140,7 +140,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "process: a symlink to a file outside the transcripts folder carries nothing into a draft",
+  name: "process: a symlink out of the transcripts folder carries nothing into a draft or a card",
   ignore: WINDOWS,
   fn: async () => {
     await using p = await scratchProject();
@@ -164,5 +164,15 @@ Deno.test({
     assert.deepEqual(written.filter((d) => d.includes("PRIVATE-MARKER")), []);
     assert.deepEqual(written, [], "nothing drafted");
     assert.match(ran.stderr, /leads outside/);
+    // PreCompact saves nothing of it for the card either (its task would be on it).
+    const pre = await runHook(p.root, projects, {
+      ...fx.endPayload(p.root, link),
+      hook_event_name: "PreCompact",
+      trigger: "auto",
+    });
+    assert.equal(pre.code, 0, pre.stderr);
+    const saved = [...Deno.readDirSync(p.store.dir)].filter((e) => e.name.startsWith(".compact-"))
+      .map((e) => Deno.readTextFileSync(join(p.store.dir, e.name)));
+    assert.deepEqual(saved.filter((m) => m.includes("Write the validation tests")), []);
   },
 });
