@@ -2,7 +2,8 @@
  * Transcripts: what the session really did, read from the agent's own record of it (Claude
  * Code's JSONL transcript, Codex's rollout) into one {@link TranscriptFacts}: files touched,
  * tasks, questions left open, deferrals, first and last requests. Streaming, so memory stays flat
- * however long the file; tolerant of bad lines, unknown record types and future fields.
+ * however long the file (but for the id of each record read, so a repeated one is read once);
+ * tolerant of bad lines, unknown record types and future fields.
  *
  * - facts.ts: the facts model, and the one builder both readers feed (state, shared rules, assembly)
  * - prose.ts: closing questions, whether a reply answers one, deferral phrases
