@@ -5,18 +5,20 @@
  * around the user's (IDE context, reminders, task notifications, slash commands) reaches a Goal,
  * a request or a question; the files and the unfinished tasks are what the records say, computed
  * here from the raw records by the plain rules, independently of lib/transcript/. Skipped where
- * the corpus is absent (it is not part of this repository). Read only: nothing here writes.
+ * the corpus is absent (it is not part of this repository). The corpus is only read: the drafts
+ * are written to a scratch store.
  */
 import assert from "node:assert/strict";
 import { posix } from "node:path";
-import { composeDraft } from "../../lib/continuity/draft.ts";
+import { draftSession } from "../../lib/continuity/_write.ts";
 import { idleSession } from "../../lib/continuity/idle.ts";
 import { worthCarrying } from "../../lib/continuity/draft.ts";
+import { join } from "../../lib/fs/path.ts";
 import { recoverMarkdown } from "../../lib/handover/recover.ts";
-import { storeAt } from "../../lib/store/store.ts";
+import type { Store } from "../../lib/store/store.ts";
 import { readTranscript } from "../../lib/transcript/claude.ts";
 import { isUnfinished, type TranscriptFacts } from "../../lib/transcript/facts.ts";
-import { NOW } from "../support/scratch.ts";
+import { NOW, scratchDir } from "../support/scratch.ts";
 
 const PROJECT = decodeURIComponent(new URL("../../", import.meta.url).pathname);
 const CORPUS = posix.resolve(PROJECT, "../shared/corpus/claude-code-log/projects");
@@ -147,6 +149,7 @@ Deno.test({
     (present(CORPUS) ? "" : " (skipped: no ../shared/corpus beside the project)"),
   ignore: !present(CORPUS),
   fn: async (t) => {
+    await using scratch = await scratchDir();
     let sessions = 0;
     let withWork = 0;
     for (const folder of [...Deno.readDirSync(CORPUS)].map((e) => e.name).sort()) {
@@ -186,15 +189,31 @@ Deno.test({
           }
           const recovered = recoverMarkdown(facts);
           assert.doesNotMatch(requestsOf(recovered), WRAPPER, "recover's Goal and last request");
-          const draft = composeDraft(facts, {
-            store: storeAt(root),
-            branch: "main",
-            now: NOW,
-            session: sessionId ?? "s",
-          }, "main-draft");
-          assert.doesNotMatch(requestsOf(draft), WRAPPER, "the draft's Goal and last request");
-          for (const line of draft.split("\n").filter((l) => l.includes("Unanswered:"))) {
-            assert.doesNotMatch(line, WRAPPER, "a question");
+          // SessionEnd's own write, into a scratch store of the session's project.
+          const into = join(scratch.path, String(sessions), ".claude", "state", "session");
+          const store: Store = {
+            root,
+            dir: into,
+            latest: join(into, "LATEST"),
+            parked: join(into, "PARKED.md"),
+            dropped: join(into, "dropped.jsonl"),
+          };
+          const answer = await draftSession({ store, transcript: path, session: "s", now: NOW });
+          const docs = present(into)
+            ? [...Deno.readDirSync(into)].filter((d) => d.name.endsWith("-draft.md"))
+            : [];
+          assert.equal(docs.length, worthCarrying(facts) ? 1 : 0, answer.reason);
+          for (const doc of docs) {
+            const draft = Deno.readTextFileSync(join(into, doc.name));
+            assert.doesNotMatch(requestsOf(draft), WRAPPER, "the draft's Goal and last request");
+            for (const line of draft.split("\n").filter((l) => l.includes("Unanswered:"))) {
+              assert.doesNotMatch(line, WRAPPER, "a question");
+            }
+            const flat = draft.replace(/\s+/g, " ");
+            for (const task of want.tasks) {
+              const subject = String(task).replace(/\s+/g, " ").trim().replace(/\.$/, "");
+              assert.ok(flat.includes(subject), `unfinished task in the draft: ${subject}`);
+            }
           }
           // The quick look never calls idle a session the full reading finds worth carrying.
           if (idleSession(path) === true) assert.equal(worthCarrying(facts), false);
