@@ -39,8 +39,11 @@ function inside(real: string, folder: string): boolean {
  * Opens the transcript at `path` for reading, or throws {@link NotATranscript} (or the file
  * system's error): the path, symlinks resolved, must be a regular file inside its
  * {@link transcriptsFolder} (resolved too), checked before the file is opened, so nothing that
- * could block (a FIFO, a device) is ever opened; the open handle must then be that same file (a
- * swap after the check is refused). Synchronous: `Deno.open` of a regular file does not wait.
+ * could block (a FIFO, a device) is ever opened; the path must still resolve to the same file once
+ * it is open (a swap after the check is refused). Synchronous: `Deno.open` of a regular file does
+ * not wait. Every check goes by the path as given, as the read grant names it: a handle's own
+ * stat would ask the grant for the resolved path (Deno 2.9), which a grant naming a symlinked
+ * `~/.claude` does not cover.
  */
 export function openTranscript(path: string): Deno.FsFile {
   const real = Deno.realPathSync(path);
@@ -48,19 +51,15 @@ export function openTranscript(path: string): Deno.FsFile {
   if (!inside(real, folder)) {
     throw new NotATranscript(`${path} leads outside ${folder} (to ${real})`);
   }
-  const info = Deno.statSync(path); // by the path as given: the read grant names it so
-  if (!info.isFile) throw new NotATranscript(`${path} is not a regular file`);
+  if (!Deno.statSync(path).isFile) throw new NotATranscript(`${path} is not a regular file`);
   const file = Deno.openSync(path, { read: true });
+  let same = false;
   try {
-    const opened = file.statSync();
-    if (
-      !opened.isFile || (info.ino !== null && opened.ino !== info.ino) || opened.dev !== info.dev
-    ) {
-      throw new NotATranscript(`${path} changed while it was opened`);
-    }
-  } catch (err) {
+    same = Deno.realPathSync(path) === real;
+  } catch { /* gone meanwhile */ }
+  if (!same) {
     file.close();
-    throw err;
+    throw new NotATranscript(`${path} changed while it was opened`);
   }
   return file;
 }

@@ -176,3 +176,30 @@ Deno.test({
     assert.deepEqual(saved.filter((m) => m.includes("Write the validation tests")), []);
   },
 });
+
+Deno.test({
+  name: "process: a transcripts folder reached through a symlink (a dotfiles ~/.claude) is read",
+  ignore: WINDOWS,
+  fn: async () => {
+    await using p = await scratchProject();
+    await using home = await scratchDir();
+    await using dotfiles = await scratchDir();
+    // ~/.claude is a symlink; the grant names the path through it, as install writes it.
+    const { folder } = projectsIn(dotfiles.path);
+    Deno.symlinkSync(dotfiles.path, join(home.path, ".claude"));
+    const transcript = join(folder, `${fx.SESSION}.jsonl`);
+    Deno.writeTextFileSync(
+      transcript,
+      fx.timedTranscript(p.root, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }]),
+    );
+    const named = join(home.path, ".claude", "projects", "-home-me-app", `${fx.SESSION}.jsonl`);
+    const ran = await runHook(
+      p.root,
+      join(home.path, ".claude", "projects"),
+      fx.endPayload(p.root, named),
+    );
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(ran.stderr, /drafted/);
+    assert.equal(fx.docsIn(p.store).length, 1);
+  },
+});
