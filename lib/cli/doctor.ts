@@ -33,7 +33,7 @@ const NEEDS_FIXING = 1;
 
 /** Runs `doctor`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);
