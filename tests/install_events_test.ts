@@ -217,7 +217,9 @@ Deno.test("a hook registered with V8 flags: doctor says run install; install rew
   for (const event of ["", "SessionEnd ", "PreCompact "]) {
     assert.match(
       d.stdout,
-      new RegExp(`✗ ${event}hook in .*settings\\.json .* runs with --v8-flags=--no-lazy,\\S+, an internal V8`),
+      new RegExp(
+        `✗ ${event}hook in .*settings\\.json .* runs with --v8-flags=--no-lazy,\\S+, an internal V8`,
+      ),
       event || "SessionStart",
     );
   }
