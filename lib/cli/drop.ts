@@ -62,7 +62,7 @@ function queryOf(words: string[]): string {
 
 /** Runs `drop`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const query = queryOf(a.positionals);
   const store = storeFor(ctx, a.dir);

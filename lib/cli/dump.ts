@@ -70,7 +70,7 @@ export function agentMarkdown(stdin: string): string {
 
 /** Runs `dump`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);

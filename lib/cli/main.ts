@@ -31,9 +31,7 @@ interface ModeModule {
  * Imports a mode's module. The specifier is computed on purpose: Deno builds the module graph of
  * every literal `import("…")` before the script starts, so literal specifiers here made each run
  * resolve, read and hash every mode's modules and npm packages (~10 % of a quick mode's budget).
- * The CLI runs with read permission, so a runtime import needs nothing more. Resolved with
- * `import.meta.resolve`, which Deno does not analyse either, rather than a `URL`, whose first use
- * costs ~0.4 ms in a fresh process.
+ * The CLI runs with read permission, so a runtime import needs nothing more.
  */
 function load(path: string): Promise<ModeModule> {
   return import(import.meta.resolve(path));

@@ -38,7 +38,7 @@ export const SPEC: ModeSpec = {
 
 /** Runs `sweep`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const root = store.root;
