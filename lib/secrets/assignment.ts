@@ -20,10 +20,8 @@
  * @module
  */
 
-import { isPlaceholder, isReference } from "./_values.ts";
+import { isPlaceholder, isReference, valueAt } from "./_values.ts";
 import { escapable, type Rule, type Span } from "./rules.ts";
-// The value's reading is shared with the hook's pre-check, which must import nothing.
-import { valueAt } from "../hook/fast.ts";
 
 /** The words of a secret's name (lib/hook/fast.ts `NAME_WORDS` copies them). */
 export const SECRET_WORDS: ReadonlySet<string> = new Set([
