@@ -103,6 +103,14 @@ const ABOUT_WORDS = new Set([
   "reset",
 ]);
 
+/**
+ * A word that glues a secret's word to what it qualifies, as environment variables do
+ * (`PGPASSWORD`, `APITOKEN`, `SECRETKEY`, `authtoken`): ends in one of the longer secret words, or
+ * in "key" after a qualifier. Not `pass`, `pwd` or `auth` (bypass, OLDPWD, oauth).
+ */
+const GLUED =
+  /^[a-z0-9]+(?:password|passwd|passphrase|secret|token|credentials?|apikey)$|^(?:api|access|private|secret|auth|signing|encryption|master|client|app)key$/;
+
 /** True when the assignment's `name` says its value is a secret. */
 export function isSecretName(name: string): boolean {
   const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(
@@ -112,9 +120,19 @@ export function isSecretName(name: string): boolean {
     .toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
   if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1])) return false;
   return words.some((w, i) =>
-    SECRET_WORDS.has(w) || (w === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
+    SECRET_WORDS.has(w) || GLUED.test(w) ||
+    (w === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
   );
 }
+
+/**
+ * An unquoted value that is code, not a credential: an identifier or member path of letters
+ * (`getToken`, `options.apiKey`), a call or an index on one (`require(`, `jwt.encode(payload`,
+ * `lexer.Next(`, `tokens[i`; a member path may hold digits), or a URL without credentials (a
+ * password in a URL is url-password's).
+ */
+const EXPRESSION =
+  /^(?:[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:[(\[].*)?|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[(\[].*|[a-z][a-z0-9+.-]*:\/\/[^@\s]*)$/s;
 
 /** True when `value`, given to a secret's name, is a credential rather than a stand-in or code. */
 export function isSecretValue(value: string, quoted: boolean): boolean {
@@ -122,7 +140,7 @@ export function isSecretValue(value: string, quoted: boolean): boolean {
   if (/^v?[0-9][0-9.]*$/.test(value)) return false;
   if (/^(?:\/|~\/|\.\.?\/)/.test(value)) return false;
   if (quoted) return value.trim().split(/\s+/).length < 4;
-  return !/^[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value);
+  return !EXPRESSION.test(value);
 }
 
 // A name, optionally quoted (or quoted with `\"` inside a JSON string), then `=`, `:`, `:=` or
