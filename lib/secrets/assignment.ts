@@ -101,6 +101,7 @@ const ABOUT_WORDS = new Set([
   "required",
   "enabled",
   "reset",
+  "stdin",
 ]);
 
 /**
@@ -144,11 +145,12 @@ export function isSecretValue(value: string, quoted: boolean): boolean {
 }
 
 // A name, optionally quoted (or quoted with `\"` inside a JSON string), then `=`, `:`, `:=` or
-// `=>`, spaces or tabs around it but never a line break (a YAML key ending its line opens a map).
+// `=>`, spaces or tabs around it but never a line break (a YAML key ending its line opens a map);
+// or a long flag (`--password PW`), then spaces.
 // Sticky: tried only where a name holds a word of a secret's name (TRIGGER), which is ~10x faster
 // on 100 KB of JSON than trying it at every position.
 const NAME_THEN_OPERATOR = escapable(
-  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(:=|=>|=|:)[ \t]*/y,
+  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1(?:[ \t]*(:=|=>|=|:)[ \t]*|(?<=(?<![^ \t])--[A-Za-z0-9_.-]+)[ \t]+(?=[^\s-]))/y,
 );
 
 /** Where a secret's name may be: a part of one of its words (isSecretName decides). */

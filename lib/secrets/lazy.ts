@@ -7,7 +7,7 @@
  *
  * The pre-check ({@link mayHoldSecret}): a text holding none of the literals below cannot hold a
  * secret, because every rule needs one of them. Each shaped rule is gated by its literals
- * (rules.ts `GATES`: one of them is in every match, and `redact` runs no rule whose literals are
+ * (redact.ts `GATES`: one of them is in every match, and `redact` runs no rule whose literals are
  * all absent), and a secret-named assignment starts at a hit of its trigger word (assignment.ts
  * `TRIGGER`). The lists are copies (importing rules.ts would load what this saves); the tests
  * check that every literal of `GATES` and every word of `TRIGGER` is covered here, and that every
@@ -65,6 +65,13 @@ export const SHAPED_LITERALS: readonly string[] = [
   "CCESS",
   "://",
   "earer",
+  "curl",
+  "wget",
+  "mysql",
+  "mariadb",
+  "sshpass",
+  "login",
+  "ookie",
 ];
 
 /** The words a secret's name holds, any case: assignment.ts `TRIGGER`, word for word. */

@@ -33,6 +33,9 @@ export type SecretKind =
   | "stripe-key"
   | "url-password"
   | "bearer-token"
+  | "cli-password"
+  | "basic-auth"
+  | "session-cookie"
   | "secret-assignment";
 
 /** A range `[start, end)` of a text to replace. */
@@ -60,7 +63,7 @@ export function escapable(pattern: RegExp): RegExp {
 }
 
 /** A rule from one global pattern: the whole match, or its group `value` when it has one. */
-function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
+export function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
   // `d`: the indices of the `value` group, where the value alone is to be replaced.
   const escaped = escapable(new RegExp(pattern.source, pattern.flags + "d"));
   return {
