@@ -102,6 +102,17 @@ const ABOUT_WORDS = new Set([
   "enabled",
   "reset",
   "stdin",
+  "options",
+  "opts",
+  "config",
+  "settings",
+  "params",
+  "processor",
+  "formatter",
+  "provider",
+  "handler",
+  "factory",
+  "creator",
 ]);
 
 /**
@@ -120,6 +131,7 @@ export function isSecretName(name: string): boolean {
   )
     .toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
   if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1])) return false;
+  if (QUESTION_WORDS.has(words[0]) && words.length > 1) return false;
   return words.some((w, i) =>
     SECRET_WORDS.has(w) || GLUED.test(w) ||
     (w === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
@@ -129,18 +141,29 @@ export function isSecretName(name: string): boolean {
 /**
  * An unquoted value that is code, not a credential: an identifier or member path of letters
  * (`getToken`, `options.apiKey`), a call or an index on one (`require(`, `jwt.encode(payload`,
- * `lexer.Next(`, `tokens[i`; a member path may hold digits), or a URL without credentials (a
+ * `lexer.Next(`, `tokens[i`, `Options>(`; a member path may hold digits), a parenthesized
+ * expression or an arrow function's parameters (`(payload) =>`), or a URL without credentials (a
  * password in a URL is url-password's).
  */
 const EXPRESSION =
-  /^(?:[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:[(\[].*)?|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[(\[].*|[a-z][a-z0-9+.-]*:\/\/[^@\s]*)$/s;
+  /^(?:[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:[(\[<>].*)?|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[(\[<>].*|\(.*|[a-z][a-z0-9+.-]*:\/\/[^@\s]*)$/s;
+
+/** A quoted value that names something: a constant or an environment variable (`TOKEN_STRING`). */
+const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
+/** First words of a name that holds a flag or a check about a secret (`isToken`, `hasPassword`). */
+const QUESTION_WORDS = new Set(["is", "has", "should", "can", "needs", "was"]);
 
 /** True when `value`, given to a secret's name, is a credential rather than a stand-in or code. */
 export function isSecretValue(value: string, quoted: boolean): boolean {
   if (value.length < 8 || isReference(value) || isPlaceholder(value)) return false;
   if (/^v?[0-9][0-9.]*$/.test(value)) return false;
   if (/^(?:\/|~\/|\.\.?\/)/.test(value)) return false;
-  if (quoted) return value.trim().split(/\s+/).length < 4;
+  if (quoted) {
+    // Words without a digit are text (`"Token usage – "`, `"top secret"`), four or more a sentence.
+    const words = value.trim().split(/\s+/).length;
+    return words < 4 && (words === 1 || /[0-9]/.test(value)) && !CONSTANT_NAME.test(value);
+  }
   return !EXPRESSION.test(value);
 }
 

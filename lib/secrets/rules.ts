@@ -189,10 +189,11 @@ function isJwtHeader(token: string): boolean {
   }
 }
 
-// Not in secretlint. `ey` is how the base64 of a JSON object (`{"`, `{ `) begins.
+// Not in secretlint. `ey` is how the base64 of a JSON object (`{"`, `{ `) begins; after a `/` (a
+// branch, a path) it may begin, since its header must decode to JSON with an `alg`.
 const jwt = shaped(
   "jwt",
-  /(?<![A-Za-z0-9_.\/+])ey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_\/+=-])/g,
+  /(?<![A-Za-z0-9_.+])ey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_\/+=-])/g,
   isJwtHeader,
 );
 
