@@ -23,6 +23,7 @@ import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =
@@ -181,6 +182,8 @@ export interface Sweep {
   file: string;
   /** The candidates, numbered from 1 in table order. */
   candidates: (Candidate & { n: number })[];
+  /** What redaction took out of the transcript as it was read (lib/transcript/read.ts). */
+  redacted?: RedactionCounts;
 }
 
 /** Numbers candidates in table order. */
@@ -253,5 +256,6 @@ export async function sweepProject(
     transcriptNote: loaded.facts ? undefined : loaded.located.reason,
     file,
     candidates: numbered(lists.flat()),
+    redacted: loaded.redacted,
   };
 }

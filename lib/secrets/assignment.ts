@@ -1,22 +1,25 @@
 /**
  * Secret-named assignments: a value given to a name that says it is a secret, in the shapes
  * environment files, shells, JSON, YAML and code write it: `API_KEY=…`, `export SECRET=…`,
- * `"password": "…"`, `token: …`, `--password=…`, `db.password = '…'`, JSON inside a JSON string
- * (`\"token\": \"…\"`, as transcripts carry it). Only the value is replaced; the name and quotes
- * stay, so the line still says what was there.
+ * `"password": "…"`, `token: …`, `--password=…`, `--password …`, `db.password = '…'`, JSON inside
+ * a JSON string (`\"token\": \"…\"`, as transcripts carry it). Only the value is replaced; the
+ * name and quotes stay, so the line still says what was there.
  *
  * A name says "secret" when one of its words (split at `_ - .` and camelCase) is password,
  * passwd, passphrase, pwd, pass, secret, token, credential(s), auth, authorization or apikey, or is
- * "key" after api, access, private, secret, auth, signing, encryption, master, client or app; and
- * its last word is not one that names something about the secret (`_id`, `_url`, `_file`,
- * `_count`, `max_tokens` …). No maintained rule set has this (secretlint's preset has no
- * generic rule), so it is written here, with the false positives measured in its tests.
+ * "key" after api, access, private, secret, auth, signing, encryption, master, client or app, or
+ * glues one of the longer ones to a qualifier (`PGPASSWORD`, `APITOKEN`, `SECRETKEY`); and its last
+ * word is not one that names something about the secret (`_id`, `_url`, `_file`, `_count`,
+ * `max_tokens`, `…Options` …), nor its first one that asks about it (`isToken`, `hasPassword`). No
+ * maintained rule set has this (secretlint's preset has no generic rule), so it is written here,
+ * with the false positives measured in its tests.
  *
  * The value must look like a credential: 8 characters or more, not a reference (`$X`, `${{ … }}`,
  * `%X%`, `{{ x }}`, `process.env.X`), not a placeholder (`<redacted>`, `your-token-here`,
- * `xxxxxxxx`, `********`), not a number, a version, a path, a boolean, or — unquoted — a code
- * identifier or member path (`getToken`, `options.apiKey`: letters, `_` and dots only), and when
- * quoted not a sentence (four words or more).
+ * `xxxxxxxx`, `********`), not a number, a version, a path, a boolean; unquoted, not code (an
+ * identifier, a member path, a call, an index, a parenthesized expression, a URL without
+ * credentials: `getToken`, `options.apiKey`, `jwt.encode(payload, key)`); quoted, not text (words
+ * without a digit, or four words or more) nor a constant's name (`"TOKEN_STRING"`).
  * @module
  */
 

@@ -116,7 +116,7 @@ const sessionCookie: Rule = {
 /** The command-line and header rules, in the order they run (after rules.ts's, before assignments). */
 export const COMMAND_RULES: readonly Rule[] = [cliPassword, basicAuth, sessionCookie];
 
-/** Their gates, as rules.ts `GATES`. */
+/** Their gates, as rules.ts `GATES` (redact.ts `RULE_GATES` joins them). */
 export const COMMAND_GATES: Readonly<Partial<Record<SecretKind, readonly string[]>>> = {
   "cli-password": ["curl", "wget", "mysql", "mariadb", "sshpass", "login"],
   "basic-auth": ["Authorization", "authorization"],

@@ -7,10 +7,10 @@
  *
  * The pre-check ({@link mayHoldSecret}): a text holding none of the literals below cannot hold a
  * secret, because every rule needs one of them. Each shaped rule is gated by its literals
- * (redact.ts `GATES`: one of them is in every match, and `redact` runs no rule whose literals are
+ * (redact.ts `RULE_GATES`: one of them is in every match, and `redact` runs no rule whose literals are
  * all absent), and a secret-named assignment starts at a hit of its trigger word (assignment.ts
  * `TRIGGER`). The lists are copies (importing rules.ts would load what this saves); the tests
- * check that every literal of `GATES` and every word of `TRIGGER` is covered here, and that every
+ * check that every literal of `RULE_GATES` and every word of `TRIGGER` is covered here, and that every
  * generated true positive passes (tests/secrets/lazy_test.ts). Here, not in a file of its own:
  * every module is ~0.15 ms more on the start of `park` and `drop`.
  * @module

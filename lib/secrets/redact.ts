@@ -24,8 +24,8 @@ export interface Redaction {
 /** Every rule in the order it runs: the specific shapes first, the generic names last. */
 export const RULES: readonly Rule[] = [...SHAPED_RULES, ...COMMAND_RULES, secretAssignment];
 
-/** Every rule's gate but the assignments' (rules.ts `GATES`). */
-export const GATES: Readonly<Partial<Record<SecretKind, readonly string[]>>> = {
+/** Every rule's gate but the assignments' (rules.ts `GATES`, command_line.ts `COMMAND_GATES`). */
+export const RULE_GATES: Readonly<Partial<Record<SecretKind, readonly string[]>>> = {
   ...SHAPED_GATES,
   ...COMMAND_GATES,
 };
@@ -45,7 +45,7 @@ export function redactionMark(kind: SecretKind): string {
 export function redact(text: string): Redaction {
   const counts: RedactionCounts = {};
   for (const rule of RULES) {
-    const gate = GATES[rule.kind];
+    const gate = RULE_GATES[rule.kind];
     if (gate !== undefined && !gate.some((literal) => text.includes(literal))) continue;
     const spans = rule.find(text);
     if (spans.length === 0) continue;
