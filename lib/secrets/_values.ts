@@ -3,8 +3,7 @@
  * rules (rules.ts) and the secret-named assignments (assignment.ts) so both leave the same things
  * alone: placeholders (`your-token-here`, `xxxxxxxx`, `<redacted>`, `********`), references to a
  * secret kept elsewhere (`$API_KEY`, `${{ secrets.X }}`, `%TOKEN%`, `{{ token }}`), and this
- * module's own output (`[redacted:kind]`), which keeps redaction idempotent; and where an
- * assigned value ends ({@link valueAt}).
+ * module's own output (`[redacted:kind]`), which keeps redaction idempotent.
  * @module
  */
 
@@ -92,44 +91,4 @@ export function isPlaceholder(value: string): boolean {
 export function characterClasses(value: string): number {
   return (/[A-Z]/.test(value) ? 1 : 0) + (/[a-z]/.test(value) ? 1 : 0) +
     (/[0-9]/.test(value) ? 1 : 0);
-}
-
-/** JavaScript's `\s`: the white space of a regex. */
-const SPACES =
-  " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" +
-  "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
-/** What ends an unquoted assigned value: white space (JavaScript's `\s`), quotes, `,;&)}]\`. */
-export const VALUE_ENDS = SPACES + "\"'`,;&)}]\\";
-
-/**
- * The value of an assignment starting at `at`: its span and whether it was quoted (on its line,
- * a backslash escaping the next character), else up to {@link VALUE_ENDS}; undefined when there
- * is none.
- */
-export function valueAt(
-  text: string,
-  at: number,
-): { start: number; end: number; quoted: boolean } | undefined {
-  const c = text[at];
-  if (c === undefined || c === "=" || c === ">" || c === "<" && text[at + 1] === "=") {
-    return undefined;
-  }
-  const quote = c === "\\" && text[at + 1] === '"'
-    ? '\\"'
-    : c === '"' || c === "'" || c === "`"
-    ? c
-    : "";
-  const start = at + quote.length;
-  if (quote !== "") {
-    const eol = text.indexOf("\n", start);
-    for (let i = start, limit = eol < 0 ? text.length : eol; i < limit; i++) {
-      if (quote === '\\"' ? text.startsWith(quote, i) : text[i] === quote) {
-        return { start, end: i, quoted: true };
-      }
-      if (text[i] === "\\") i++;
-    }
-  }
-  let end = start;
-  while (end < text.length && !VALUE_ENDS.includes(text[end])) end++;
-  return end > start ? { start, end, quoted: false } : undefined;
 }

@@ -12,8 +12,7 @@
  *   registry's `login -p`), `Authorization: Basic`, cookie values
  * - assignment.ts: secret-named assignments (`API_KEY=…`, `"password": "…"`, `token: …`,
  *   `--password PW`)
- * - _values.ts: what a value must not be (placeholders, references, earlier redactions), and where
- *   an assigned value ends
+ * - _values.ts: what a value must not be (placeholders, references, earlier redactions)
  * - lazy.ts: redact.ts loaded on demand, and only for a text that may hold a secret
  *   (`mayHoldSecret`: the literals one of which every rule's match holds), for the fast write
  *   paths (park, drop, dump, evidence) and the CLI's output funnel (`redactedOutput`)
