@@ -19,11 +19,11 @@ import {
 import type { ParkedItem } from "../parked/grammar.ts";
 import { oneLine } from "../store/slug.ts";
 import { readParked } from "../parked/file.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
-import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =

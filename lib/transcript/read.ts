@@ -7,11 +7,11 @@
  * @module
  */
 
+import { redactDeepLazily } from "../secrets/lazy.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import { readTranscript } from "./claude.ts";
 import type * as Codex from "./codex.ts";
 import type { ReaderOptions, TranscriptFacts } from "./facts.ts";
-import { redactDeepLazily } from "../secrets/lazy.ts";
-import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** True when the file at `path` starts like a Codex rollout (a `session_meta` record). */
 export async function isCodexRollout(path: string): Promise<boolean> {
