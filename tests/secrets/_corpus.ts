@@ -59,26 +59,25 @@ function walk(dir: string, keep: RegExp, out: Source[] = []): Source[] {
 }
 
 /**
- * The locked npm packages' folders in Deno's npm cache, each fetched with `deno cache` first
- * when it is not there (a fresh machine); an error when one still is not.
+ * The locked npm packages' folders in Deno's npm cache, fetched first with `deno cache` of the
+ * project's own npm imports (which bring the rest, the lockfile unchanged) when one is not there
+ * (a fresh machine); an error when one still is not.
  */
 export async function npmPackages(): Promise<string[]> {
   const cache = `${await npmCache()}/registry.npmjs.org`;
-  const packages = lockedPackages().map(([name, version]) => ({
-    spec: `npm:${name}@${version}`,
-    dir: `${cache}/${name}/${version}`,
-  }));
-  const missing = packages.filter((p) => !exists(p.dir));
-  if (missing.length > 0) {
+  const dirs = lockedPackages().map(([name, version]) => `${cache}/${name}/${version}`);
+  if (!dirs.every(exists)) {
+    const lock = JSON.parse(Deno.readTextFileSync(new URL("deno.lock", ROOT)));
+    const imports = Object.keys(lock.specifiers ?? {}).filter((s) => s.startsWith("npm:"));
     await new Deno.Command(Deno.execPath(), {
-      args: ["cache", ...missing.map((p) => p.spec)],
+      args: ["cache", "--frozen", ...imports],
       cwd: ROOT,
       stdout: "null",
       stderr: "null",
     }).output();
   }
-  for (const p of packages) if (!exists(p.dir)) throw new Error(`${p.spec}: not in ${cache}`);
-  return packages.map((p) => p.dir);
+  for (const dir of dirs) if (!exists(dir)) throw new Error(`${dir}: not in Deno's npm cache`);
+  return dirs;
 }
 
 function exists(path: string): boolean {
