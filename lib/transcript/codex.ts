@@ -17,6 +17,8 @@
 
 import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
 import { fileReader, textReader } from "./lines.ts";
+// Redacted before it is cut (read.ts redacts the rest): a cut through a secret no rule would find.
+import { redact } from "../secrets/redact.ts";
 
 /** A tool call waiting for its output: the files it would touch. */
 interface PendingCall {
@@ -98,13 +100,13 @@ export class CodexReader {
     if (p.type === "message" && p.role === "user") {
       const text = typedText(p.content);
       if (text === undefined) return;
-      this.#b.requested(text, n, text.length > 300 ? text.slice(0, 299) + "…" : text);
+      this.#b.requested(text, n, text.length > 300 ? redact(text).text.slice(0, 299) + "…" : text);
     } else if (p.type === "message" && p.role === "assistant") {
       const text = Array.isArray(p.content)
         ? p.content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n").trim()
         : "";
       if (text === "") return;
-      this.#b.said(text, n, text.length > 300 ? text.slice(-300) : text);
+      this.#b.said(text, n, text.length > 300 ? redact(text).text.slice(-300) : text);
       this.#b.deferred(text, n);
     } else if (p.type === "function_call" || p.type === "custom_tool_call") {
       this.#call(p, n);

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { answerSessionEnd } from "../../lib/continuity/session_end.ts";
+import { readAnyTranscript } from "../../lib/transcript/read.ts";
 import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/fast.ts";
 import { join } from "../../lib/fs/path.ts";
 import { git, NOW, put, scratchProject, writeDoc } from "../support/scratch.ts";
@@ -215,4 +216,24 @@ Deno.test("leak 8: a pulled handover named by a token", async () => {
   } finally {
     await w.cleanup();
   }
+});
+
+Deno.test("leak 5, Codex: a token across the reader's 300-character cut", async () => {
+  await using p = await scratchProject();
+  const rec = (type: string, payload: Record<string, unknown>) =>
+    JSON.stringify({ timestamp: "2026-11-30T11:00:00Z", type, payload });
+  const message = (role: string, type: string, text: string) =>
+    rec("response_item", { type: "message", role, content: [{ type, text }] });
+  const filler = "Please look at the deploy configuration again. ".repeat(8);
+  const path = join(p.root, "rollout.jsonl");
+  await Deno.writeTextFile(
+    path,
+    [
+      rec("session_meta", { id: "s-1", cwd: p.root }),
+      message("user", "input_text", `${filler.slice(0, 285)} ${github.text} and go on.`),
+      message("assistant", "output_text", `Done. ${SECRETS.slack.text} ${filler.slice(0, 280)}`),
+    ].join("\n") + "\n",
+  );
+  const facts = await readAnyTranscript(path, { root: p.root });
+  assertClean(JSON.stringify(facts), [github, SECRETS.slack], "the rollout's facts");
 });
