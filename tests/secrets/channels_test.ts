@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { answerSessionEnd } from "../../lib/continuity/session_end.ts";
 import { readAnyTranscript } from "../../lib/transcript/read.ts";
-import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/input.ts";
 import { join } from "../../lib/fs/path.ts";
 import { git, NOW, put, scratchProject, writeDoc } from "../support/scratch.ts";
 import { clearPayload, contextOf, runCliInProcess, runHookProcess } from "../support/run.ts";
