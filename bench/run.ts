@@ -509,6 +509,7 @@ try {
   await cliRows();
   await gitRows();
   await transcriptRows();
+  await (await import("./sync.ts")).syncRows(row, { base, full: FULL, runs: FULL ? 3 : 2 });
 } finally {
   if (!Deno.env.get("SESSION_BENCH_KEEP")) Deno.removeSync(base, { recursive: true });
 }
