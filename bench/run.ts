@@ -529,6 +529,7 @@ console.log(
   `\n${FULL ? "full" : "CI"} sizes, ${RUNS} interleaved rounds per row, medians; ` +
     `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cpus${loadAverage()}.`,
 );
+if (wanted("secrets")) await import("./secrets.ts");
 if (errors) {
   console.error(`session bench: ${errors} row(s) failed to run`);
   Deno.exit(1);

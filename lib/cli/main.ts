@@ -21,6 +21,7 @@
 import { setFault } from "../fs/atomic.ts";
 import { EXIT, isFsRefusal, SessionError, UsageError } from "../errors.ts";
 import type { Context } from "./context.ts";
+import { redactedOutput } from "../secrets/lazy.ts";
 
 /** A mode module: what every `lib/cli/<mode>.ts` exports. */
 interface ModeModule {
@@ -135,6 +136,17 @@ export function usage(): string {
 
 /** Runs the CLI with `args`; returns the exit code. Usage errors never show a stack trace. */
 export async function main(args: string[], ctx: Context): Promise<number> {
+  // Everything any mode prints is redacted on its way out (lib/secrets/lazy.ts).
+  const output = redactedOutput(ctx.out, ctx.err);
+  try {
+    return await dispatch(args, { ...ctx, out: output.out, err: output.err });
+  } finally {
+    await output.flush();
+  }
+}
+
+/** {@link main} with its output funnelled. */
+async function dispatch(args: string[], ctx: Context): Promise<number> {
   const [mode, ...rest] = args;
   if (mode === undefined || mode === "--help" || mode === "-h" || mode === "help") {
     (mode === undefined ? ctx.err : ctx.out)(usage());

@@ -13,7 +13,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { join, pathOutside } from "../fs/path.ts";
 import { renderUnlanded, sweepProject, UNLANDED_REL } from "../handover/sweep.ts";
 import { isoStamp } from "../store/time.ts";
-import { redactDeep, redactionNote } from "../secrets/redact.ts";
+import { addCounts, redactDeep, redactionNote } from "../secrets/redact.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
@@ -54,8 +54,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   );
   // The paths that say where (root, file, transcript) locate things and stay as they are.
   const clean = redactDeep({ candidates: found.candidates, transcriptNote: found.transcriptNote });
-  const sweep = { ...found, ...clean.value };
-  const note = redactionNote(clean.counts);
+  const { redacted, ...rest } = found;
+  const sweep = { ...rest, ...clean.value };
+  const note = redactionNote(addCounts(clean.counts, redacted ?? {}));
   if (note) ctx.err(note);
   const table = renderUnlanded(sweep);
   // Deno's --allow-write checks the path as given: a `.temp` symlinked out of the project would

@@ -69,7 +69,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   if (!worthCarrying(facts)) {
     return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
   }
-  const branch = headBranch(r.top);
+  const branch = await headBranch(r.top);
   const inputs = {
     store,
     top: r.top,

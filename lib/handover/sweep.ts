@@ -19,6 +19,7 @@ import {
 import type { ParkedItem } from "../parked/grammar.ts";
 import { oneLine } from "../store/slug.ts";
 import { readParked } from "../parked/file.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
@@ -182,6 +183,8 @@ export interface Sweep {
   file: string;
   /** The candidates, numbered from 1 in table order. */
   candidates: (Candidate & { n: number })[];
+  /** What redaction took out of the transcript as it was read (lib/transcript/read.ts). */
+  redacted?: RedactionCounts;
 }
 
 /** Numbers candidates in table order. */
@@ -254,5 +257,6 @@ export async function sweepProject(
     transcriptNote: loaded.facts ? undefined : loaded.located.reason,
     file,
     candidates: numbered(lists.flat()),
+    redacted: loaded.redacted,
   };
 }
