@@ -235,7 +235,7 @@ async function sessionEndRows(): Promise<void> {
   });
   // Drafting from a 10 MB transcript, against the floor plus a bare line-by-line JSON.parse of it.
   let wall: number[] = [];
-  await row("session end: draft", `${e.mb} MB`, "×", 1.3, async () => {
+  await row("session end: draft", `${e.mb} MB`, "×", 1.5, async () => {
     const floor: Proc = {
       ...floorFor(e.big),
       args: ["run", ...e.flags, projectFile("bench/parse_floor.ts"), e.big],
@@ -284,7 +284,7 @@ async function cliRows(): Promise<void> {
   const floor: Proc = { cmd: DENO, args: ["run", ...CLI_FLAGS, empty], cwd: p.root, env: NOW_ENV };
   for (const q of QUICK_MODES) {
     let i = 0;
-    await row(q.mode, `${docs} docs, ${items} parked`, "×", 1.5, async () => {
+    await row(q.mode, `${docs} docs, ${items} parked`, "×", 3, async () => {
       if (!built(q.mode)) return undefined;
       return await compare(floor, {
         cmd: DENO,

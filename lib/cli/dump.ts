@@ -53,11 +53,6 @@ export const SPEC: ModeSpec = {
 /** The agent's markdown from stdin: refused when empty or binary; a pasted front matter dropped. */
 export function agentMarkdown(stdin: string): string {
   const text = stdin.replace(/^\uFEFF/, "");
-  if (text.includes("\0")) {
-    throw new UsageError(
-      "stdin looks binary; pipe the handover's markdown sections. Nothing was written",
-    );
-  }
   const body = splitFrontMatter(text)?.body ?? text;
   if (body.trim() === "") {
     throw new UsageError(

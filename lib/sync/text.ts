@@ -8,20 +8,7 @@
 
 import { FailureError } from "../errors.ts";
 import { REMOTE_REF } from "./git.ts";
-
-const STRICT = new TextDecoder("utf-8", { fatal: true });
-
-/** Why `bytes` are not text, or undefined when they are. */
-export function notText(bytes: Uint8Array): string | undefined {
-  const nul = bytes.indexOf(0);
-  if (nul >= 0) return `a NUL byte at offset ${nul}`;
-  try {
-    STRICT.decode(bytes);
-    return undefined;
-  } catch {
-    return "bytes that are not UTF-8";
-  }
-}
+import { notText } from "../text/utf8.ts";
 
 /** `bytes` of `path` in the remote's ref, refused unless they are text. */
 export function remoteText(remote: string, path: string, bytes: Uint8Array): Uint8Array {

@@ -11,6 +11,7 @@ import { answer, type HookAnswer } from "../../lib/hook/answer.ts";
 import { DEFAULT_OPTIONS, type Payload, type RestoreOptions } from "../../lib/hook/input.ts";
 import type { HookEnv } from "../../lib/hook/restore.ts";
 import { main } from "../../lib/cli/main.ts";
+import { decodeStdin } from "../../lib/cli/context.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { CLI, HOOK, NOW } from "./scratch.ts";
@@ -33,7 +34,8 @@ export async function runCliInProcess(
     cwd: o.cwd,
     env: (name) => o.env?.[name],
     now: o.now ?? NOW,
-    readStdin: () => Promise.resolve(o.stdin ?? ""),
+    // As session.ts reads it: bytes decoded by the one text rule.
+    readStdin: () => Promise.resolve(decodeStdin(new TextEncoder().encode(o.stdin ?? ""))),
     out: (t) => out.push(t),
     err: (t) => err.push(t),
   });
