@@ -12,6 +12,10 @@
  *   does not name an unconsumed dump: a draft never overwrites nor shadows a handover the agent
  *   wrote.
  *
+ * On `/clear` (`reason: "clear"`) it also leaves the short-lived mark that links this session to
+ * the one the agent starts next (lib/store/sessions.ts), so that session restores this one's
+ * handover and no other session's.
+ *
  * Every write is atomic and under the store's docs lock, where "did this session dump or draft
  * already?" is asked again: of two SessionEnd hooks at once exactly one writes. The modules the
  * writes need (the transcript reader, the drafter) are imported only when there is something to
@@ -22,7 +26,8 @@
 import type { HookAnswer } from "../hook/answer.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";
 import { sessionField } from "../store/front_matter.ts";
-import { hasSince, type SessionDoc, sessionDocs, workInTail } from "./glance.ts";
+import { hasSince, workInTail } from "./glance.ts";
+import { markClearing, type SessionDoc, sessionDocs } from "../store/sessions.ts";
 import { projectStore } from "./_store.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
@@ -56,8 +61,27 @@ export async function answerSessionEnd(
   if (session === undefined) return { reason: "no usable session_id in the payload" };
   const where = projectStore(env.projectDir, payload.cwd);
   if ("refused" in where) return { reason: where.refused };
+  const answer = await carry(where, session, payload.transcript_path, now);
+  // `/clear`: the session that starts next succeeds this one (lib/store/sessions.ts). Left after
+  // the draft, so the store exists when there is anything to link; never fails the answer.
+  if (payload.reason === "clear") {
+    try {
+      markClearing(where.store, session, new Date(now));
+    } catch (err) {
+      return { reason: `${answer.reason}; no clearing mark: ${(err as Error).message}` };
+    }
+  }
+  return answer;
+}
+
+/** What this session leaves: nothing, the "Since the dump" section, or a draft, and why. */
+async function carry(
+  where: { store: Store; top?: string },
+  session: string,
+  transcript: string | undefined,
+  now: number,
+): Promise<HookAnswer> {
   const own = sessionDocs(where.store.dir, session);
-  const transcript = payload.transcript_path;
   if (own.length > 0) return await sinceTheDump(own[0], transcript, session, where);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
   try {

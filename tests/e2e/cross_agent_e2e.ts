@@ -203,7 +203,8 @@ crossTest(
       async () => {
         await dumpOn(claude, world, "first", first);
         await gemini.clear();
-        await Deno.stat(`${world.project}/${STORE}/.gemini-armed`);
+        const names = [...Deno.readDirSync(`${world.project}/${STORE}`)].map((e) => e.name);
+        assert.ok(names.some((n) => n.startsWith(".gemini-armed")), `no arm in ${names}`);
         await claude.clear();
         await consumed(world, "first");
         assert.ok((await claude.say("carry on")).includes(first));
