@@ -61,17 +61,23 @@ export async function answerSessionEnd(
   if (session === undefined) return { reason: "no usable session_id in the payload" };
   const where = projectStore(env.projectDir, payload.cwd);
   if ("refused" in where) return { reason: where.refused };
-  const answer = await carry(where, session, payload.transcript_path, now);
-  // `/clear`: the session that starts next succeeds this one (lib/store/sessions.ts). Left after
-  // the draft, so the store exists when there is anything to link; never fails the answer.
-  if (payload.reason === "clear") {
+  // `/clear`: the session that starts next succeeds this one (lib/store/sessions.ts). Marked
+  // first, so a draft cut off by the agent's time limit still leaves the link; and again after,
+  // when the draft made the store. A mark that cannot be written never fails the answer.
+  const clearing = payload.reason === "clear";
+  const mark = () => {
     try {
-      markClearing(where.store, session, new Date(now));
+      return markClearing(where.store, session, new Date(now)) ? "" : "no store to mark";
     } catch (err) {
-      return { reason: `${answer.reason}; no clearing mark: ${(err as Error).message}` };
+      return (err as Error).message;
     }
-  }
-  return answer;
+  };
+  const first = clearing ? mark() : "";
+  const answer = await carry(where, session, payload.transcript_path, now);
+  const missed = first === "" ? "" : mark();
+  return missed === "" || missed === "no store to mark"
+    ? answer
+    : { reason: `${answer.reason}; no clearing mark: ${missed}` };
 }
 
 /** What this session leaves: nothing, the "Since the dump" section, or a draft, and why. */
