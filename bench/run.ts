@@ -4,7 +4,7 @@
  *
  *   deno task bench            CI sizes, the default (about a minute on a busy 2-core machine);
  *                              --quick says so explicitly
- *   deno task bench --full     the issue's full sizes (also: SESSION_BENCH_FULL=1)
+ *   deno task bench --full     the full sizes (also: SESSION_BENCH_FULL=1)
  *   deno task bench --runs N   rounds per row (default 15 CI, 31 full)
  *   deno task bench --only hook,list   only rows whose name starts with one of these
  *
@@ -447,7 +447,7 @@ async function gitRows(): Promise<void> {
 async function transcriptRows(): Promise<void> {
   const mb = FULL ? 100 : 10;
   if (!wanted("transcript")) return;
-  // The transcript helper's side-by-side bench (bench/transcript.ts): readTranscript against a
+  // The side-by-side transcript bench (bench/transcript.ts): readTranscript against a
   // bare line-by-line JSON.parse loop over the same generated file, plus peak RSS growth.
   const { benchTranscript } = await import("./transcript.ts");
   let result: Awaited<ReturnType<typeof benchTranscript>> | undefined;
@@ -509,6 +509,7 @@ try {
   await cliRows();
   await gitRows();
   await transcriptRows();
+  await (await import("./sync.ts")).syncRows(row, { base, full: FULL, runs: FULL ? 3 : 2 });
 } finally {
   if (!Deno.env.get("SESSION_BENCH_KEEP")) Deno.removeSync(base, { recursive: true });
 }

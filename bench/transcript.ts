@@ -37,10 +37,11 @@ export async function makeTranscript(
     const parts: string[] = [];
     for (const line of base) {
       parts.push(
+        // Each round's records are new ones (a record seen twice, by uuid, is read once).
         line.replaceAll("toolu_fixture_", `toolu_${round}_`).replaceAll(
           "src/greet.ts",
           `src/greet_${round % 500}.ts`,
-        ),
+        ).replaceAll(/"(uuid|parentUuid)":"([0-9a-f-]{36})"/g, `"$1":"$2-${round}"`),
       );
     }
     for (let i = 0; i < 8; i++) {
@@ -92,7 +93,8 @@ export async function makeTranscript(
  * chunked reader, {@link forEachLine}) and JSON.parse only the lines that can carry a fact — a
  * user or assistant message, found by the same substring test the reader uses; every other line
  * (snapshots, progress, summaries: ~30 % of a real transcript) is skipped unparsed, as a reader
- * is free to. Parsing every line here flattered the ratio: the floor did work the reader skips.
+ * is free to. Parsing every line here would flatter the ratio: the floor would do work the reader
+ * skips.
  */
 export async function bareLoop(path: string): Promise<number> {
   let count = 0;

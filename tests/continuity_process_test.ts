@@ -1,5 +1,5 @@
 /**
- * The hook as a process, for issue 13's SessionStart side: the draft notice (and `--no-notice`),
+ * The hook as a process, for the continuity events' SessionStart side: the draft notice (and `--no-notice`),
  * compaction (PreCompact, then SessionStart compact; and without PreCompact), the framing against
  * hostile documents, and the per-agent budgets with CJK- and emoji-heavy handovers. Run with the
  * least privilege `install` grants a project hook.

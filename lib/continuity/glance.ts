@@ -5,8 +5,13 @@
  * - whether a document already says what came after the dump;
  * - the transcript's tail: whether anything a handover carries (a file written, a task, a commit)
  *   happened after a moment, from the raw lines, no reader.
+ *
+ * Which transcript files may be opened is lib/transcript/open.ts's rule. The writers (_write.ts,
+ * after.ts, since.ts) use the same rules.
  * @module
  */
+
+import { openTranscript } from "../transcript/open.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
@@ -41,10 +46,17 @@ export function lineStamp(line: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them). */
-const WORK = /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite)"/;
+/**
+ * Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them), and the
+ * launch of a subagent (`Task`, `Agent`), whose own transcript may hold such calls.
+ */
+const WORK =
+  /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite|Task|Agent)"/;
 
-/** Whether a raw line may hold work: a tool call that writes, a task, or a `git commit`. */
+/**
+ * Whether a raw line may hold work: a tool call that writes, a task, a subagent's launch, or a
+ * `git commit`.
+ */
 export function mayBeWork(line: string): boolean {
   return line.includes('"tool_use"') && (WORK.test(line) || /\bgit\b.{0,200}\bcommit\b/.test(line));
 }
@@ -67,26 +79,24 @@ export function workInTail(path: string, afterMs: number): boolean | undefined {
 }
 
 /**
- * The last `max` bytes of a file, decoded, and the offset they start at (0: the whole file).
+ * The last `max` bytes of a transcript, decoded, and the offset they start at (0: the whole file).
  * With `wholeOnly`, a longer file is not read: `text` is undefined. Throws when the file cannot
- * be read.
+ * be read, or is no transcript to read (lib/transcript/open.ts: a FIFO, a symlink leading out of
+ * the transcripts folder).
  *
- * The size comes from seeking to the end; a file within `max` is read whole.
+ * The size comes from seeking to the end; a file within `max` is read whole. The bytes are read
+ * from the handle that was checked, never by the path again.
  */
 export function readTail(
   path: string,
   max: number,
   wholeOnly = false,
 ): { text: string | undefined; from: number } {
-  const file = Deno.openSync(path, { read: true });
+  const file = openTranscript(path);
   try {
     const size = file.seekSync(0, Deno.SeekMode.End);
     const from = Math.max(0, size - max);
-    if (from === 0) {
-      // One native read and decode; a file that grew since the seek is read whole: more lines.
-      return { text: Deno.readTextFileSync(path), from };
-    }
-    if (wholeOnly) return { text: undefined, from };
+    if (from > 0 && wholeOnly) return { text: undefined, from };
     file.seekSync(from, Deno.SeekMode.Start);
     const buf = new Uint8Array(size - from);
     let at = 0;

@@ -23,6 +23,7 @@ import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
+import { clip } from "../text/cut.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =
@@ -162,7 +163,7 @@ export function orderCandidates(candidates: Candidate[]): Candidate[] {
 /** A table cell: one line, `|` escaped, at most `max` characters. */
 function cell(text: string, max = 160): string {
   const flat = oneLine(text).replaceAll("\\", "\\\\").replaceAll("|", "\\|");
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+  return clip(flat, max);
 }
 
 /** The sweep's result: what `--json` prints (shape documented in docs/CLI.md). */

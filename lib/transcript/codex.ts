@@ -17,6 +17,7 @@
 
 import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
 import { fileReader, textReader } from "./lines.ts";
+import { clip, tail } from "../text/cut.ts";
 
 /** A tool call waiting for its output: the files it would touch. */
 interface PendingCall {
@@ -98,13 +99,13 @@ export class CodexReader {
     if (p.type === "message" && p.role === "user") {
       const text = typedText(p.content);
       if (text === undefined) return;
-      this.#b.requested(text, n, text.length > 300 ? text.slice(0, 299) + "…" : text);
+      this.#b.requested(text, n, clip(text, 300));
     } else if (p.type === "message" && p.role === "assistant") {
       const text = Array.isArray(p.content)
         ? p.content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n").trim()
         : "";
       if (text === "") return;
-      this.#b.said(text, n, text.length > 300 ? text.slice(-300) : text);
+      this.#b.said(text, n, tail(text, 300));
       this.#b.deferred(text, n);
     } else if (p.type === "function_call" || p.type === "custom_tool_call") {
       this.#call(p, n);

@@ -9,11 +9,12 @@
 import { readTranscript } from "./claude.ts";
 import type * as Codex from "./codex.ts";
 import type { ReaderOptions, TranscriptFacts } from "./facts.ts";
+import { openTranscript } from "./open.ts";
 
 /** True when the file at `path` starts like a Codex rollout (a `session_meta` record). */
 export async function isCodexRollout(path: string): Promise<boolean> {
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = openTranscript(path);
     const buf = new Uint8Array(512);
     const n = await file.read(buf);
     const head = new TextDecoder().decode(buf.subarray(0, n ?? 0));
