@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { isoStamp } from "../../lib/store/time.ts";
 import { cli, linkSkill, makeWorld, type World } from "./support/agents.ts";
 import { CLAUDE_CODE_VERSIONS, ensureClaude } from "./support/claude.ts";
-import { claudeSide, type Side } from "./support/cross.ts";
+import { claudeSide, withSides } from "./support/cross.ts";
 import { sleep } from "./support/tmux.ts";
 
 const STORE = ".claude/state/session";
@@ -24,8 +24,7 @@ for (const version of CLAUDE_CODE_VERSIONS) {
   Deno.test(`two sessions e2e (Claude Code ${version}): a handover goes to its own session`, async (t) => {
     const world = await makeWorld();
     const env = { SESSION_NOW: isoStamp(new Date()) };
-    const sides: Side[] = [];
-    try {
+    await withSides(world, STORE, async (sides) => {
       const installed = await cli(world, { env }, "install");
       assert.equal(installed.code, 0, installed.out);
       await linkSkill(world);
@@ -58,16 +57,6 @@ for (const version of CLAUDE_CODE_VERSIONS) {
         const again = await a.say("and again a");
         assert.ok(!again.includes(mark), "a second /clear carries it no more");
       });
-    } catch (err) {
-      for (const side of sides) console.error(`${side.name} screen:\n${await side.tmux.screen()}`);
-      for await (const e of Deno.readDir(`${world.project}/${STORE}`)) {
-        const text = await Deno.readTextFile(`${world.project}/${STORE}/${e.name}`).catch(() => "");
-        console.error(`store: ${e.name}\n${text.split("\n---\n")[0]}`);
-      }
-      throw err;
-    } finally {
-      for (const side of sides) await side.stop();
-      await world.cleanup();
-    }
+    });
   });
 }
