@@ -176,7 +176,7 @@ Deno.test("an older registration: doctor says run install; install updates it in
   assert.match(d.stdout, /✗ hook in .*matcher "clear"\) does not run on compact/);
   assert.match(
     d.stdout,
-    /✗ .*settings\.json has an older registration \(no SessionEnd, no PreCompact\) — run install to update/,
+    /✗ .*settings\.json has an older registration \(no SessionEnd, no PreCompact; without SessionEnd .*\) — run install to update/,
   );
   assert.doesNotMatch(d.stdout, /no SessionEnd hook runs/, "said once, as the older registration");
   const r = await runCliProcess(["install"], { cwd: p.root });

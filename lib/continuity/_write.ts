@@ -16,7 +16,8 @@ import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
-import { hasSince, sessionDocs } from "./glance.ts";
+import { hasSince } from "./glance.ts";
+import { sessionDocs } from "../store/sessions.ts";
 
 /** What {@link draftSession} needs. */
 export interface DraftRequest {

@@ -2,8 +2,7 @@
  * What SessionEnd glances at before it decides anything — "did this session dump?", "did it work
  * after?" — cheaply, since every `/clear` and exit pays for it:
  *
- * - the store's documents of one agent session (front matter `session:`): one listing, a
- *   substring test per document before its front matter is read;
+ * - whether a document already says what came after the dump;
  * - the transcript's tail: whether anything a handover carries (a file written, a task, a commit)
  *   happened after a moment, from the raw lines, no reader.
  *
@@ -12,43 +11,10 @@
  * @module
  */
 
-import { splitFrontMatter } from "../store/front_matter.ts";
-import { parseStamp } from "../store/time.ts";
 import { openTranscript } from "../transcript/open.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
-
-/** A document of the store that came from one session. */
-export interface SessionDoc {
-  slug: string;
-  fields: Record<string, string>;
-  /** `created` in ms, NaN when it is missing or not a stamp. */
-  created: number;
-  /** The document's text as read. */
-  text: string;
-}
-
-/**
- * The store's documents that say they came from `session` (front matter `session:`), newest
- * first. Hidden files and other names are never documents; a symlinked or unreadable one is
- * passed over (readDoc's confinement applies when it is read whole).
- */
-export function sessionDocs(dir: string, session: string): SessionDoc[] {
-  const found: SessionDoc[] = [];
-  for (const [name, kind] of listFiles(dir) ?? []) {
-    // Regular files only; hidden names (temp files, the compaction card) are never documents.
-    if (kind !== "file" || !name.endsWith(".md") || name.startsWith(".")) continue;
-    const slug = name.slice(0, -3);
-    const text = readText(`${dir}/${name}`);
-    // A cheap test first: most documents are other sessions'.
-    if (text === undefined || !text.includes(session)) continue;
-    const fields = splitFrontMatter(text)?.fields;
-    if (fields?.session !== session) continue;
-    found.push({ slug, fields, created: parseStamp(fields.created) ?? NaN, text });
-  }
-  return found.sort((a, b) => (b.created || 0) - (a.created || 0));
-}
 
 /**
  * Whether a document already carries the "Since the dump" section: a line `## Since the dump`
@@ -59,26 +25,6 @@ export function hasSince(text: string): boolean {
 }
 
 const SINCE_LINE = new RegExp(`(^|\\n)## ${SINCE_TITLE}[ \\t]*\\r?\\n`);
-
-/** A file's text, or undefined when it cannot be read. */
-function readText(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A directory's entries (a regular file or other), or undefined when it cannot be listed. */
-function listFiles(dir: string): Map<string, string> | undefined {
-  try {
-    const names = new Map<string, string>();
-    for (const e of Deno.readDirSync(dir)) names.set(e.name, e.isFile ? "file" : "other");
-    return names;
-  } catch {
-    return undefined;
-  }
-}
 
 /** How much of the file's end the tail check reads. */
 export const TAIL_BYTES = 256 * 1024;

@@ -6,7 +6,7 @@ import {
   sameProject,
   worthCarrying,
 } from "../../lib/continuity/draft.ts";
-import { sessionDocs } from "../../lib/continuity/glance.ts";
+import { sessionDocs } from "../../lib/store/sessions.ts";
 import { DEFAULT_OPTIONS } from "../../lib/hook/input.ts";
 import { sessionField, splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { parseTranscript } from "../../lib/transcript/claude.ts";

@@ -4,7 +4,6 @@ import {
   lineStamp,
   mayBeWork,
   readTail,
-  sessionDocs,
   SINCE_TITLE,
   TAIL_BYTES,
   workInTail,
@@ -91,23 +90,6 @@ Deno.test("hasSince: a '## Since the dump' line of its own", () => {
   for (const text of [`x ## ${SINCE_TITLE}\n`, `## ${SINCE_TITLE}`, `## ${SINCE_TITLE}s\n`]) {
     assert.ok(!hasSince(text), JSON.stringify(text));
   }
-});
-
-Deno.test("sessionDocs: this session's documents, newest first, any front matter shape", async () => {
-  await using d = await scratchDir();
-  const doc = (slug: string, created: string, extra = "") =>
-    `---\nslug: ${slug}\ncreated: ${created}\nconsumed: false\nsession: s-1\n${extra}---\n\nbody\n`;
-  Deno.writeTextFileSync(join(d.path, "old.md"), doc("old", "2026-11-30T10:00:00Z"));
-  Deno.writeTextFileSync(join(d.path, "new.md"), doc("new", "2026-11-30T11:00:00Z"));
-  Deno.writeTextFileSync(
-    join(d.path, "other.md"),
-    doc("other", "2026-11-30T12:00:00Z").replace("s-1", "s-2"),
-  );
-  assert.deepEqual(sessionDocs(d.path, "s-1").map((x) => x.slug), ["new", "old"]);
-  // A quoted value reads as its value.
-  Deno.writeTextFileSync(join(d.path, "quoted.md"), doc("quoted", '"2026-11-30T12:00:00Z"'));
-  assert.deepEqual(sessionDocs(d.path, "s-1").map((x) => x.slug), ["quoted", "new", "old"]);
-  assert.deepEqual(sessionDocs(d.path, "s-2").map((x) => x.slug), ["other"]);
 });
 
 Deno.test("readTail: a short file whole, a long one's tail, or nothing with wholeOnly", async () => {
