@@ -22,6 +22,7 @@ import { readParked } from "../parked/file.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
+import { sweptLine } from "./unlanded.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
@@ -193,7 +194,7 @@ export function renderUnlanded(sweep: Sweep): string {
   const head = [
     "# Unlanded",
     "",
-    `Swept ${sweep.created} in ${sweep.root}${sweep.git ? "" : " (not a git repository)"}.`,
+    sweptLine(sweep.created, sweep.root, sweep.git),
     sweep.transcript
       ? `Transcript: ${sweep.transcript}.`
       : `No transcript read${sweep.transcriptNote ? ` (${sweep.transcriptNote})` : ""}.`,
@@ -213,8 +214,7 @@ export function renderUnlanded(sweep: Sweep): string {
   ].join("\n");
 }
 
-/** Where sweep writes its table, relative to the project root. */
-export const UNLANDED_REL = ".temp/session/unlanded.md";
+export { UNLANDED_REL } from "./unlanded.ts";
 
 /** `gitFacts` lists commits since a moment; a sweep wants none of them, so it asks for the future. */
 const NO_COMMITS = new Date(8.64e15);
