@@ -1,7 +1,7 @@
 /**
  * The `## Confidence` block every mode ends its output with: its model (a {@link Point}: a name,
- * ✓ or ⚠, the fact behind it, and for a weak point what would fix it), its rendering as text and
- * its `--json` form. Pure: each mode computes its own points from what it did; this file only
+ * ✓ or ⚠, the fact behind it, and for a weak point what would fix it — which is also its `--json`
+ * form, under the key `confidence`) and its rendering as text. Pure: each mode computes its own points from what it did; this file only
  * says them, the same way everywhere. Shared by every mode (lib/cli/main.ts).
  * @module
  */
@@ -35,11 +35,6 @@ export function pointLine(p: Point): string {
 export function renderConfidence(points: Point[], afterWeak: string[] = []): string {
   const weak = points.some((p) => !p.ok);
   return [HEADING, ...points.map(pointLine), ...(weak ? afterWeak : [])].join("\n");
-}
-
-/** The points as `--json` carries them, under the key `confidence` (docs/CLI.md). */
-export function confidenceJson(points: Point[]): Point[] {
-  return points.map((p) => point(p.name, p.ok, p.fact, p.fix));
 }
 
 /** `n` and the noun, plural when `n` is not 1: `1 row`, `3 rows`. */

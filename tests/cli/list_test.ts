@@ -179,7 +179,13 @@ Deno.test("list", async (t) => {
     await using p = await scratchProject();
     const r = await runCliInProcess(["list"], { cwd: p.root });
     assert.equal(r.code, 0);
-    assert.equal(r.out, "No stored handovers, no parked items.");
+    assert.equal(
+      r.out,
+      "No stored handovers, no parked items.\n\n## Confidence\n" +
+        "✓ store: empty: 0 handovers and 0 parked items found\n" +
+        "✓ front matter: no documents to parse\n" +
+        "✓ ages: from `created` (0 handovers) and `Raised:` (0 parked items)",
+    );
   });
   await t.step("expires by created (never mtime); undated kept; stale flagged", async () => {
     await using p = await scratchProject();
@@ -218,6 +224,18 @@ Deno.test("list", async (t) => {
       "notRemoved",
       "handovers",
       "parked",
+      "confidence",
+    ]);
+    // The same points as the text's block; the undated parked item is the weak one.
+    assert.deepEqual(l.confidence, [
+      { name: "store", ok: true, fact: "1 handover and 3 parked items found" },
+      { name: "front matter", ok: true, fact: "every one parsed" },
+      {
+        name: "ages",
+        ok: false,
+        fact: "1 parked without `Raised:` (`undated`: never stale)",
+        fix: "give each a `created:` (ISO 8601 UTC) or `Raised: YYYY-MM-DD`",
+      },
     ]);
     assert.equal(l.latest, "d");
     assert.deepEqual(l.handovers, [{

@@ -15,11 +15,15 @@ Deno.test("recall", async (t) => {
       });
       const r = await runCliInProcess(["recall"], { cwd: p.root });
       assert.equal(r.code, 0, r.err);
+      const [printed, block] = r.out.split("\n\n## Confidence\n");
       assert.equal(
-        r.out,
+        printed,
         `[session] Handover "auth" (dumped 2 h ago, branch main)\n\n${BODY.trim()}`,
       );
-      assert.ok(!r.out.includes("consumed:"));
+      assert.match(block, /^✓ target: `auth`, named by LATEST, the only one of that name\n/);
+      assert.match(block, /\n✓ doc: \d+ lines, \d+ sections, printed whole\n/);
+      assert.match(block, /\n✓ consumed: marked consumed, and re-read so$/);
+      assert.ok(!printed.includes("consumed:"), "no front matter printed");
       const after = await Deno.readTextFile(join(p.store.dir, "auth.md"));
       assert.equal(
         after,
