@@ -31,10 +31,13 @@ export function pointLine(p: Point): string {
   return `${p.ok ? "✓" : "⚠"} ${p.name}: ${p.fact}${p.fix ? ` → ${p.fix}` : ""}`;
 }
 
-/** The block as text: the heading, one line per point, and `after` lines when any is weak. */
+/**
+ * The block as text, set off from what the mode printed before it by a blank line: the heading,
+ * one line per point, and `afterWeak` lines when any point is weak.
+ */
 export function renderConfidence(points: Point[], afterWeak: string[] = []): string {
   const weak = points.some((p) => !p.ok);
-  return [HEADING, ...points.map(pointLine), ...(weak ? afterWeak : [])].join("\n");
+  return ["", HEADING, ...points.map(pointLine), ...(weak ? afterWeak : [])].join("\n");
 }
 
 /** `n` and the noun, plural when `n` is not 1: `1 row`, `3 rows`. */

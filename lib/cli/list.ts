@@ -389,7 +389,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   ctx.out(
     a.flags.json
       ? JSON.stringify({ ...l, confidence: points }, null, 2)
-      : `${renderListing(l, ctx.now)}\n\n${renderConfidence(points)}`,
+      : `${renderListing(l, ctx.now)}\n${renderConfidence(points)}`,
   );
   if (l.notRemoved.length === 0) return EXIT.ok;
   // The listing is shown, but a removal failed: a failure, said on stderr after it.

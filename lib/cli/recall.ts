@@ -202,7 +202,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const consumed = markConsumed(text);
   if (consumed === undefined && readLatest(store) !== slug) {
     facts.consumed = split?.fields.consumed === "true" ? "before" : "unmarked";
-    ctx.out(`\n${renderConfidence(recallPoints(facts))}`);
+    ctx.out(renderConfidence(recallPoints(facts)));
     return EXIT.ok;
   }
   // Under the store's docs lock (every writer of a document or LATEST holds it), and only if the
@@ -216,6 +216,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const fields = reread === undefined ? undefined : splitFrontMatter(reread)?.fields;
     return fields?.consumed === "true" ? "written" : "unread";
   });
-  ctx.out(`\n${renderConfidence(recallPoints(facts))}`);
+  ctx.out(renderConfidence(recallPoints(facts)));
   return EXIT.ok;
 }

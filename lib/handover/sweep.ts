@@ -48,6 +48,8 @@ export interface Candidate {
   ref?: string;
   /** The transcript line it came from (1-based), for transcript candidates. */
   line?: number;
+  /** A task's status as the transcript last gave it (`pending`, `in_progress`). */
+  status?: string;
 }
 
 /** The order of kinds in the table: the agent's own open loops first, then the repository's. */
@@ -136,6 +138,7 @@ export function fromTranscript(facts: TranscriptFacts): Candidate[] {
       where: `transcript:L${t.line}`,
       ref: t.id,
       line: t.line,
+      status: t.status,
     });
   }
   for (

@@ -39,7 +39,14 @@ Deno.test("drop: process-level", async (t) => {
     await Deno.mkdir(join(root, "sub"));
     const r = await runCliProcess(["drop", "fix-parser"], { cwd: join(root, "sub") });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "Dropped: fix-parser (3 open)\n");
+    const [said, block] = r.stdout.split("\n\n## Confidence\n");
+    assert.equal(said, "Dropped: fix-parser (3 open)");
+    assert.equal(
+      block,
+      "✓ match: `fix-parser`, its exact slug\n" +
+        "✓ removed: only `fix-parser`: PARKED.md re-read, 3 open\n" +
+        "✓ audit: dropped.jsonl ends with `fix-parser`'s entry, full text kept\n",
+    );
     assert.equal(
       await read(root, PARKED),
       FILE.replace(/- \*\*fix-parser\*\*.*\n.*\n/, ""),
@@ -58,7 +65,10 @@ Deno.test("drop: process-level", async (t) => {
   await t.step("fuzzy, with a typo; quotes and braces stay valid JSON", async () => {
     const r = await runCliProcess(["drop", "handle", "qoutes"], { cwd: root });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "Dropped: quote-test (2 open)\n");
+    assert.match(
+      r.stdout,
+      /^Dropped: quote-test \(2 open\)\n\n## Confidence\n✓ match: `quote-test`, the one closest item\n/,
+    );
     const lines = (await read(root, DROPPED)).trimEnd().split("\n").map((l) => JSON.parse(l));
     assert.equal(lines.length, 2);
     assert.equal(lines[1].text, FILE.split("\n")[3]);
@@ -100,8 +110,10 @@ Deno.test("drop: ties exit 3 with the closest four; nothing dropped", async () =
   const r = await runCliProcess(["drop", "cache", "warmup"], { cwd: repo.root });
   assert.equal(r.code, 3, r.stderr);
   assert.match(r.stderr, /6 parked items match "cache warmup" equally closely/);
-  const listed = r.stdout.trimEnd().split("\n");
+  const [candidates, block] = r.stdout.split("\n\n## Confidence\n");
+  const listed = candidates.split("\n");
   assert.equal(listed.length, 4);
+  assert.match(block, /^⚠ match: 6 items equally close: nothing dropped → give the exact slug/);
   assert.match(
     listed[0],
     /^ {2}1\. alpha — cache alpha warmup \(raised 2026-11-01\) \[0 edits\]$/,
