@@ -30,6 +30,11 @@ Deno.test("evidence mode", async (t) => {
       "artifacts",
       "outstanding",
       "transcriptNote",
+      "confidence",
+    ]);
+    assert.deepEqual(ev.confidence.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [
+      ["git", true],
+      ["transcript", false],
     ]);
     assert.equal(ev.root, p.root);
     assert.equal(ev.branch, "feat/login");

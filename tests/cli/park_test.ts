@@ -15,6 +15,11 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
+/** What park said before its `## Confidence` block. */
+function said(stdout: string): string {
+  return `${stdout.split("\n\n## Confidence\n")[0]}\n`;
+}
+
 Deno.test("park: process-level", async (t) => {
   await using repo = await scratchProject({ git: "repo", store: false });
   const root = repo.root;
@@ -33,7 +38,13 @@ Deno.test("park: process-level", async (t) => {
       "add a seed",
     ], { cwd: join(root, "src/deep") });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "Parked: retry-flaky-upload-test (1 open)\n");
+    assert.equal(said(r.stdout), "Parked: retry-flaky-upload-test (1 open)\n");
+    assert.equal(
+      r.stdout.split("\n## Confidence\n")[1],
+      "✓ slug: `retry-flaky-upload-test`, new\n" +
+        "✓ lock: PARKED.md edited under its lock: 0 → 1 open\n" +
+        "✓ re-read: `retry-flaky-upload-test` is in PARKED.md as written, 1 open\n",
+    );
     assert.equal(
       await readParkedFile(root),
       "# Parked items\n\n- **retry-flaky-upload-test** — Retry the flaky upload test. " +
@@ -60,14 +71,14 @@ Deno.test("park: process-level", async (t) => {
       const item = parseParked(await readParkedFile(root)).items[1];
       assert.equal(item.summary, "commit with --no-verify -x --why not");
       assert.equal(item.why, undefined);
-      assert.equal(r.stdout, `Parked: ${item.slug} (2 open)\n`);
+      assert.equal(said(r.stdout), `Parked: ${item.slug} (2 open)\n`);
     },
   );
   await t.step("--opt=value form and --slug; the same slug updates that bullet", async () => {
     const a = await runCliProcess(["park", "first", "words", "--slug", "Mine", "--why=because"], {
       cwd: root,
     });
-    assert.equal(a.stdout, "Parked: mine (3 open)\n");
+    assert.equal(said(a.stdout), "Parked: mine (3 open)\n");
     const b = await runCliProcess(["park", "better", "words", "--slug=mine", "--next", "do it"], {
       cwd: root,
     });
@@ -94,7 +105,11 @@ Deno.test("park: process-level", async (t) => {
       // Five telling words: "retry flaky upload test harder" derives a different slug already.
       assert.equal(other.code, 0);
       const clash = await runCliProcess(["park", "Retry: flaky upload test!"], { cwd: root });
-      assert.equal(clash.stdout, "Parked: retry-flaky-upload-test-2 (5 open)\n");
+      assert.equal(said(clash.stdout), "Parked: retry-flaky-upload-test-2 (5 open)\n");
+      assert.match(
+        clash.stdout,
+        /\n⚠ slug: `retry-flaky-upload-test-2`, new: `retry-flaky-upload-test` already holds a different item → /,
+      );
     },
   );
   await t.step(
@@ -239,7 +254,7 @@ Deno.test("park: process-level", async (t) => {
       await Deno.writeFile(path, bytes);
       const r = await runCliProcess(["park", "x"], { cwd: other.root });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, "Parked: x (2 open)\n");
+      assert.equal(said(r.stdout), "Parked: x (2 open)\n");
       const after = await Deno.readFile(path);
       assert.deepEqual(after.subarray(0, bytes.length), bytes);
       const dropped = await runCliProcess(["drop", "x"], { cwd: other.root });
