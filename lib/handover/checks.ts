@@ -19,8 +19,9 @@ const VAGUE_TESTS =
   "unit|integration|e2e|end-to-end|whole|full|relevant|missing|more|few|some";
 
 /**
- * The rule of "concrete", kind by kind, first match wins. A file: a name with an extension
- * (`limiter.ts`, `src/a.test.ts`), a path ending in `/` or starting `./`, `../`, `~/`, `/`, or a
+ * The rule of "concrete", kind by kind, first match wins (an issue, a file, a test, a command, an
+ * identifier). A file: a name with an extension (`limiter.ts`, `src/a.ts`; a bare name of two
+ * characters or more, so `e.g.` is none), a path ending in `/` or starting `./`, `../`, `~/`, `/`, or a
  * well-known extensionless file. A command: a code span, a `$ ` line, or a tool's name and an
  * argument (`deno test …`, `git rebase …`). A test: `foo_test`, `test_foo`, `FooTest`, `it("…"`,
  * or "the <word> test" with a word that names one ("the burst test"; not "the failing tests").
@@ -30,17 +31,17 @@ const VAGUE_TESTS =
 const RULES: [ConcreteKind, RegExp][] = [
   ["issue", /(?:^|[\s(])(#\d+)\b/],
   ["issue", /\b((?:issue|pr|pull request|ticket|bug)\s+#?\d+)\b/i],
+  [
+    "file",
+    /(?:^|[^\w.\/@-])((?:\.{1,2}\/|~\/|\/)?(?:(?:[\w@.-]+\/)+[\w@-][\w@.-]*|[\w@-][\w@.-]*[\w@-])\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w\/])/,
+  ],
+  ["file", /(?:^|\s)((?:\.{1,2}\/|~\/|\/)[\w@.-]+\/?\S*|[\w@.-]+\/(?:[\w@.-]+\/)*)(?=\s|$|[,;:)])/],
+  ["file", /\b(Makefile|Dockerfile|Justfile|Gemfile|Procfile)\b/],
   ["test", /\b(\w+_(?:test|spec)|test_\w+|\w+(?:Test|Spec)|(?:it|test|describe)\(\s*["'`])/],
   ["test", new RegExp(`\\b(?:the|a|an)\\s+((?!(?:${VAGUE_TESTS})\\b)[\\w-]+\\s+tests?)\\b`, "i")],
   ["command", /(`[^`\n]*\S[^`\n]*`)/],
   ["command", /(?:^|\n)\s*(\$ \S.*)/],
   ["command", /\b((?:deno|npm|npx|pnpm|yarn|git|cargo|pytest|docker|kubectl|gh)\s+[\w.-]+)/],
-  [
-    "file",
-    /(?:^|[^\w.\/@-])((?:\.{1,2}\/|~\/|\/)?(?:[\w@.-]+\/)*[\w@-][\w@.-]*[\w@-]\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w\/])/,
-  ],
-  ["file", /(?:^|\s)((?:\.{1,2}\/|~\/|\/)[\w@.-]+\/?\S*|[\w@.-]+\/(?:[\w@.-]+\/)*)(?=\s|$|[,;:)])/],
-  ["file", /\b(Makefile|Dockerfile|Justfile|Gemfile|Procfile)\b/],
   ["identifier", /\b([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b/],
   ["identifier", /\b([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)\b/],
   ["identifier", /\b([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/],
