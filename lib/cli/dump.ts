@@ -21,13 +21,7 @@ import {
   type Section,
   type Size,
 } from "../handover/document.ts";
-import {
-  type Backing,
-  backing,
-  type ConcreteKind,
-  concreteMention,
-  hasWhy,
-} from "../handover/checks.ts";
+import { type Backing, backing, concreteMention, hasWhy, kindName } from "../handover/checks.ts";
 import { codeSpan, fileKey } from "../handover/files_table.ts";
 import { sweptAt, UNLANDED_REL } from "../handover/unlanded.ts";
 import { join } from "../fs/path.ts";
@@ -235,7 +229,7 @@ export function dumpPoints(f: DumpFacts): Point[] {
   const nextStep = next === undefined
     ? point("next step", false, "missing", "add ## Next step: the one next action")
     : named
-    ? point("next step", true, `names ${codeSpan(named.what)} (${ARTICLE[named.kind]})`)
+    ? point("next step", true, `names ${codeSpan(named.what)} (${kindName(named.kind)})`)
     : point(
       "next step",
       false,
@@ -256,14 +250,6 @@ export function dumpPoints(f: DumpFacts): Point[] {
 }
 
 const SWEEP_FIX = "run `session.ts sweep`, park what is real";
-
-const ARTICLE: Record<ConcreteKind, string> = {
-  file: "a file",
-  command: "a command",
-  test: "a test",
-  identifier: "an identifier",
-  issue: "an issue",
-};
 
 function sweptAgo(ms: number): string {
   const age = formatAge(ms);

@@ -9,7 +9,8 @@ import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { collectRedacted, transcriptFor } from "../handover/evidence/collect.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
 import { writeHandover } from "../handover/write.ts";
-import { concreteMention } from "../handover/checks.ts";
+import { concreteMention, kindName } from "../handover/checks.ts";
+import { codeSpan } from "../handover/files_table.ts";
 import { findSection } from "../handover/document.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
@@ -132,11 +133,13 @@ export function recoverPoints(f: RecoverFacts): Point[] {
     "the draft may miss what those lines held",
   );
   const named = f.nextStep === undefined ? undefined : concreteMention(f.nextStep);
-  const next = named ? point("next step", true, `names \`${named.what}\` (${named.kind})`) : point(
-    "next step",
-    false,
-    f.nextStep === undefined ? "missing" : "names nothing concrete",
-    `recall ${f.slug}, then dump it again with a next step that names where to start`,
-  );
+  const next = named
+    ? point("next step", true, `names ${codeSpan(named.what)} (${kindName(named.kind)})`)
+    : point(
+      "next step",
+      false,
+      f.nextStep === undefined ? "missing" : "names nothing concrete",
+      `recall ${f.slug}, then dump it again with a next step that names where to start`,
+    );
   return [read, next];
 }

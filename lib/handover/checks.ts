@@ -22,8 +22,8 @@ const VAGUE_TESTS =
  * The rule of "concrete", kind by kind, first match wins (an issue, a file, a test, a command, an
  * identifier). A file: a name with an extension (`limiter.ts`, `src/a.ts`; a bare name of two
  * characters or more, so `e.g.` is none), a path ending in `/` or starting `./`, `../`, `~/`, `/`, or a
- * well-known extensionless file. A command: a code span, a `$ ` line, or a tool's name and an
- * argument (`deno test …`, `git rebase …`). A test: `foo_test`, `test_foo`, `FooTest`, `it("…"`,
+ * well-known extensionless file. A command: a `$ ` line, a tool's name and an argument
+ * (`deno test …`, `git rebase …`), or a code span no other rule reads (`` `make check` ``). A test: `foo_test`, `test_foo`, `FooTest`, `it("…"`,
  * or "the <word> test" with a word that names one ("the burst test"; not "the failing tests").
  * An identifier: camelCase, snake_case, a PascalCase word with an inner capital, `name()`,
  * `a.b(`, `A::b`. An issue: `#26`, "issue 26", "PR 12", "ticket 9".
@@ -39,7 +39,6 @@ const RULES: [ConcreteKind, RegExp][] = [
   ["file", /\b(Makefile|Dockerfile|Justfile|Gemfile|Procfile)\b/],
   ["test", /\b(\w+_(?:test|spec)|test_\w+|\w+(?:Test|Spec)|(?:it|test|describe)\(\s*["'`])/],
   ["test", new RegExp(`\\b(?:the|a|an)\\s+((?!(?:${VAGUE_TESTS})\\b)[\\w-]+\\s+tests?)\\b`, "i")],
-  ["command", /(`[^`\n]*\S[^`\n]*`)/],
   ["command", /(?:^|\n)\s*(\$ \S.*)/],
   ["command", /\b((?:deno|npm|npx|pnpm|yarn|git|cargo|pytest|docker|kubectl|gh)\s+[\w.-]+)/],
   ["identifier", /\b([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b/],
@@ -54,13 +53,25 @@ export interface Named {
   what: string;
 }
 
-/** What `text` names that one can act on cold, by the rule of "concrete"; undefined: nothing. */
+/** A code span with something in it. */
+const SPAN = /`([^`\n]*\S[^`\n]*)`/;
+
+/**
+ * What `text` names that one can act on cold, by the rule of "concrete"; undefined: nothing. A
+ * code span that none of the rules reads otherwise is a command.
+ */
 export function concreteMention(text: string): Named | undefined {
   for (const [kind, rule] of RULES) {
     const m = rule.exec(text);
     if (m) return { kind, what: m[1].trim() };
   }
-  return undefined;
+  const span = SPAN.exec(text);
+  return span ? { kind: "command", what: span[1].trim() } : undefined;
+}
+
+/** A kind as a point's fact says it: `a file`, `an identifier`. */
+export function kindName(kind: ConcreteKind): string {
+  return `${kind === "identifier" || kind === "issue" ? "an" : "a"} ${kind}`;
 }
 
 /** A decision item has its reason: `why:` (any case) with text after it. */

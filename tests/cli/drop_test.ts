@@ -10,6 +10,7 @@ import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { FREED_WAIT_MS, put, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
+import { type DropFacts, dropPoints } from "../../lib/cli/drop.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
 const DROPPED = ".claude/state/session/dropped.jsonl";
@@ -276,4 +277,56 @@ Deno.test("drop: a 6,000-character query over 10,000 items never costs a concurr
   const after = parseParked(await read(repo.root, PARKED));
   assert.equal(after.count, 10_001);
   assert.equal(after.items.at(-1)?.slug, "parked-while-dropping");
+});
+
+Deno.test("drop's points flip between ✓ and ⚠ with the facts", async (t) => {
+  const item = parseParked("- **flaky** — Flaky CI. Raised: 2026-11-29.").items[0];
+  const ts = "2026-11-30T12:00:00Z";
+  const good: DropFacts = {
+    outcome: { kind: "dropped", item, open: 2, redacted: {} },
+    query: "flaky",
+    after: { open: 2, gone: true },
+    logged: { ts, item: "flaky", action: "dropped" },
+    ts,
+  };
+  const scores = (f: DropFacts) => dropPoints(f).map((p) => `${p.ok ? "✓" : "⚠"} ${p.name}`);
+  await t.step("exact slug, only it gone, its entry last: ✓ each", () => {
+    assert.deepEqual(scores(good), ["✓ match", "✓ removed", "✓ audit"]);
+    assert.equal(
+      dropPoints({ ...good, query: "flaky ci" })[0].fact,
+      "`flaky`, the one closest item",
+    );
+  });
+  await t.step("match: a tie, no match, nothing parked: ⚠, nothing removed", () => {
+    for (
+      const outcome of [{ kind: "none", items: [] }, { kind: "empty" }] as DropFacts["outcome"][]
+    ) {
+      assert.deepEqual(scores({ ...good, outcome }), ["⚠ match", "✓ removed", "✓ audit"]);
+    }
+  });
+  await t.step("removed: the bullet still there, or another count on re-read: ⚠", () => {
+    assert.equal(dropPoints({ ...good, after: { open: 2, gone: false } })[1].ok, false);
+    const other = dropPoints({ ...good, after: { open: 3, gone: true } })[1];
+    assert.deepEqual([other.ok, other.fact], [
+      false,
+      "PARKED.md re-read: 3 open, not the 2 the drop left (another edit since)",
+    ]);
+    assert.equal(dropPoints({ ...good, after: undefined })[1].ok, false);
+  });
+  await t.step("audit: another drop's line last, or no line: ⚠", () => {
+    assert.equal(dropPoints({ ...good, logged: { ...good.logged, item: "x" } })[2].ok, false);
+    assert.equal(dropPoints({ ...good, logged: { ...good.logged, ts: "then" } })[2].ok, false);
+    assert.equal(dropPoints({ ...good, logged: undefined })[2].ok, false);
+  });
+  await t.step("through the CLI: a dropped.jsonl that does not end in JSON is ⚠", async () => {
+    await using repo = await scratchProject({ git: false, store: false });
+    await put(repo.root, PARKED, "# Parked items\n\n- **a** — A.\n- **b** — B.\n");
+    const r = await runCliInProcess(["drop", "a"], { cwd: repo.root });
+    assert.match(r.out, /\n✓ audit: dropped\.jsonl ends with `a`'s entry/);
+    // A log whose last line a hand edit broke: the next drop appends after it, so it is fine;
+    // what the audit point reads is the line this drop wrote.
+    await Deno.writeTextFile(join(repo.root, DROPPED), "{broken\n", { append: true });
+    const again = await runCliInProcess(["drop", "b"], { cwd: repo.root });
+    assert.match(again.out, /\n✓ audit: dropped\.jsonl ends with `b`'s entry/);
+  });
 });

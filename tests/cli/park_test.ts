@@ -4,6 +4,7 @@ import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { put, scratchProject, tempFilesIn } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
+import { type ParkFacts, parkPoints } from "../../lib/cli/park.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
 
@@ -325,4 +326,37 @@ Deno.test("park: in-process (fast paths)", async (t) => {
       );
     },
   );
+});
+
+Deno.test("park's points flip between ✓ and ⚠ with the facts", async (t) => {
+  const good: ParkFacts = {
+    slug: "retry",
+    base: "retry",
+    updated: false,
+    before: 2,
+    open: 3,
+    reread: { open: 3, found: true },
+  };
+  const scores = (f: ParkFacts) => parkPoints(f).map((p) => `${p.ok ? "✓" : "⚠"} ${p.name}`);
+  await t.step("new (or updated) as asked, counted under the lock, re-read: ✓ each", () => {
+    assert.deepEqual(scores(good), ["✓ slug", "✓ lock", "✓ re-read"]);
+    const updated = { ...good, updated: true, open: 2, reread: { open: 2, found: true } };
+    assert.deepEqual(scores(updated), ["✓ slug", "✓ lock", "✓ re-read"]);
+    assert.equal(parkPoints(updated)[0].fact, "`retry`, updated the existing bullet");
+  });
+  await t.step("slug: a suffix taken because another item holds the slug is ⚠", () => {
+    const p = parkPoints({ ...good, slug: "retry-2" })[0];
+    assert.deepEqual([p.ok, p.fix], [
+      false,
+      "if it is the same loop, park it again with --slug retry to update that one",
+    ]);
+  });
+  await t.step("lock: a count that moved by other than the edit is ⚠", () => {
+    const p = parkPoints({ ...good, open: 4, reread: { open: 4, found: true } })[1];
+    assert.deepEqual([p.ok, p.fact], [false, "PARKED.md edited under its lock: 2 → 4 open, not 3"]);
+  });
+  await t.step("re-read: the bullet missing, or another count: ⚠", () => {
+    assert.equal(parkPoints({ ...good, reread: { open: 3, found: false } })[2].ok, false);
+    assert.equal(parkPoints({ ...good, reread: { open: 5, found: true } })[2].ok, false);
+  });
 });

@@ -31,14 +31,18 @@ Deno.test("concrete: a next step names something to act on cold", async (t) => {
     assert.deepEqual(named("Fix the Dockerfile"), ["file", "Dockerfile"]);
     assert.equal(named("Version 1.5x ships"), undefined, "a number is no file name");
   });
-  await t.step("a command: a code span, a $ line, a tool and its argument", () => {
-    assert.deepEqual(named("Run `make check`."), ["command", "`make check`"]);
-    assert.deepEqual(named("then\n$ make all"), ["command", "$ make all"]);
-    assert.deepEqual(named("Run ./build.sh"), ["file", "./build.sh"]);
-    assert.deepEqual(named("Rerun deno task ci"), ["command", "deno task"]);
-    assert.deepEqual(named("git rebase onto main"), ["command", "git rebase"]);
-    assert.equal(named("Empty `` spans name nothing"), undefined);
-  });
+  await t.step(
+    "a command: a $ line, a tool and its argument, a code span read as nothing else",
+    () => {
+      assert.deepEqual(named("Run `make check`."), ["command", "make check"]);
+      assert.deepEqual(named("Call `parseSince`"), ["identifier", "parseSince"]);
+      assert.deepEqual(named("then\n$ make all"), ["command", "$ make all"]);
+      assert.deepEqual(named("Run ./build.sh"), ["file", "./build.sh"]);
+      assert.deepEqual(named("Rerun deno task ci"), ["command", "deno task"]);
+      assert.deepEqual(named("git rebase onto main"), ["command", "git rebase"]);
+      assert.equal(named("Empty `` spans name nothing"), undefined);
+    },
+  );
   await t.step("a test: by its name, not tests in general", () => {
     assert.deepEqual(named("Write the burst test."), ["test", "burst test"]);
     assert.deepEqual(named("Make test_refill pass"), ["test", "test_refill"]);
