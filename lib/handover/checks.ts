@@ -19,14 +19,14 @@ const VAGUE_TESTS =
   "unit|integration|e2e|end-to-end|whole|full|relevant|missing|more|few|some";
 
 /**
- * The rule of "concrete", kind by kind, first match wins (an issue, a file, a test, a command, an
- * identifier). A file: a name with an extension (`limiter.ts`, `src/a.ts`; a bare name of two
- * characters or more, so `e.g.` is none), a path ending in `/` or starting `./`, `../`, `~/`, `/`, or a
- * well-known extensionless file. A command: a `$ ` line, a tool's name and an argument
- * (`deno test …`, `git rebase …`), or a code span no other rule reads (`` `make check` ``). A test: `foo_test`, `test_foo`, `FooTest`, `it("…"`,
- * or "the <word> test" with a word that names one ("the burst test"; not "the failing tests").
- * An identifier: camelCase, snake_case, a PascalCase word with an inner capital, `name()`,
- * `a.b(`, `A::b`. An issue: `#26`, "issue 26", "PR 12", "ticket 9".
+ * The rule of "concrete" (docs/CLI.md, "What dump checks"), kind by kind, first match wins: an
+ * issue (`#26`, "issue 26", "PR 12", "ticket 9"); a file (a name with an extension, `limiter.ts`,
+ * `src/a.ts` — a bare name of two characters or more, so `e.g.` is none —, a path ending in `/` or
+ * starting `./`, `../`, `~/`, `/`, or a well-known extensionless file); a test (`foo_test`,
+ * `test_foo`, `FooTest`, `it("…"`, or "the <word> test" with a word that names one: "the burst
+ * test", not "the failing tests"); a command (a `$ ` line, a tool's name and an argument: `deno
+ * test …`, `git rebase …`); an identifier (camelCase, snake_case, a PascalCase word with an inner
+ * capital, `name()`, `a.b(`, `A::b`). A code span none of them reads is a command (`make check`).
  */
 const RULES: [ConcreteKind, RegExp][] = [
   ["issue", /(?:^|[\s(])(#\d+)\b/],
