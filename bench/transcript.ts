@@ -92,7 +92,8 @@ export async function makeTranscript(
  * chunked reader, {@link forEachLine}) and JSON.parse only the lines that can carry a fact — a
  * user or assistant message, found by the same substring test the reader uses; every other line
  * (snapshots, progress, summaries: ~30 % of a real transcript) is skipped unparsed, as a reader
- * is free to. Parsing every line here flattered the ratio: the floor did work the reader skips.
+ * is free to. Parsing every line here would flatter the ratio: the floor would do work the reader
+ * skips.
  */
 export async function bareLoop(path: string): Promise<number> {
   let count = 0;

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { createFileAtomic, writeFileAtomicSync } from "../lib/fs/atomic.ts";
 import { run as recall } from "../lib/cli/recall.ts";
-import { claimAndConsume, DEFAULT_OPTIONS, LOCK_HELD, parseHead } from "../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS } from "../lib/hook/input.ts";
 import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts";
 import { consumePending, findPending } from "../lib/hook/restore.ts";
 import { isoStamp } from "../lib/store/time.ts";
@@ -23,13 +23,7 @@ import {
   scratchProject,
   writeDoc,
 } from "./support/scratch.ts";
-import {
-  clearPayload,
-  contextOf,
-  runCliProcess,
-  runHookProcess,
-  whileLockHeld,
-} from "./support/run.ts";
+import { clearPayload, contextOf, runCliProcess, runHookProcess } from "./support/run.ts";
 import { docPath } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
@@ -132,14 +126,13 @@ Deno.test("concurrency", async (t) => {
     }
   });
 
-  await t.step("four hooks at once inject exactly once, on both paths (many trials)", async () => {
+  await t.step("four hooks at once inject exactly once (many trials)", async () => {
     // A planted race (no re-read under the lock) showed within ~5 trials of three hooks; four
-    // hooks and 30 trials, half of them on the general path, leave it no room.
+    // hooks and 30 trials, half of them with a quoted `consumed`, leave it no room.
     const trials = 30 * STRESS;
     for (let trial = 0; trial < trials; trial++) {
       await using p = await scratchProject();
       const text = await writeDoc(p.store, `race-${trial}`);
-      // A quoted `consumed` is the general path's to decide.
       const doc = join(p.store.dir, `race-${trial}.md`);
       if (trial % 2) Deno.writeTextFileSync(doc, text.replace(": false", ': "false"'));
       const payload = clearPayload(p.root);
@@ -190,76 +183,44 @@ Deno.test("concurrency", async (t) => {
 /** The payload, options and now the in-process hook steps below use. */
 const HOOK_NOW = NOW;
 
-/** {@link claimAndConsume}, a lock held only by a sibling test file's forked child waited out. */
-function claim(...args: Parameters<typeof claimAndConsume>): string | undefined {
-  return whileLockHeld(() => claimAndConsume(...args), (outcome) => outcome === LOCK_HELD);
-}
-
-/** The gates' read of a plain document: its text and where `false` of `consumed` sits. */
-function gatesRead(p: { store: { dir: string } }, slug: string) {
-  const text = Deno.readTextFileSync(join(p.store.dir, `${slug}.md`));
-  return { text, consumedAt: parseHead(text)!.consumedAt };
+/** The hook's gates read the store of `root` (lib/hook/restore.ts `findPending`), claiming nothing. */
+async function gatesRead(root: string) {
+  const found = await findPending(JSON.parse(clearPayload(root)), DEFAULT_OPTIONS, {}, HOOK_NOW);
+  assert.ok(!("reason" in found), JSON.stringify(found));
+  return found;
 }
 
 Deno.test("no writer of a document writes an older version over a newer one", async (t) => {
-  await t.step("hook fast path: a dump --force between its read and its write wins", async () => {
-    await using p = await scratchProject();
-    await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
-    const seen = gatesRead(p, "same");
-    // The forced interleaving: `dump same --force` lands after the hook's gates read the store.
-    const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
-    assert.equal(
-      claim(p.store.dir, "same", seen.text, seen.consumedAt),
-      "the store changed meanwhile",
-    );
-    assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer, "the new dump kept");
-    assert.equal(readLatest(p.store), "same", "its pointer kept");
-    // And the hook run afresh injects the new one, once.
-    const r = await runHookProcess(clearPayload(p.root));
-    assert.match(contextOf(r) ?? "", /The new dump\./);
-  });
-  await t.step("hook fast path: a dump of another name keeps its pointer", async () => {
-    await using p = await scratchProject();
-    const old = await writeDoc(p.store, "first");
-    const seen = gatesRead(p, "first");
-    await writeDoc(p.store, "second");
-    assert.equal(
-      claim(p.store.dir, "first", seen.text, seen.consumedAt),
-      "the store changed meanwhile",
-    );
-    assert.equal(readLatest(p.store), "second");
-    assert.equal(Deno.readTextFileSync(docPath(p.store, "first")), old);
-  });
-  await t.step("hook fast path: two hooks that read the same store inject once", async () => {
-    await using p = await scratchProject();
-    await writeDoc(p.store, "once");
-    const a = gatesRead(p, "once");
-    const b = gatesRead(p, "once");
-    assert.equal(claim(p.store.dir, "once", a.text, a.consumedAt), undefined);
-    assert.equal(
-      claim(p.store.dir, "once", b.text, b.consumedAt),
-      "the store changed meanwhile",
-    );
-    assert.match(Deno.readTextFileSync(docPath(p.store, "once")), /^consumed: true$/m);
-  });
   await t.step(
-    "hook fast path: the lock held elsewhere hands over to the general path",
+    "hook: a dump of another name between its read and its lock keeps its pointer",
     async () => {
       await using p = await scratchProject();
-      const text = await writeDoc(p.store, "busy");
-      const held = acquireLockSync(docsLockTarget(p.store.dir), { kind: "flock" });
-      try {
-        const seen = gatesRead(p, "busy");
-        assert.equal(
-          claimAndConsume(p.store.dir, "busy", seen.text, seen.consumedAt),
-          LOCK_HELD,
-        );
-        assert.equal(Deno.readTextFileSync(docPath(p.store, "busy")), text);
-      } finally {
-        held.release();
-      }
+      const old = await writeDoc(p.store, "first");
+      const seen = await gatesRead(p.root);
+      // The forced interleaving: `dump second` lands after the gates read, before the lock.
+      const second = await writeDoc(p.store, "second");
+      const outcome = await consumePending(seen, HOOK_NOW, DEFAULT_OPTIONS.budget);
+      assert.deepEqual(outcome, { injected: false, reason: "the store changed meanwhile" });
+      assert.equal(readLatest(p.store), "second", "the new dump's pointer kept");
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "first")), old, "the old one untouched");
+      assert.equal(Deno.readTextFileSync(docPath(p.store, "second")), second);
+      // And the hook run afresh injects the new one, once.
+      const r = await runHookProcess(clearPayload(p.root));
+      assert.match(contextOf(r) ?? "", /left this handover: "second"/);
     },
   );
+  await t.step("hook: two hooks that read the same store inject once", async () => {
+    await using p = await scratchProject();
+    await writeDoc(p.store, "once");
+    const a = await gatesRead(p.root);
+    const b = await gatesRead(p.root);
+    assert.equal((await consumePending(a, HOOK_NOW, DEFAULT_OPTIONS.budget)).injected, true);
+    assert.deepEqual(await consumePending(b, HOOK_NOW, DEFAULT_OPTIONS.budget), {
+      injected: false,
+      reason: "the store changed meanwhile",
+    });
+    assert.match(Deno.readTextFileSync(docPath(p.store, "once")), /^consumed: true$/m);
+  });
   await t.step(
     "a hook that cannot have the lock within 2 s stays silent, store untouched",
     async () => {
@@ -269,10 +230,6 @@ Deno.test("no writer of a document writes an older version over a newer one", as
       try {
         const r = await runHookProcess(clearPayload(p.root), { env: { SESSION_DEBUG: "1" } });
         assert.equal(r.stdout, "");
-        assert.match(
-          r.stderr,
-          /the general path decides \(another process holds the store's lock\)/,
-        );
         assert.match(
           r.stderr,
           /session_restore: the store's lock: another session process has held/,
@@ -305,7 +262,7 @@ Deno.test("no writer of a document writes an older version over a newer one", as
       }
     },
   );
-  await t.step("general path: a dump --force between its read and its write wins", async () => {
+  await t.step("hook: a dump --force between its read and its lock wins", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "same", { body: "## Goal\n\nThe old dump.\n" });
     const found = await findPending(
@@ -316,7 +273,7 @@ Deno.test("no writer of a document writes an older version over a newer one", as
     );
     assert.ok(!("reason" in found));
     const newer = await writeDoc(p.store, "same", { body: "## Goal\n\nThe new dump.\n" });
-    const outcome = consumePending(found, HOOK_NOW, DEFAULT_OPTIONS.budget);
+    const outcome = await consumePending(found, HOOK_NOW, DEFAULT_OPTIONS.budget);
     assert.deepEqual(outcome, { injected: false, reason: "the store changed meanwhile" });
     assert.equal(Deno.readTextFileSync(docPath(p.store, "same")), newer);
     assert.equal(readLatest(p.store), "same");

@@ -1,5 +1,5 @@
 /**
- * The hook as a process, for issue 13's SessionStart side: the draft notice (and `--no-notice`),
+ * The hook as a process, for the continuity events' SessionStart side: the draft notice (and `--no-notice`),
  * compaction (PreCompact, then SessionStart compact; and without PreCompact), the framing against
  * hostile documents, and the per-agent budgets with CJK- and emoji-heavy handovers. Run with the
  * least privilege `install` grants a project hook.
@@ -75,7 +75,7 @@ Deno.test("hook process: an automatic draft is announced by the short notice, on
     assert.match(ctx, /Files touched: src\/m0\.ts, .*src\/m4\.ts, \+2 more/);
     assert.match(ctx, /Unfinished tasks:\n- Add tests/);
     assert.doesNotMatch(ctx, /## Next step/, "not the whole draft");
-    assert.match(ran.stderr, /general path decides \(an automatic draft/);
+    assert.match(ran.stderr, /injected "main-2026-11-30T11-58-00Z-draft"/);
     const after = await Deno.readTextFile(docPath(p.store, "main-2026-11-30T11-58-00Z-draft"));
     assert.equal(after, text.replace("consumed: false", "consumed: true"));
     assert.equal(readLatest(p.store), undefined);

@@ -248,14 +248,14 @@ interface Writer {
   stdin: (root: string) => string;
   /** The document it writes: "same" is seeded before each run. */
   failCode: number;
-  /** Seeds the store: the document "same" (quoted `consumed` to take the general path). */
+  /** Seeds the store: the document "same" with its `consumed` quoted. */
   quoted?: boolean;
 }
 
 const WRITERS: Writer[] = [
-  { name: "hook (fast path)", script: HOOK, args: [], stdin: clearPayload, failCode: 0 },
+  { name: "hook", script: HOOK, args: [], stdin: clearPayload, failCode: 0 },
   {
-    name: "hook (general path)",
+    name: "hook (quoted consumed)",
     script: HOOK,
     args: [],
     stdin: clearPayload,

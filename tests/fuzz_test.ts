@@ -15,10 +15,10 @@ import {
 } from "../lib/store/front_matter.ts";
 import { parseLog, parseNumstatZ, parseStashes } from "../lib/handover/evidence/git.ts";
 import { buildDigest, capLines, parseSections } from "../lib/handover/document.ts";
-import { gate, parseHookArgs, parsePayload } from "../lib/hook/fast.ts";
+import { BUDGETS, DEFAULT_OPTIONS, gate, parseHookArgs, parsePayload } from "../lib/hook/input.ts";
 import { parseBullet } from "../lib/parked/grammar.ts";
 import { parseParked, renderParked } from "../lib/parked/scanner.ts";
-import { BUDGETS, buildContext, DEFAULT_OPTIONS } from "../lib/hook/restore.ts";
+import { buildContext } from "../lib/hook/context.ts";
 import { AGENTS, CLAUDE } from "../lib/agents/targets.ts";
 import { addHook, findHooks, removeHooks, SettingsError } from "../lib/agents/settings.ts";
 import { isSafeSlug } from "../lib/store/store.ts";

@@ -2,11 +2,11 @@
  * The hook as Claude Code runs it: `deno run … session_restore.ts` with the payload on stdin.
  */
 import assert from "node:assert/strict";
-import { DOCS_LOCK } from "../lib/hook/fast.ts";
 import { docPath } from "../lib/store/store.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import {
+  DOCS_LOCK,
   HOOK,
   NOW,
   REPO,

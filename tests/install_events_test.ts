@@ -1,5 +1,5 @@
 /**
- * install, uninstall and doctor for the continuity events (issue 13) as processes: SessionStart
+ * install, uninstall and doctor for the continuity events as processes: SessionStart
  * `clear|compact`, SessionEnd with a settings timeout, PreCompact, for every scope and agent;
  * `--startup` and `--no-notice`; the transcript folder granted to SessionEnd and PreCompact only;
  * an older registration flagged and updated in place; uninstall byte for byte; the plugin.
@@ -142,7 +142,7 @@ Deno.test("install --startup and --no-notice", async (t) => {
   });
 });
 
-/** SessionStart `clear` only, as every install before issue 13 wrote it (two spaces, LF). */
+/** SessionStart `clear` only, as older installs wrote it (two spaces, LF). */
 function olderSettings(command: string): string {
   return JSON.stringify(
     {

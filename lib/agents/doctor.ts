@@ -242,8 +242,8 @@ async function registrationFindings(
         } else if (lacksCodeRead(hook.command)) {
           out.push({
             status: "fix",
-            text: `${where} cannot read the hook's own lib/ (an install before it loaded its ` +
-              `general path that way: big handovers and unusual stores would not restore) — ` +
+            text: `${where} cannot read the hook's own lib/ (an install before the hook loaded ` +
+              `each event's modules from there: it would restore nothing) — ` +
               `fix: ${scoped(scope)}`,
           });
         } else if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {

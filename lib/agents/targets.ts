@@ -65,7 +65,7 @@ export function startSources(options: EntryOptions = {}): string[] {
   return ["clear", "compact", ...(options.startup ? ["startup"] : [])];
 }
 
-/** The hook flags a restoring event's command carries for `options` (lib/hook/fast.ts parses them). */
+/** The hook flags a restoring event's command carries for `options` (lib/hook/input.ts parses them). */
 export function restoreFlags(options: EntryOptions = {}): string[] {
   return [
     ...(options.startup ? ["--source", "startup"] : []),

@@ -1,7 +1,7 @@
 /**
  * The store SessionEnd writes to, by the root rule (lib/store/store.ts `findRoot`), refused when it leads
- * outside its project. Loaded only when the hook's plain look (lib/hook/fast.ts `plainStore`)
- * cannot tell, or before a write.
+ * outside its project. The CLI's rule, so SessionEnd
+ * finds the store the CLI writes.
  * @module
  */
 

@@ -83,7 +83,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   ensureStore(store);
   return await withDocsLock(store, async () => {
     // Asked again under the lock: a dump or another SessionEnd hook may have written meanwhile.
-    const own = sessionDocs(store.dir, r.session, (t) => splitFrontMatter(t)?.fields);
+    const own = sessionDocs(store.dir, r.session);
     if (own.length > 0) return { reason: `"${own[0].slug}" of this session exists; no draft` };
     const base = draftSlug(branch, r.now);
     for (let n = 1; n <= 100; n++) {

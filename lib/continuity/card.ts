@@ -2,7 +2,7 @@
  * The continuity card injected after a compaction: Goal, Standing instructions, Decisions and Next
  * step of the handover the session started from (or dumped last), its unfinished tasks, the open
  * parked items and the files it touched (names only: Claude Code re-attaches recently edited
- * files itself). Framed like every injected context (lib/hook/fast.ts `framed`) and bounded to
+ * files itself). Framed like every injected context (lib/hook/frame.ts `framed`) and bounded to
  * {@link CARD_LIMIT} characters — and the agent's byte cap (Codex) — by the digest's rule: each
  * section gets a share, what short sections leave goes to the cut ones, lines are elided with a
  * count. Pure.
@@ -10,8 +10,9 @@
  */
 
 import { capLines, type Section } from "../handover/document.ts";
-import { branchWords, type Budget, frameCost, framed, longestBacktickRun } from "../hook/fast.ts";
-import { shortenRuns, withinBytes } from "../hook/restore.ts";
+import { branchWords, frameCost, framed, longestBacktickRun, shortenRuns } from "../hook/frame.ts";
+import type { Budget } from "../hook/input.ts";
+import { withinBytes } from "../hook/context.ts";
 import { FILES, type Material, PARKED, TASKS } from "./material.ts";
 
 /** The card never exceeds this many characters (banner and fence included). */

@@ -13,16 +13,11 @@ import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { TEMP_PREFIX } from "../fs/atomic.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 import { cliCommand } from "../agents/command.ts";
-import {
-  gate,
-  hookOutput,
-  type Payload,
-  type RestoreOptions,
-  safeSessionId,
-} from "../hook/fast.ts";
+import { gate, type Payload, type RestoreOptions } from "../hook/input.ts";
+import { bannerAge, hookOutput } from "../hook/frame.ts";
+import { safeSessionId } from "../store/latest.ts";
 import { HOOK_LOCK_WAIT_MS, type HookEnv, restore } from "../hook/restore.ts";
 import type { Store } from "../store/store.ts";
-import { ageMs, formatAge } from "../store/time.ts";
 import { buildCard } from "./card.ts";
 import {
   compactPath,
@@ -65,8 +60,7 @@ export function claimMaterial(store: Store, sessionId: string): Material | undef
 /** The card for this material: ages and the recall command filled in. */
 export function cardFor(material: Material, now: Date, options: RestoreOptions): string {
   const h = material.handover;
-  const ms = ageMs(h?.created, now);
-  const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
+  const age = bannerAge(h?.created, now);
   return buildCard(material, age, h && cliCommand("recall", h.slug), options.budget);
 }
 

@@ -1,22 +1,16 @@
 /**
  * What SessionEnd glances at before it decides anything — "did this session dump?", "did it work
- * after?" — as cheaply as a fresh process allows, since every `/clear` and exit pays for it:
+ * after?" — cheaply, since every `/clear` and exit pays for it:
  *
- * - the store's documents of one agent session (front matter `session:`): one listing (often the
- *   one lib/hook/fast.ts `plainStore` made), a substring test per document before any parsing,
- *   and the front matter read as dump writes it by lib/hook/fast.ts, which the hook has loaded
- *   already; any other shape (e.g. quoted values) is lib/store/front_matter.ts's to read, which
- *   the caller hands over only when asked;
+ * - the store's documents of one agent session (front matter `session:`): one listing, a
+ *   substring test per document before its front matter is read;
  * - the transcript's tail: whether anything a handover carries (a file written, a task, a commit)
  *   happened after a moment, from the raw lines, no reader.
- *
- * One module, importing only lib/hook/fast.ts, because in the hook each module costs ~0.13 ms
- * plus ~0.03 ms per KB of code (docs/PERFORMANCE.md); and no regex on the common path, whose
- * first use costs ~0.1–0.25 ms. The writers (_write.ts, after.ts, since.ts) use the same rules.
  * @module
  */
 
-import { dumpStampMs, parseHead } from "../hook/fast.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { parseStamp } from "../store/time.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
@@ -31,86 +25,36 @@ export interface SessionDoc {
   text: string;
 }
 
-/** Reads front matter of any shape: lib/store/front_matter.ts `splitFrontMatter`'s fields. */
-export type FrontMatterReader = (text: string) => Record<string, string> | undefined;
-
-/**
- * The payload's session id when a `session:` field may hold it: lib/store/front_matter.ts
- * `sessionField`, spelled out without its regex (tests/continuity/glance_test.ts holds the two
- * together on generated ids).
- */
-export function sessionOf(id: string | undefined): string | undefined {
-  if (id === undefined || id.length === 0 || id.length > 128) return undefined;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) continue;
-    // `_`, `.`, `:` and `-`, never first.
-    if (i === 0 || (c !== 95 && c !== 46 && c !== 58 && c !== 45)) return undefined;
-  }
-  return id;
-}
-
 /**
  * The store's documents that say they came from `session` (front matter `session:`), newest
  * first. Hidden files and other names are never documents; a symlinked or unreadable one is
- * passed over (readDoc's confinement applies when it is read whole). Front matter as dump writes
- * it is read here; any other shape by `general`. Without `general`, undefined when a document
- * that names the session has another shape (the caller loads the reader and asks again).
+ * passed over (readDoc's confinement applies when it is read whole).
  */
-export function sessionDocs(
-  dir: string,
-  session: string,
-  general: FrontMatterReader,
-  names?: Map<string, string>,
-): SessionDoc[];
-export function sessionDocs(
-  dir: string,
-  session: string,
-  general: FrontMatterReader | undefined,
-  names?: Map<string, string>,
-): SessionDoc[] | undefined;
-export function sessionDocs(
-  dir: string,
-  session: string,
-  general: FrontMatterReader | undefined,
-  names: Map<string, string> | undefined = listFiles(dir),
-): SessionDoc[] | undefined {
+export function sessionDocs(dir: string, session: string): SessionDoc[] {
   const found: SessionDoc[] = [];
-  for (const [name, kind] of names ?? []) {
+  for (const [name, kind] of listFiles(dir) ?? []) {
     // Regular files only; hidden names (temp files, the compaction card) are never documents.
     if (kind !== "file" || !name.endsWith(".md") || name.startsWith(".")) continue;
     const slug = name.slice(0, -3);
-    // The whole document: readTextFileSync decodes natively, cheaper in a fresh process than a
-    // partial read through TextDecoder; documents are small (a dump is capped, docs/SPEC.md).
-    const head = readText(`${dir}/${name}`);
+    const text = readText(`${dir}/${name}`);
     // A cheap test first: most documents are other sessions'.
-    if (head === undefined || !head.includes(session)) continue;
-    let fields = parseHead(head)?.fields;
-    if (fields === undefined) {
-      if (general === undefined) return undefined;
-      fields = general(head);
-    }
+    if (text === undefined || !text.includes(session)) continue;
+    const fields = splitFrontMatter(text)?.fields;
     if (fields?.session !== session) continue;
-    found.push({ slug, fields, created: dumpStampMs(fields.created ?? "") ?? NaN, text: head });
+    found.push({ slug, fields, created: parseStamp(fields.created) ?? NaN, text });
   }
   return found.sort((a, b) => (b.created || 0) - (a.created || 0));
 }
 
 /**
  * Whether a document already carries the "Since the dump" section: a line `## Since the dump`
- * (trailing blanks allowed). Spelled out: a regex's first use costs more in the hook.
+ * (trailing blanks allowed).
  */
 export function hasSince(text: string): boolean {
-  const title = `## ${SINCE_TITLE}`;
-  for (let at = text.indexOf(title); at !== -1; at = text.indexOf(title, at + 1)) {
-    if (at > 0 && text[at - 1] !== "\n") continue;
-    let end = at + title.length;
-    while (text[end] === " " || text[end] === "\t") end++;
-    if (text[end] === "\r") end++;
-    if (text[end] === "\n") return true;
-  }
-  return false;
+  return SINCE_LINE.test(text);
 }
+
+const SINCE_LINE = new RegExp(`(^|\\n)## ${SINCE_TITLE}[ \\t]*\\r?\\n`);
 
 /** A file's text, or undefined when it cannot be read. */
 function readText(path: string): string | undefined {
@@ -121,7 +65,7 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** A directory's entries as lib/hook/fast.ts `plainStore` lists them, or undefined. */
+/** A directory's entries (a regular file or other), or undefined when it cannot be listed. */
 function listFiles(dir: string): Map<string, string> | undefined {
   try {
     const names = new Map<string, string>();
@@ -182,9 +126,7 @@ export function workInTail(path: string, afterMs: number): boolean | undefined {
  * With `wholeOnly`, a longer file is not read: `text` is undefined. Throws when the file cannot
  * be read.
  *
- * Cheap in a fresh process on purpose (SessionEnd's quick looks): the size comes from seeking to
- * the end, as a stat's first use costs ~0.3 ms; a file within `max` is read and decoded natively
- * in one call, as a TextDecoder's first use costs ~0.25 ms more.
+ * The size comes from seeking to the end; a file within `max` is read whole.
  */
 export function readTail(
   path: string,

@@ -9,8 +9,7 @@
  */
 
 import { capLines, findSection, parseSections } from "../handover/document.ts";
-import { frameCost, framed, longestBacktickRun } from "../hook/fast.ts";
-import { branchWords } from "../hook/fast.ts";
+import { branchWords, frameCost, framed, longestBacktickRun } from "../hook/frame.ts";
 
 /** The notice never exceeds this many characters (banner and fence included). */
 export const NOTICE_LIMIT = 700;

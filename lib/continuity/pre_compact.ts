@@ -2,12 +2,13 @@
  * PreCompact ({@link answerPreCompact}): saves the continuity card's material for this session to
  * the hidden `.compact-<session id>.md` (atomic), so it survives even if the session dies right
  * after; SessionStart after the compaction claims it (lib/continuity/compact.ts). Prints nothing.
- * session_restore.ts loads this file by a computed specifier, only for this event.
+ * session_restore.ts loads this file only for this event.
  * @module
  */
 
 import { isDir } from "../fs/path.ts";
-import { type Payload, type RestoreOptions, safeSessionId } from "../hook/fast.ts";
+import type { Payload, RestoreOptions } from "../hook/input.ts";
+import { safeSessionId } from "../store/latest.ts";
 import type { HookEnv } from "../hook/restore.ts";
 import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { gatherMaterial, isEmpty, saveMaterial, sweepMarkers } from "./material.ts";

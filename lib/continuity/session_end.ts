@@ -3,8 +3,8 @@
  * when a session ends.
  *
  * - The session dumped (a document whose front matter says `session: <this id>`) and stopped:
- *   nothing to do. Cheap on purpose — a listing, a few front matters, the transcript's tail —
- *   because it is the common case and runs before every `/clear`'s SessionStart.
+ *   nothing to do. Cheap — a listing, a few front matters, the transcript's tail — because it is
+ *   the common case and runs before every `/clear`'s SessionStart.
  * - It dumped, then kept working (files, commits, tasks after the dump's `created`): a
  *   `## Since the dump` section (since.ts) is appended to that document while it is unconsumed.
  * - It made no dump: a draft (draft.ts) from its transcript, unless the session left nothing worth
@@ -14,27 +14,21 @@
  *
  * Every write is atomic and under the store's docs lock, where "did this session dump or draft
  * already?" is asked again: of two SessionEnd hooks at once exactly one writes. The modules the
- * writes need are imported (computed specifiers, as session_restore.ts does) only when there is
- * something to write. Never throws for an ordinary reason: the answer says why nothing happened.
+ * writes need (the transcript reader, the drafter) are imported only when there is something to
+ * write. Never throws for an ordinary reason: the answer says why nothing happened.
  * @module
  */
 
 import type { HookAnswer } from "../hook/answer.ts";
-import { type Payload, plainStore, type RestoreOptions } from "../hook/fast.ts";
-import type * as FrontMatter from "../store/front_matter.ts";
-import {
-  type FrontMatterReader,
-  hasSince,
-  type SessionDoc,
-  sessionDocs,
-  sessionOf,
-  workInTail,
-} from "./glance.ts";
+import type { Payload, RestoreOptions } from "../hook/input.ts";
+import { sessionField } from "../store/front_matter.ts";
+import { hasSince, type SessionDoc, sessionDocs, workInTail } from "./glance.ts";
+import { projectStore } from "./_store.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
 import type * as Since from "./since.ts";
-import type * as Place from "./_store.ts";
 import type * as Write from "./_write.ts";
+import type { Store } from "../store/store.ts";
 
 /** What the answer reads of the process. */
 export interface EndEnv {
@@ -42,15 +36,14 @@ export interface EndEnv {
   projectDir?: string;
 }
 
-/** Imports a module of this folder by a computed specifier (read only when needed). */
+/** Imports a module of this folder, when it is needed. */
 function load<T>(name: string): Promise<T> {
   return import(import.meta.resolve(name)) as Promise<T>;
 }
 
 /**
  * Answers one SessionEnd payload: the draft, the "Since the dump" section, or nothing, and why.
- * Prints nothing (SessionEnd's output reaches no model). `now` is in ms since the epoch: only a
- * draft needs a `Date`, whose first one costs ~0.17 ms in a fresh process.
+ * Prints nothing (SessionEnd's output reaches no model). `now` is in ms since the epoch.
  */
 export async function answerSessionEnd(
   payload: Payload,
@@ -59,22 +52,13 @@ export async function answerSessionEnd(
   now: number,
 ): Promise<HookAnswer> {
   if (payload.hook_event_name !== "SessionEnd") return { reason: "not a SessionEnd event" };
-  const session = sessionOf(payload.session_id);
+  const session = sessionField(payload.session_id);
   if (session === undefined) return { reason: "no usable session_id in the payload" };
-  /** The store by the root rule, loaded when the plain look cannot tell or before a write. */
-  const place = async () =>
-    (await load<typeof Place>("./_store.ts")).projectStore(env.projectDir, payload.cwd);
-  // "Did this session dump?": as cheap as the SessionStart fast path when the store is plain.
-  const plain = plainStore(env.projectDir, payload.cwd);
-  let own: SessionDoc[] = [];
-  if ("dir" in plain) own = await ownDocs(plain.dir, session, plain.names);
-  else if ("general" in plain) {
-    const where = await place();
-    if ("refused" in where) return { reason: where.refused };
-    own = await ownDocs(where.store.dir, session);
-  }
+  const where = projectStore(env.projectDir, payload.cwd);
+  if ("refused" in where) return { reason: where.refused };
+  const own = sessionDocs(where.store.dir, session);
   const transcript = payload.transcript_path;
-  if (own.length > 0) return await sinceTheDump(own[0], transcript, session, place);
+  if (own.length > 0) return await sinceTheDump(own[0], transcript, session, where);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
   try {
     // Loaded here, not above: a session that dumped never needs it.
@@ -85,31 +69,10 @@ export async function answerSessionEnd(
   } catch (err) {
     return { reason: `cannot read ${transcript}: ${err instanceof Error ? err.message : err}` };
   }
-  // Both at once: the two module loads overlap (the draft's is the larger part of its start).
-  const [where, write] = await Promise.all([place(), load<typeof Write>("./_write.ts")]);
-  if ("refused" in where) return { reason: where.refused };
+  const write = await load<typeof Write>("./_write.ts");
   return await written(() =>
     write.draftSession({ ...where, transcript, session, now: new Date(now) })
   );
-}
-
-/**
- * The store's documents of this session (glance.ts `sessionDocs`); lib/store/front_matter.ts is
- * loaded only when one of them has front matter of a shape dump does not write.
- */
-async function ownDocs(
-  dir: string,
-  session: string,
-  names?: Map<string, string>,
-): Promise<SessionDoc[]> {
-  return sessionDocs(dir, session, undefined, names) ??
-    sessionDocs(dir, session, await frontMatterReader(), names);
-}
-
-/** lib/store/front_matter.ts `splitFrontMatter`'s fields, the module loaded on first need. */
-async function frontMatterReader(): Promise<FrontMatterReader> {
-  const { splitFrontMatter } = await load<typeof FrontMatter>("../store/front_matter.ts");
-  return (text) => splitFrontMatter(text)?.fields;
 }
 
 /** The ending session dumped: append what it did afterwards, if anything. */
@@ -117,7 +80,7 @@ async function sinceTheDump(
   doc: SessionDoc,
   transcript: string | undefined,
   session: string,
-  place: () => Promise<ReturnType<typeof Place.projectStore>>,
+  where: { store: Store; top?: string },
 ): Promise<HookAnswer> {
   if (doc.fields.draft !== undefined) {
     return { reason: `this session's draft "${doc.slug}" exists` };
@@ -137,8 +100,6 @@ async function sinceTheDump(
     return { reason: `the session dumped "${doc.slug}"; cannot read ${transcript}: ${err}` };
   }
   if (tail === false) return { reason: `the session dumped "${doc.slug}" and did no work after` };
-  const where = await place();
-  if ("refused" in where) return { reason: where.refused };
   const [{ readAround }, { sinceSection }] = await Promise.all([
     load<typeof After>("./after.ts"),
     load<typeof Since>("./since.ts"),

@@ -114,8 +114,7 @@ let fault: string | undefined;
  * `short-write` writes half of the new file and fails as a full disk does; `pause` writes half,
  * says `session fault: paused mid-write` on stderr and waits to be killed. Tests use it to prove
  * that a write cut short leaves the store as it was. Set from `SESSION_FAULT` by the CLI and from
- * `--test-fault` by the hook (which reads no variable for it: a denied one costs start-up time);
- * lib/hook/fast.ts has its own copy of the point (it imports nothing).
+ * `--test-fault` by the hook (whose grant names only the variables it reads for users).
  */
 export function setFault(value: string | undefined): void {
   fault = value === "short-write" || value === "pause" ? value : undefined;

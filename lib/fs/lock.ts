@@ -76,7 +76,7 @@ function timeoutError(path: string, waitMs: number): LockTimeoutError {
 /**
  * The lock every writer of a store's documents and LATEST holds (dump, recall, list's expiry, the
  * hook): each re-reads what it decided on under the lock, so none writes back an older version over
- * a newer one. lib/hook/fast.ts spells the same name (held to it by a test).
+ * a newer one.
  */
 export function docsLockTarget(storeDir: string): string {
   return `${storeDir}/.docs`;
@@ -107,7 +107,7 @@ export async function withLock<T>(
 }
 
 /**
- * {@link acquireLock} for sync callers (the hook's general path): the same lock files, waiting by
+ * {@link acquireLock} for sync callers (the hook): the same lock files, waiting by
  * blocking sleeps. A hook must never hang a session, so callers pass a short `waitMs`.
  */
 export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {

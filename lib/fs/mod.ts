@@ -9,6 +9,7 @@
  *   lengths; the fault injection the crash tests use
  * - lock.ts: the cross-process lock around read-modify-write edits (an OS lock, or an exclusive
  *   lock file where the file system refuses one); the store's docs lock
+ * - stdio.ts: all of stdin as bytes; a line to stdout or stderr
  *
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
@@ -17,3 +18,4 @@
 export * from "./path.ts";
 export * from "./atomic.ts";
 export * from "./lock.ts";
+export * from "./stdio.ts";

@@ -12,15 +12,9 @@
  */
 
 import { setFault, TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
-import {
-  findPending,
-  type HookEnv,
-  hookOutput,
-  type Outcome,
-  type Payload,
-  restore,
-  type RestoreOptions,
-} from "./restore.ts";
+import { findPending, type HookEnv, type Outcome, restore } from "./restore.ts";
+import { hookOutput } from "./frame.ts";
+import type { Payload, RestoreOptions } from "./input.ts";
 import { armPath, findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { join, removeQuietly } from "../fs/path.ts";

@@ -1,21 +1,22 @@
 /**
  * The restore hook (session_restore.ts): after `/clear`, inject the newest unconsumed handover
- * once, per agent. Why it is split this way, and what it may cost: docs/HOOK.md and
- * docs/PERFORMANCE.md.
+ * once, per agent. How it decides: docs/HOOK.md.
  *
- * - fast.ts: the fast path: the hook's input (payload, flags, budgets, gates), the framing every
- *   injected context shares (banner, fence), and the whole answer for the common `/clear`, in
- *   one module that imports nothing; a text that may hold a secret (`suspectSecret`) it hands over
- * - restore.ts: the general restore every agent shares: decide, redact what it will print (the
- *   document where it is read), build the context (digest when big; an automatic draft's short
- *   notice), claim LATEST exactly once, mark it consumed
+ * - input.ts: the hook's input: the payload, its own flags, the per-agent budgets, the event and
+ *   source gates
+ * - frame.ts: the framing every injected context shares (banner, fence) and the JSON it prints
+ * - restore.ts: the restore every agent shares: decide, redact what it will print (the document
+ *   where it is read), build the context (digest when big; an automatic draft's short notice),
+ *   claim LATEST exactly once, mark it consumed
+ * - context.ts: the digest and the draft's notice, loaded only when a handover does not fit whole
  * - answer.ts: the answer per agent, on which event and in which JSON (Gemini's deferred restore)
  *
- * Nothing imports this file: session_restore.ts imports fast.ts directly and loads answer.ts by a
- * computed specifier, only when the fast path hands over; a barrel would load both every time.
+ * session_restore.ts imports input.ts and loads the module of each event when it comes.
  * @module
  */
 
-export * from "./fast.ts";
+export * from "./input.ts";
+export * from "./frame.ts";
 export * from "./restore.ts";
+export * from "./context.ts";
 export * from "./answer.ts";

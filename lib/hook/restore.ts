@@ -1,16 +1,14 @@
 /**
  * The SessionStart restore: decide whether to inject, redact what it will print, build the
- * context, claim the pointer exactly once and mark the document consumed. Light: it runs on every
- * `/clear` the fast path hands over; the redaction rules load only for a text that may hold a
- * secret (lib/secrets/lazy.ts), and only the consume writes, synchronously under the docs lock.
+ * context, claim the pointer exactly once and mark the document consumed. It runs on every
+ * `/clear`, so what is rare is loaded only when needed: the redaction rules only for a text that
+ * may hold a secret (lib/secrets/lazy.ts). Only the consume writes, under the docs lock.
  * @module
  */
 
-import { utf8Length, writeFileAtomicSync } from "../fs/atomic.ts";
+import { writeFileAtomicSync } from "../fs/atomic.ts";
 import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
-import { cliCommand } from "../agents/command.ts";
 import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
-import { buildDigest, capLines } from "../handover/document.ts";
 import {
   docPath,
   findRoot,
@@ -20,39 +18,12 @@ import {
   storeAt,
   storeOutside,
 } from "../store/store.ts";
-import { buildNotice, noticeBanner, summarizeDraft } from "../continuity/notice.ts";
-import { readLatest } from "../store/latest.ts";
-import { ageMs, formatAge } from "../store/time.ts";
+import { readLatest, restoredMarker, takeLatestAs } from "../store/latest.ts";
+import { ageMs, inWindow } from "../store/time.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
-import {
-  bannerLine,
-  type Budget,
-  frameCost,
-  framed,
-  gate,
-  inWindow,
-  longestBacktickRun,
-  MAX_BODY_RUN,
-  type Payload,
-  restoredMarker,
-  type RestoreOptions,
-  takeLatestAs,
-} from "./fast.ts";
-
-// The hook's input (payload, flags, budgets, gates) lives in lib/hook/fast.ts, with the fast path
-// that settles the common `/clear` without loading this module; re-exported for its callers.
-export {
-  type Agent,
-  type Budget,
-  BUDGETS,
-  DEFAULT_OPTIONS,
-  gate,
-  hookOutput,
-  parseHookArgs,
-  parsePayload,
-  type Payload,
-  type RestoreOptions,
-} from "./fast.ts";
+import { injectedBody, restoreBanner, wholeContext } from "./frame.ts";
+import type * as Built from "./context.ts";
+import { type Budget, gate, type Payload, type RestoreOptions } from "./input.ts";
 
 /**
  * Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. `slug` is the
@@ -61,72 +32,6 @@ export {
 export type Outcome =
   | { injected: true; slug: string; context: string; redacted?: string }
   | { injected: false; reason: string };
-
-/** The context the agent receives: a one-line banner, then the body or its digest, fenced. */
-export function buildContext(
-  doc: { slug: string; created?: string; branch?: string; body: string },
-  now: Date,
-  budget: Budget,
-): string {
-  const recall = cliCommand("recall", doc.slug);
-  const ms = ageMs(doc.created, now);
-  // A `created` slightly ahead of this clock passed the window's skew: it was dumped just now.
-  const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
-  const banner = bannerLine(doc.slug, age, doc.branch, recall);
-  return fitFramed(banner, shortenRuns(doc.body.replace(/\r\n?/g, "\n").trim()), recall, budget);
-}
-
-/**
- * `banner` and `body` framed within `budget`: the body whole, or its digest when it is over
- * `digestOver` or the room, then capped; with a byte cap (Codex), digested smaller until it fits.
- */
-export function fitFramed(banner: string, body: string, recall: string, budget: Budget): string {
-  // Digest and cap only shorten lines and add single backticks: the body's fence is the widest.
-  const room = budget.limit - frameCost(banner, longestBacktickRun(body));
-  return withinBytes(room, budget, (room, again) => {
-    const text = again || body.length > budget.digestOver ? buildDigest(body, recall, room) : body;
-    return framed(banner, capLines(text, room));
-  });
-}
-
-/**
- * `build(room)`, then — with a byte cap (Codex) — built again with the room shrunk by the
- * overshoot's ratio (`again` set) until it fits, at most 8 times.
- */
-export function withinBytes(
-  room: number,
-  budget: Budget,
-  build: (room: number, again: boolean) => string,
-): string {
-  let context = build(room, false);
-  for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
-    const bytes = utf8Length(context);
-    if (bytes <= budget.maxBytes) break;
-    // From the context's own length, not the room: a text far under the room (emoji: 4 bytes per
-    // 2 UTF-16 units) would otherwise shrink by a few percent a round and never fit.
-    room = Math.max(0, Math.floor((Math.min(room, context.length) * budget.maxBytes) / bytes) - 64);
-    context = build(room, true);
-  }
-  return context;
-}
-
-/** Backtick runs longer than {@link MAX_BODY_RUN} cut to it (a hostile body cannot widen the fence). */
-export function shortenRuns(text: string): string {
-  return longestBacktickRun(text) > MAX_BODY_RUN
-    ? text.replace(new RegExp(`\`{${MAX_BODY_RUN + 1},}`, "g"), "`".repeat(MAX_BODY_RUN))
-    : text;
-}
-
-/** The short notice of an automatic draft (lib/continuity/notice.ts). */
-export function draftNotice(
-  doc: { slug: string; created?: string; branch?: string; body: string },
-  now: Date,
-): string {
-  const ms = ageMs(doc.created, now);
-  const age = formatAge(ms === undefined ? undefined : Math.max(0, ms));
-  const banner = noticeBanner(doc.slug, age, doc.branch, cliCommand("recall", doc.slug));
-  return buildNotice(summarizeDraft(doc.body), banner);
-}
 
 /**
  * A handover that passed every gate and may be injected now; nothing is claimed yet. What the hook
@@ -158,7 +63,7 @@ export interface HookEnv {
 
 /**
  * Every gate of the restore, claiming nothing: the pending handover, or why there is none. The one
- * place the general path reads a document to print it, so where it redacts: before any digest,
+ * place the hook reads a document to print it, so where it redacts: before any digest,
  * cap or notice is computed, so their budgets hold on the redacted text. A document written
  * before redaction existed, pulled, or edited by hand reaches the model with `[redacted:<kind>]`
  * where a secret was; the store keeps the bytes as they are (only `consumed` is flipped).
@@ -237,7 +142,23 @@ export async function restore(
 ): Promise<Outcome> {
   const found = await findPending(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
-  return consumePending(found, now, options.budget, payload.session_id);
+  return await consumePending(found, now, options.budget, payload.session_id);
+}
+
+/**
+ * What the agent is given for a pending handover: the body whole when it fits the budget, else
+ * its digest; a draft's short notice. The digest and the notice (lib/hook/context.ts) are loaded
+ * only when needed. The banner names the slug as printed; the recall command too (it only
+ * differs, and then does not work, for a slug that holds a secret).
+ */
+export async function contextFor(found: Pending, now: Date, budget: Budget): Promise<string> {
+  const shown = { ...found, slug: found.label };
+  if (!found.draft) {
+    const whole = wholeContext(restoreBanner(shown, now).banner, injectedBody(found.body), budget);
+    if (whole !== undefined) return whole;
+  }
+  const built: typeof Built = await import(import.meta.resolve("./context.ts"));
+  return found.draft ? built.draftNotice(shown, now) : built.buildContext(shown, now, budget);
 }
 
 /**
@@ -245,15 +166,17 @@ export async function restore(
  * document or LATEST holds it): LATEST and the document must still be what the gates read — a
  * dump that replaced either meanwhile is newer, and is left as it is, unconsumed — then the
  * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. So a failed write (a full
- * disk) leaves the store as it was, and two hooks firing together inject once.
+ * disk) leaves the store as it was, and two hooks firing together inject once. The context is
+ * built before anything is claimed.
  */
-export function consumePending(
+export async function consumePending(
   found: Pending,
   now: Date,
   budget: Budget,
   sessionId?: string,
-): Outcome {
+): Promise<Outcome> {
   const { store, slug, text } = found;
+  const context = await contextFor(found, now, budget);
   let lock: Lock;
   try {
     lock = acquireLockSync(docsLockTarget(store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
@@ -272,13 +195,9 @@ export function consumePending(
       };
     }
     writeFileAtomicSync(docPath(store, slug), consumed);
-    // LATEST becomes the session's `.restored-<id>` marker, as on the fast path (a draft's notice
-    // is no handover the session started from: its LATEST is removed).
+    // LATEST becomes the session's `.restored-<id>` marker (a draft's notice is no handover the
+    // session started from: its LATEST is removed).
     takeLatestAs(store.latest, found.draft ? undefined : restoredMarker(store.dir, sessionId));
-    // The banner names the slug as printed; the recall command too (it only differs, and then
-    // does not work, for a slug that holds a secret).
-    const shown = { ...found, slug: found.label };
-    const context = found.draft ? draftNotice(shown, now) : buildContext(shown, now, budget);
     return { injected: true, slug: found.label, context, redacted: found.redacted || undefined };
   } finally {
     lock.release();

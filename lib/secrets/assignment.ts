@@ -22,10 +22,8 @@
 
 import { isPlaceholder, isReference } from "./_values.ts";
 import { escapable, type Rule, type Span } from "./rules.ts";
-// The value's reading is shared with the hook's pre-check, which must import nothing.
-import { valueAt } from "../hook/fast.ts";
 
-/** The words of a secret's name (lib/hook/fast.ts `NAME_WORDS` copies them). */
+/** The words of a secret's name. */
 export const SECRET_WORDS: ReadonlySet<string> = new Set([
   "password",
   "passwd",
@@ -158,6 +156,42 @@ function nameAround(text: string, hit: number): RegExpExecArray | null {
     if (m !== null) return m;
   }
   return null;
+}
+
+/** An unquoted value: up to white space, a quote or one of `,;&)}]\`. */
+const UNQUOTED = /[^\s"'`,;&)}\]\\]+/y;
+
+/**
+ * The value of an assignment starting at `at`: its span and whether it was quoted (on its line,
+ * a backslash escaping the next character), else up to {@link UNQUOTED}'s end; undefined when
+ * there is none.
+ */
+export function valueAt(
+  text: string,
+  at: number,
+): { start: number; end: number; quoted: boolean } | undefined {
+  const c = text[at];
+  if (c === undefined || c === "=" || c === ">" || c === "<" && text[at + 1] === "=") {
+    return undefined;
+  }
+  const quote = c === "\\" && text[at + 1] === '"'
+    ? '\\"'
+    : c === '"' || c === "'" || c === "`"
+    ? c
+    : "";
+  const start = at + quote.length;
+  if (quote !== "") {
+    const eol = text.indexOf("\n", start);
+    for (let i = start, limit = eol < 0 ? text.length : eol; i < limit; i++) {
+      if (quote === '\\"' ? text.startsWith(quote, i) : text[i] === quote) {
+        return { start, end: i, quoted: true };
+      }
+      if (text[i] === "\\") i++;
+    }
+  }
+  UNQUOTED.lastIndex = start;
+  const m = UNQUOTED.exec(text);
+  return m === null ? undefined : { start, end: start + m[0].length, quoted: false };
 }
 
 /** The rule for secret-named assignments; it runs after every shaped rule (rules.ts). */

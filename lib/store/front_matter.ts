@@ -22,8 +22,7 @@ export interface Split {
 const FENCE = /^---[ \t]*$/;
 const FIELD = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*?)[ \t]*$/;
 /**
- * The keys of our schema, the only ones a front matter may have (lib/hook/fast.ts `parseHead`
- * repeats the list; tests/hook/fast_test.ts holds the two together).
+ * The keys of our schema, the only ones a front matter may have.
  */
 export const KEYS: readonly string[] = [
   "slug",
@@ -103,7 +102,7 @@ export function renderFrontMatter(fields: [string, string][], eol = "\n"): strin
 
 /**
  * An agent session id as the `session:` front matter holds it: one plain word (Claude Code's are
- * UUIDs), so the hook's fast path reads it as is; anything else is left out, never written.
+ * UUIDs); anything else is left out, never written.
  */
 export function sessionField(id: string | undefined): string | undefined {
   return id !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(id) ? id : undefined;

@@ -10,7 +10,7 @@
 import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
 import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../fs/lock.ts";
 import { exists, isDir, join, readUtf8, removeQuietly } from "../fs/path.ts";
-import { splitFrontMatter } from "./front_matter.ts";
+import { sessionField, splitFrontMatter } from "./front_matter.ts";
 import { isSafeSlug, readDoc, type Store } from "./store.ts";
 
 /** The slug LATEST names, or undefined when it is missing, blank or unreadable. */
@@ -46,6 +46,40 @@ export function takeLatest(store: Store, expected?: string): string | undefined 
     return undefined;
   }
   return slug;
+}
+
+/** The marker of the handover a session started from: `.restored-<session id>` in the store. */
+export const RESTORED_PREFIX = ".restored-";
+
+/**
+ * A session id a hidden file's name can carry as is: one the `session:` field may hold
+ * (lib/store/front_matter.ts `sessionField`) without a `:`, which some file systems refuse.
+ */
+export function safeSessionId(id: string | undefined): id is string {
+  return sessionField(id) !== undefined && !id!.includes(":");
+}
+
+/**
+ * Where the restore leaves the record of which handover this session started from, for the
+ * continuity card after a compaction (lib/continuity/material.ts reads its first line, the slug):
+ * `.restored-<session id>` in the store `dir`; undefined for a session id a file name cannot carry
+ * plainly (no record then).
+ */
+export function restoredMarker(dir: string, sessionId: string | undefined): string | undefined {
+  return safeSessionId(sessionId) ? join(dir, `${RESTORED_PREFIX}${sessionId}`) : undefined;
+}
+
+/**
+ * Takes LATEST away after the consume, holding the docs lock: renamed to `marker` when given (one
+ * call; it holds the slug already), else — or when that fails — removed. A LATEST left behind
+ * names a consumed document: harmless; a missing marker costs the card its handover, never the
+ * restore.
+ */
+export function takeLatestAs(latest: string, marker: string | undefined): void {
+  try {
+    if (marker !== undefined) return Deno.renameSync(latest, marker);
+  } catch { /* removed below */ }
+  removeQuietly(latest);
 }
 
 /** Prefix of the claims earlier versions renamed LATEST to while consuming it. */

@@ -11,6 +11,19 @@
 export const STALE_MS = 14 * 24 * 60 * 60 * 1000;
 /** Documents older than this are removed by `list`. Parked items never expire. */
 export const EXPIRY_MS = 30 * 24 * 60 * 60 * 1000;
+/** The restore window: a dump older than this is not injected by the hook. */
+export const WINDOW_MS = 30 * 60 * 1000;
+/** A `created` up to this far ahead of the clock (clock differences) still counts as fresh. */
+export const FUTURE_SKEW_MS = 60_000;
+
+/**
+ * Whether a document `age` ms old may be restored: within `windowMs`, or at most
+ * {@link FUTURE_SKEW_MS} ahead. Not a number (no or a bad `created`) is outside.
+ */
+export function inWindow(age: number, windowMs: number): boolean {
+  return age <= windowMs && age >= -FUTURE_SKEW_MS;
+}
+
 /** The prefix shown before stale items. */
 export const STALE_MARK = "⚠ stale";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { buildCard, CARD_LIMIT } from "../../lib/continuity/card.ts";
 import { FILES, type Material, PARKED, TASKS } from "../../lib/continuity/material.ts";
-import { BUDGETS } from "../../lib/hook/fast.ts";
+import { BUDGETS } from "../../lib/hook/input.ts";
 import { utf8Length } from "../../lib/fs/atomic.ts";
 
 function material(fill: (title: string) => string): Material {

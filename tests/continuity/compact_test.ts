@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import { answerPreCompact } from "../../lib/continuity/pre_compact.ts";
 import { answerCompact } from "../../lib/continuity/compact.ts";
 import { startingHandover } from "../../lib/continuity/material.ts";
-import { DEFAULT_OPTIONS, parseHookArgs } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS, parseHookArgs } from "../../lib/hook/input.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { join } from "../../lib/fs/path.ts";
 import { NOW, put, scratchProject, writeDoc } from "../support/scratch.ts";
 import { transcriptOf } from "../support/transcript.ts";
-import { fastAnswerInProcess } from "../support/run.ts";
+import { answerInProcess } from "../support/run.ts";
 
 const SID = "sess-1";
 const HANDOVER = [
@@ -66,10 +66,8 @@ Deno.test("compaction: the card after a restore, once per compaction", async (t)
       body: HANDOVER,
       created: new Date(NOW.getTime() - 60_000),
     });
-    const r = fastAnswerInProcess(
+    const r = await answerInProcess(
       { cwd: p.root, session_id: SID, hook_event_name: "SessionStart", source: "clear" },
-      DEFAULT_OPTIONS,
-      { now: NOW.getTime() },
     );
     assert.ok("stdout" in r && r.stdout, JSON.stringify(r));
     assert.equal(startingHandover(p.store, SID), "fix-login");

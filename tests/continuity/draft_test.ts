@@ -7,13 +7,13 @@ import {
   worthCarrying,
 } from "../../lib/continuity/draft.ts";
 import { sessionDocs } from "../../lib/continuity/glance.ts";
-import { DEFAULT_OPTIONS, parseHead } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/input.ts";
 import { sessionField, splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { parseTranscript } from "../../lib/transcript/claude.ts";
 import type { TranscriptFacts } from "../../lib/transcript/facts.ts";
 import { git, NOW, scratchProject } from "../support/scratch.ts";
 import { minutesAgo, SESSION, timedTranscript, workSteps, writeSessionDump } from "./_fixture.ts";
-import { fastAnswerInProcess } from "../support/run.ts";
+import { answerInProcess } from "../support/run.ts";
 
 function facts(o: Partial<TranscriptFacts> = {}): TranscriptFacts {
   return { path: "/t.jsonl", files: [], tasks: [], questions: [], deferrals: [], ...o };
@@ -60,7 +60,7 @@ Deno.test("headBranch reads HEAD without git", async () => {
   assert.equal(headBranch(p.root), "detached");
 });
 
-Deno.test("composeDraft: front matter with draft and session, the fast path hands it over", async () => {
+Deno.test("composeDraft: front matter with draft and session; the hook announces it", async () => {
   await using p = await scratchProject();
   const f = parseTranscript(
     timedTranscript(p.root, [{ at: minutesAgo(5), steps: workSteps() }]),
@@ -83,21 +83,17 @@ Deno.test("composeDraft: front matter with draft and session, the fast path hand
   await Deno.writeTextFile(`${p.store.dir}/${slug}.md`, text);
   await Deno.writeTextFile(p.store.latest, `${slug}\n`);
   const payload = { cwd: p.root, hook_event_name: "SessionStart", source: "clear" };
-  assert.deepEqual(
-    fastAnswerInProcess(payload, DEFAULT_OPTIONS, { projectDir: p.root, now: NOW.getTime() }),
-    { general: "an automatic draft: the notice decides" },
-    "a draft is the general path's (its notice)",
-  );
+  const answered = await answerInProcess(payload, DEFAULT_OPTIONS, { projectDir: p.root });
+  assert.match(answered.stdout ?? "", /automatic draft/, "a draft is announced by its notice");
   assert.match(text, /\| `src\/app\.ts` \|/);
 });
 
-Deno.test("session: is a plain field for the fast path; sessionField keeps ids plain", async () => {
+Deno.test("session: is a plain field; sessionField keeps ids plain", async () => {
   await using p = await scratchProject();
   const text = await writeSessionDump(p.store, "mine");
-  assert.equal(parseHead(text)?.fields.session, SESSION);
-  const general = (t: string) => splitFrontMatter(t)?.fields;
-  assert.deepEqual(sessionDocs(p.store.dir, SESSION, general).map((d) => d.slug), ["mine"]);
-  assert.deepEqual(sessionDocs(p.store.dir, "other", general), []);
+  assert.equal(splitFrontMatter(text)?.fields.session, SESSION);
+  assert.deepEqual(sessionDocs(p.store.dir, SESSION).map((d) => d.slug), ["mine"]);
+  assert.deepEqual(sessionDocs(p.store.dir, "other"), []);
   assert.equal(sessionField(SESSION), SESSION);
   assert.equal(sessionField(undefined), undefined);
   assert.equal(sessionField("a\nb"), undefined);

@@ -6,8 +6,8 @@ import {
   noticeBanner,
   summarizeDraft,
 } from "../../lib/continuity/notice.ts";
-import { draftNotice } from "../../lib/hook/restore.ts";
-import { BUDGETS } from "../../lib/hook/fast.ts";
+import { draftNotice } from "../../lib/hook/context.ts";
+import { BUDGETS } from "../../lib/hook/input.ts";
 import { utf8Length } from "../../lib/fs/atomic.ts";
 import { NOW } from "../support/scratch.ts";
 

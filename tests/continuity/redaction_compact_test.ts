@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { answerPreCompact } from "../../lib/continuity/pre_compact.ts";
 import { answerCompact } from "../../lib/continuity/compact.ts";
-import { DEFAULT_OPTIONS } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/input.ts";
 import { join } from "../../lib/fs/path.ts";
 import { NOW, scratchProject } from "../support/scratch.ts";
 import { transcriptOf } from "../support/transcript.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { answerSessionEnd } from "../../lib/continuity/session_end.ts";
-import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/input.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { join } from "../../lib/fs/path.ts";

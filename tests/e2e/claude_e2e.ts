@@ -226,7 +226,7 @@ for (const { version, bin } of await ensureClaudes()) {
       await clear(s.tmux!, doc);
       const r = await ask(s.tmux!, standIn, "where were we?");
       assert.ok(r.raw.includes(mark), "handover in the first request after /clear");
-      // The factual banner first, then the handover fenced (issue 13: injected text is data).
+      // The factual banner first, then the handover fenced (injected text is data).
       assert.match(
         r.raw,
         /SessionStart hook additional context: \[session\] The previous session left this handover: \\"e2e-handover\\"/,

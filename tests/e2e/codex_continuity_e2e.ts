@@ -1,6 +1,6 @@
 /**
  * End to end in the real Codex CLI (pinned, offline, against the loopback Responses API
- * stand-in): continuity without a dump (issue 13) where Codex's events allow — SessionEnd (since
+ * stand-in): continuity without a dump where Codex's events allow — SessionEnd (since
  * 0.145), PreCompact and SessionStart `clear|compact`. The hooks are installed as a user does
  * (`session.ts install --agent codex`). Codex offers this unknown model no plan or patch tool:
  * the model edits through `apply_patch` run by its shell tool (the rollout's files come from

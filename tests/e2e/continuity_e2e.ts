@@ -1,6 +1,6 @@
 /**
  * End to end in the real Claude Code (every pinned version, offline, against the loopback
- * stand-in): continuity without a dump (issue 13). The hooks are installed the way a user does
+ * stand-in): continuity without a dump. The hooks are installed the way a user does
  * (`session.ts install`); the stand-in model edits files, creates tasks and dumps through its
  * tools. (a) work without a dump, `/clear`: the next request carries the short notice with the
  * files and the unfinished task; (b) dump, more work, `/clear`: the dump and a "Since the dump"

@@ -23,7 +23,7 @@ import { sleep } from "./support/tmux.ts";
 import { claudeSide, codexSide, geminiSide, type Side } from "./support/cross.ts";
 
 const STORE = ".claude/state/session";
-/** The restore's factual banner for `slug` (issue 13's framing). */
+/** The restore's factual banner for `slug` (injected text is framed as data). */
 const banner = (slug: string) => `[session] The previous session left this handover: "${slug}"`;
 
 /** A mark no earlier request of the run can carry. */
@@ -186,10 +186,10 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
 });
 
 /**
- * Once a bug: Gemini's arm named only its session, not the handover it armed. When another agent
- * restored that handover first and then dumped a new one, Gemini's next message — no /clear in
- * between — took the new one, and the agent it was dumped for found nothing after its /clear.
- * The arm now names the handover it announced (lib/hook/answer.ts).
+ * Gemini's arm names the handover it announced, not only its session (lib/hook/answer.ts). When
+ * another agent restores that handover first and then dumps a new one, Gemini's next message — no
+ * /clear in between — must not take the new one, or the agent it was dumped for would find
+ * nothing after its /clear.
  */
 crossTest(
   "cross-agent e2e: Gemini's stale arm does not take a handover dumped after another agent restored",

@@ -103,8 +103,8 @@ Deno.test("files table", async (t) => {
     assert.deepEqual(flat.map((r) => r.file), ["`./` (30 files)"]);
   });
   await t.step("200,000 files group without overflowing the stack", () => {
-    // The deepest level was a spread of one argument per row: 200,000 overflowed the stack, and
-    // dump failed on a change set that size.
+    // A deepest level taken as a spread of one argument per row overflows the stack at 200,000
+    // rows, and dump would fail on a change set that size.
     const huge = rows(200_000, (i) => `src/d${i % 40}/`);
     const grouped = groupRows(huge, 25);
     assert.equal(grouped.length, 1);

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { takeArm } from "../../lib/hook/answer.ts";
-import { BUDGETS, buildContext } from "../../lib/hook/restore.ts";
+import { buildContext } from "../../lib/hook/context.ts";
+import { BUDGETS } from "../../lib/hook/input.ts";
 import { utf8Length } from "../../lib/fs/atomic.ts";
 import { armPath, docPath } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";

@@ -1,19 +1,19 @@
 /**
  * No secret of any kind reaches the hook's output, whatever the stored document holds (written
  * before redaction existed, pulled, edited by hand): the registered command, run as an agent runs
- * it, on the fast path's plain document, a digest, a draft's notice, Codex's byte budget, Gemini's
- * BeforeAgent and a compaction card; the store keeps its bytes but `consumed`; handover prose
- * still takes the fast path.
+ * it, on a plain document, a digest, a draft's notice, Codex's byte budget, Gemini's BeforeAgent
+ * and a compaction card; the store keeps its bytes but `consumed`; handover prose prints as it
+ * was, with nothing said redacted.
  */
 import assert from "node:assert/strict";
 import { answer } from "../../lib/hook/answer.ts";
-import { DEFAULT_OPTIONS } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/input.ts";
 import { join } from "../../lib/fs/path.ts";
 import { docPath } from "../../lib/store/store.ts";
 import { handoverDoc } from "../../bench/fixtures.ts";
 import { prng } from "../support/prng.ts";
 import { BODY, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
-import { clearPayload, contextOf, fastAnswerInProcess, type Ran } from "../support/run.ts";
+import { clearPayload, contextOf, type Ran } from "../support/run.ts";
 import { installHook, reasonOf, registeredCommand, runRegistered } from "../support/registered.ts";
 import { KINDS, type Sample, Secrets } from "../secrets/_secrets.ts";
 import { mark } from "../secrets/_wired.ts";
@@ -26,7 +26,6 @@ const branchOf = (kind: "github-token" | "slack-token" | "npm-token" | "jwt" | "
   gen.sample(kind);
 
 const SID = "sess-red-1";
-const HANDED_OVER = "the general path decides (the text may hold a secret)";
 
 /** The samples as a handover section: one per paragraph, among prose. */
 function paragraphs(samples: Sample[]): string {
@@ -94,13 +93,12 @@ Deno.test("the registered hook prints no secret, on every path", async (t) => {
   const run = (payload: string, cmd = claude) =>
     runRegistered(cmd, payload, { cwd: p.root, projectDir: p.root });
 
-  await t.step("a plain document: handed to the general path, redacted, bytes kept", async () => {
+  await t.step("a plain document: redacted, bytes kept", async () => {
     const branch = branchOf("github-token");
     const body = `## Goal\n\nRotate every key.\n\n## Decisions\n\n${paragraphs(ALL)}`;
     const written = await putDoc(p.store, "plain", body, { branch: branch.text });
     const ran = await run(clearPayload(p.root));
     assertRedacted(printed(ran), [...ALL, branch], "plain");
-    assert.ok(ran.stderr.includes(HANDED_OVER), ran.stderr);
     assert.match(reasonOf(ran) ?? "", /^injected "plain" \(redacted \d+ secrets: /);
     assert.ok(!ran.stderr.includes(ALL[1].secret), "a value on stderr");
     await assertOnlyConsumed(docPath(p.store, "plain"), written);
@@ -189,12 +187,11 @@ Deno.test("the registered hook prints no secret, on every path", async (t) => {
     assertRedacted(printed(await run(compact)), [...ALL, branch], "card (hand-edited file)");
   });
 
-  await t.step("handover prose takes the fast path, and prints as it was", async () => {
+  await t.step("handover prose prints as it was, nothing redacted", async () => {
     for (const [slug, body] of [["prose-1", BODY], ["prose-2", handoverDoc("x", NOW, false)]]) {
       const text = body.startsWith("---") ? body.slice(body.indexOf("\n---\n", 4) + 5) : body;
       const written = await putDoc(p.store, slug, text);
       const ran = await run(clearPayload(p.root));
-      assert.ok(!ran.stderr.includes("general path decides"), ran.stderr);
       assert.equal(reasonOf(ran), `injected "${slug}"`);
       assert.ok(contextOf(ran)!.includes(text.trim()), "the body as it was");
       await assertOnlyConsumed(docPath(p.store, slug), written);
@@ -241,8 +238,6 @@ Deno.test("a slug that holds a secret is printed redacted (the recall command th
   const token = gen.sample("npm-token");
   await writeDoc(p.store, token.text, { created: new Date(NOW.getTime() - 60_000) });
   const payload = { cwd: p.root, hook_event_name: "SessionStart", source: "clear" };
-  const fast = fastAnswerInProcess(payload, DEFAULT_OPTIONS, { now: NOW.getTime() });
-  assert.deepEqual(fast, { general: "the text may hold a secret" });
   const r = await answer(payload, DEFAULT_OPTIONS, {}, NOW);
   assert.ok(r.stdout && !r.stdout.includes(token.secret), r.stdout);
   assert.ok(r.stdout.includes(mark("npm-token")));

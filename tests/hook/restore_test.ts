@@ -1,22 +1,21 @@
-import { DOCS_LOCK } from "../../lib/hook/fast.ts";
 import assert from "node:assert/strict";
 import {
   BUDGETS,
-  buildContext,
   DEFAULT_OPTIONS,
   gate,
-  hookOutput,
   parseHookArgs,
   parsePayload,
-  restore,
-} from "../../lib/hook/restore.ts";
+} from "../../lib/hook/input.ts";
+import { buildContext } from "../../lib/hook/context.ts";
+import { restore } from "../../lib/hook/restore.ts";
+import { hookOutput } from "../../lib/hook/frame.ts";
 import { answer } from "../../lib/hook/answer.ts";
-import { fastAnswer } from "../../lib/hook/fast.ts";
 import { docPath } from "../../lib/store/store.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import {
   BODY,
+  DOCS_LOCK,
   mkfifo,
   NOW,
   type ScratchProject,
@@ -192,20 +191,17 @@ Deno.test("restore (in-process)", async (t) => {
   });
 });
 
-Deno.test("the hook's path: the fast path, then the general one for what it hands over", async (t) => {
+Deno.test("the hook's answer to /clear, in-process", async (t) => {
   const clear = (cwd: string) => ({ cwd, hook_event_name: "SessionStart", source: "clear" });
   /** What session_restore.ts does with a payload, in-process. */
   const hook = async (cwd: string, projectDir?: string) => {
-    const fast = fastAnswer(clear(cwd), DEFAULT_OPTIONS, { projectDir, now: NOW.getTime() });
-    const r = "general" in fast
-      ? await answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW)
-      : fast;
+    const r = await answer(clear(cwd), DEFAULT_OPTIONS, { projectDir }, NOW);
     return r.stdout === undefined ? { silence: r.reason } : r;
   };
   const storeNames = (p: ScratchProject) =>
     [...Deno.readDirSync(p.store.dir)].map((e) => e.name).filter((n) => n !== DOCS_LOCK).sort();
 
-  await t.step("no store, no LATEST, a blank LATEST: silent on the fast path", async () => {
+  await t.step("no store, no LATEST, a blank LATEST: silent", async () => {
     await using p = await scratchProject({ store: false });
     assert.deepEqual(await hook(p.root), { silence: "no LATEST pointer" });
     await Deno.mkdir(p.store.dir, { recursive: true });

@@ -85,7 +85,7 @@ Deno.test("match", async (t) => {
     assert.equal(queryProblem("p".repeat(wordChars)), undefined);
     assert.match(queryProblem("p".repeat(wordChars + 1)) ?? "", /letters/);
     assert.match(queryProblem("a ".repeat(chars)) ?? "", /characters/);
-    // The query: 6,000 characters. Refused at once, and the matcher will not search it.
+    // A 6,000-character query: refused at once, and the matcher will not search it.
     const huge = "fix the flaky parser ".repeat(300).slice(0, 6_000);
     assert.ok(queryProblem(huge));
     const started = performance.now();

@@ -1,7 +1,6 @@
 /**
  * The false-positive controls: text that redaction must leave as it is
- * (tests/secrets/false_positive_test.ts), and the hook's fast check must mostly let through
- * (tests/hook/fast_secret_test.ts).
+ * (tests/secrets/false_positive_test.ts).
  * @module
  */
 

@@ -110,13 +110,11 @@ export function runRegistered(
 }
 
 /**
- * The hook's final reason from its SESSION_DEBUG stderr (`session_restore: <reason>`; the line
- * naming the general path's hand-over is skipped), or undefined when it printed none: a crash or
- * a permission error is not a reason, so a test asserting one cannot take either for silence.
+ * The hook's final reason from its SESSION_DEBUG stderr (`session_restore: <reason>`), or
+ * undefined when it printed none: a crash or a permission error is not a reason, so a test
+ * asserting one cannot take either for silence.
  */
 export function reasonOf(ran: Ran): string | undefined {
-  const lines = ran.stderr.split("\n").filter((l) =>
-    l.startsWith("session_restore: ") && !l.startsWith("session_restore: the general path decides")
-  );
+  const lines = ran.stderr.split("\n").filter((l) => l.startsWith("session_restore: "));
   return lines.at(-1)?.slice("session_restore: ".length);
 }

@@ -9,12 +9,13 @@
 
 import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
-import { type FastAnswer, fastAnswer, LOCK_HELD } from "../../lib/hook/fast.ts";
+import { answer, type HookAnswer } from "../../lib/hook/answer.ts";
+import { DEFAULT_OPTIONS, type Payload, type RestoreOptions } from "../../lib/hook/input.ts";
+import type { HookEnv } from "../../lib/hook/restore.ts";
 import { main } from "../../lib/cli/main.ts";
-import { sleepSync } from "../../lib/fs/lock.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
-import { CLI, FREED_WAIT_MS, HOOK, NOW } from "./scratch.ts";
+import { CLI, HOOK, NOW } from "./scratch.ts";
 
 /** What an in-process CLI run returned and printed. */
 export interface CliRun {
@@ -41,23 +42,14 @@ export async function runCliInProcess(
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
-/**
- * `attempt()`, tried again for up to {@link FREED_WAIT_MS} while `refused` says the docs lock was
- * held: in a test process the holder may be a sibling test file's forked child (scratch.ts says
- * why), where the hook's general path would wait for the lock.
- */
-export function whileLockHeld<T>(attempt: () => T, refused: (outcome: T) => boolean): T {
-  const start = performance.now();
-  for (;;) {
-    const outcome = attempt();
-    if (!refused(outcome) || performance.now() - start > FREED_WAIT_MS) return outcome;
-    sleepSync(5);
-  }
-}
-
-/** The hook's fast path in-process ({@link fastAnswer}), a lock held only by a test's sibling waited out. */
-export function fastAnswerInProcess(...args: Parameters<typeof fastAnswer>): FastAnswer {
-  return whileLockHeld(() => fastAnswer(...args), (a) => "general" in a && a.general === LOCK_HELD);
+/** The hook's answer in-process (lib/hook/answer.ts `answer`), at the pinned {@link NOW}. */
+export function answerInProcess(
+  payload: Payload,
+  options: RestoreOptions = DEFAULT_OPTIONS,
+  env: HookEnv = {},
+  now: Date = NOW,
+): Promise<HookAnswer> {
+  return answer(payload, options, env, now);
 }
 
 /** What a finished process left. */

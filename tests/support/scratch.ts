@@ -8,6 +8,7 @@
 import { TEMP_PREFIX } from "../../lib/fs/atomic.ts";
 import { renderFrontMatter } from "../../lib/store/front_matter.ts";
 import { join } from "../../lib/fs/path.ts";
+import { docsLockTarget } from "../../lib/fs/lock.ts";
 import { type Store, storeAt } from "../../lib/store/store.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 
@@ -21,6 +22,9 @@ export const HOOK = join(REPO, "session_restore.ts");
 /** Absolute path of the CLI script. */
 export const CLI = join(REPO, "session.ts");
 
+/** The docs lock's file name in a store (lib/fs/lock.ts `docsLockTarget`, then `.lock`). */
+export const DOCS_LOCK = `${docsLockTarget("").slice(1)}.lock`;
+
 /** A fixed "now" for tests: nothing reads the real clock. */
 export const NOW = new Date("2026-11-30T12:00:00Z");
 
@@ -29,8 +33,8 @@ export const NOW = new Date("2026-11-30T12:00:00Z");
  * the test files as workers of one process, so a sibling file's spawn forks this thread's file
  * descriptors too, and the forked child holds a just-released `flock` until its `exec` (verified:
  * 5 of 344 release-then-lock pairs failed beside a spawning worker). The hook and the CLI lock and
- * spawn on one thread, so they never meet this; were they to, the hook's fast path would read it
- * as "another process holds the store's lock" and its general path would wait, as a test does here.
+ * spawn on one thread, so they never meet this; were they to, the hook would wait for the lock,
+ * as a test does here.
  */
 export const FREED_WAIT_MS = 2_000;
 

@@ -1,5 +1,5 @@
 /**
- * Measures push / pull at 1,000 handovers and 10,000 parked items (issue 14, item 5): a first
+ * Measures push / pull at 1,000 handovers and 10,000 parked items: a first
  * push and pull, then the same with nothing changed and with one item changed. Not a test (no
  * `_test` suffix); run: `deno run -A tests/sync/measure.ts`.
  */

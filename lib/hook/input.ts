@@ -1,0 +1,130 @@
+/**
+ * The hook's input: the payload an agent sends on stdin, the hook's own flags, the per-agent
+ * budgets of what it injects, and the event and source gates.
+ * @module
+ */
+
+import { WINDOW_MS } from "../store/time.ts";
+
+/** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
+export interface Payload {
+  session_id?: string;
+  transcript_path?: string;
+  cwd: string;
+  hook_event_name?: string;
+  source?: string;
+  /** PreCompact's `manual` or `auto`. */
+  trigger?: string;
+  /** SessionEnd: why the session ended (`clear`, `prompt_input_exit`, `logout`, `other`, …). */
+  reason?: string;
+}
+
+/** Size budget of the injected context for one agent. */
+export interface Budget {
+  /** A body longer than this (characters) is replaced by a digest. */
+  digestOver: number;
+  /** The whole context never exceeds this many characters. */
+  limit: number;
+  /** When set, the whole context never exceeds this many UTF-8 bytes either. */
+  maxBytes?: number;
+}
+
+/**
+ * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
+ * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
+ * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
+ * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ */
+export const BUDGETS: Record<string, Budget> = {
+  claude: { digestOver: 8_000, limit: 9_500 },
+  gemini: { digestOver: 8_000, limit: 9_500 },
+  codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
+};
+
+/** The agents the hook knows, by the name `--agent` takes. */
+export type Agent = "claude" | "codex" | "gemini";
+
+/** Hook options: which sources inject, the window, the agent and its budget. */
+export interface RestoreOptions {
+  sources: string[];
+  windowMs: number;
+  budget: Budget;
+  agent: Agent;
+  /** Tests only (`--test-fault short-write|pause`): lib/fs/atomic.ts `setFault` at the write. */
+  fault?: string;
+  /** `--no-notice`: an automatic draft is not announced after `/clear` (it stays for recall). */
+  noNotice?: boolean;
+}
+
+/** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
+export const DEFAULT_OPTIONS: RestoreOptions = {
+  sources: ["clear"],
+  windowMs: WINDOW_MS,
+  budget: BUDGETS.claude,
+  agent: "claude",
+};
+
+/** Parses the hook payload; undefined unless it is a JSON object with a non-empty `cwd`. */
+export function parsePayload(text: string): Payload | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const p = value as Record<string, unknown>;
+  if (typeof p.cwd !== "string" || p.cwd === "") return undefined;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const payload: Payload = {
+    cwd: p.cwd,
+    session_id: str(p.session_id),
+    transcript_path: str(p.transcript_path),
+    hook_event_name: str(p.hook_event_name),
+    source: str(p.source),
+  };
+  // Only when sent: the SessionStart payload stays the object it always was.
+  if (typeof p.trigger === "string") payload.trigger = p.trigger;
+  if (typeof p.reason === "string") payload.reason = p.reason;
+  return payload;
+}
+
+/** The event and source gates: why the restore stays silent, or undefined when it may go on. */
+export function gate(payload: Payload, options: RestoreOptions): string | undefined {
+  if (payload.hook_event_name !== "SessionStart") return "not a SessionStart event";
+  if (payload.source !== undefined && !options.sources.includes(payload.source)) {
+    return `source "${payload.source}" is not enabled`;
+  }
+  return undefined;
+}
+
+/**
+ * Parses the hook's own flags: `--source a,b`, `--window-minutes N`, `--agent NAME`,
+ * `--no-notice`, `--test-fault F`. Unknown words are ignored: a hook never fails a session.
+ */
+export function parseHookArgs(args: string[]): RestoreOptions {
+  const options = { ...DEFAULT_OPTIONS, sources: [...DEFAULT_OPTIONS.sources] };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? args[++i] ?? "";
+    if (flag === "--source") {
+      for (const s of value().split(",")) {
+        if (s && !options.sources.includes(s)) options.sources.push(s);
+      }
+    } else if (flag === "--window-minutes") {
+      const n = Number(value());
+      if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
+    } else if (flag === "--no-notice") {
+      options.noNotice = true;
+    } else if (flag === "--test-fault") {
+      options.fault = value();
+    } else if (flag === "--agent") {
+      const agent = value();
+      if (agent === "claude" || agent === "codex" || agent === "gemini") {
+        options.agent = agent;
+        options.budget = BUDGETS[agent];
+      }
+    }
+  }
+  return options;
+}
