@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type DumpFacts, dumpPoints } from "../../lib/cli/dump.ts";
 import { parseSections } from "../../lib/handover/document.ts";
-import { DEFAULT_OPTIONS } from "../../lib/hook/fast.ts";
+import { DEFAULT_OPTIONS } from "../../lib/hook/input.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
