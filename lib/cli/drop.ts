@@ -19,7 +19,6 @@ import { itemLine } from "../parked/grammar.ts";
 import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../parked/match.ts";
 import { dropMatching, type DropOutcome } from "../parked/drop.ts";
 import { readParked } from "../parked/file.ts";
-import { itemsWithSlug } from "../parked/lookup.ts";
 import { type Point, point, renderConfidence } from "./confidence.ts";
 import { isoStamp } from "../store/time.ts";
 import { redactionNoteLazily } from "../secrets/lazy.ts";
@@ -165,12 +164,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       if (note) ctx.err(note);
       ctx.out(`Dropped: ${outcome.item.slug} (${outcome.open} open)`);
       const doc = readParked(store);
-      const text = outcome.item.text;
       block({
-        after: {
-          open: doc.count,
-          gone: itemsWithSlug(doc, outcome.item.slug).every((i) => i.text !== text),
-        },
+        after: { open: doc.count, gone: !doc.text.includes(outcome.item.text) },
         logged: lastEntry(store.dropped),
       });
       return EXIT.ok;

@@ -11,7 +11,6 @@ import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/gr
 import { findParked, slugFamily } from "../parked/lookup.ts";
 import { appendParked, upsertParked } from "../parked/edit.ts";
 import { editParked, readParked } from "../parked/file.ts";
-import { itemsWithSlug } from "../parked/lookup.ts";
 import { type Point, point, renderConfidence } from "./confidence.ts";
 import { refusal, slugify } from "../store/slug.ts";
 import { join } from "../fs/path.ts";
@@ -178,7 +177,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ...outcome,
     reread: {
       open: after.count,
-      found: itemsWithSlug(after, outcome.slug).some((i) => i.summary === outcome.item.summary),
+      found: after.text.includes(outcome.item.text),
     },
   })));
   return EXIT.ok;
