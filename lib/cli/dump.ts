@@ -1,7 +1,8 @@
 /**
  * `dump [name] [--force]`: writes the handover from the agent's sections on stdin and the
- * evidence (lib/handover/write.ts), then LATEST; prints the path, the counts, the size, the next
- * step and `/clear`. The agent's text is redacted here, the evidence as it is collected
+ * evidence (lib/handover/write.ts), then LATEST; prints the path, the counts, the size, the
+ * `## Confidence` block its points make (lib/handover/checks.ts holds the rules), the next step and
+ * `/clear`. The agent's text is redacted here, the evidence as it is collected
  * (lib/handover/evidence/collect.ts): no credential reaches the handover, and stderr says how many
  * of which kinds were taken out.
  * @module
@@ -55,8 +56,10 @@ export const SPEC: ModeSpec = {
   maxPositionals: 1,
   notes: [
     "Sections: ## Goal, ## Decisions, ## Lessons / corrections, ## Standing instructions,",
-    "## Files touched, ## Outstanding, ## Artifacts, ## Next step. The files table is filled",
-    "from git where you give none; open parked items are copied into ## Outstanding.",
+    "## Files touched, ## Outstanding, ## Artifacts, ## Next step, ## Dropped deliberately",
+    "(a default line when you give none). The files table is filled from git where you give",
+    "none; open parked items are copied into ## Outstanding. The output ends with a",
+    "## Confidence block: fix each ⚠ and rerun once with --force (docs/CLI.md).",
     "Example: session.ts dump auth-refactor < handover.md",
   ],
 };
