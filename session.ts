@@ -1,7 +1,6 @@
 /**
- * The session CLI: `deno run --v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384
- * --allow-read --allow-write --allow-env --allow-run=git session.ts <mode> …`
- * (lib/agents/command.ts `CLI_FLAGS`). Thin: it wires the process to `lib/cli/main.ts` and sets
+ * The session CLI: `deno run --allow-read --allow-write --allow-env --allow-run=git session.ts
+ * <mode> …` (lib/agents/command.ts `CLI_FLAGS`). Thin: it wires the process to `lib/cli/main.ts` and sets
  * the exit code.
  * @module
  */

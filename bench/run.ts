@@ -235,7 +235,7 @@ async function sessionEndRows(): Promise<void> {
   });
   // Drafting from a 10 MB transcript, against the floor plus a bare line-by-line JSON.parse of it.
   let wall: number[] = [];
-  await row("session end: draft", `${e.mb} MB`, "×", 1.3, async () => {
+  await row("session end: draft", `${e.mb} MB`, "×", 1.5, async () => {
     const floor: Proc = {
       ...floorFor(e.big),
       args: ["run", ...e.flags, projectFile("bench/parse_floor.ts"), e.big],
@@ -284,7 +284,7 @@ async function cliRows(): Promise<void> {
   const floor: Proc = { cmd: DENO, args: ["run", ...CLI_FLAGS, empty], cwd: p.root, env: NOW_ENV };
   for (const q of QUICK_MODES) {
     let i = 0;
-    await row(q.mode, `${docs} docs, ${items} parked`, "×", 1.5, async () => {
+    await row(q.mode, `${docs} docs, ${items} parked`, "×", 3, async () => {
       if (!built(q.mode)) return undefined;
       return await compare(floor, {
         cmd: DENO,
@@ -509,6 +509,7 @@ try {
   await cliRows();
   await gitRows();
   await transcriptRows();
+  await (await import("./sync.ts")).syncRows(row, { base, full: FULL, runs: FULL ? 3 : 2 });
 } finally {
   if (!Deno.env.get("SESSION_BENCH_KEEP")) Deno.removeSync(base, { recursive: true });
 }
@@ -528,6 +529,7 @@ console.log(
   `\n${FULL ? "full" : "CI"} sizes, ${RUNS} interleaved rounds per row, medians; ` +
     `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cpus${loadAverage()}.`,
 );
+if (wanted("secrets")) await import("./secrets.ts");
 if (errors) {
   console.error(`session bench: ${errors} row(s) failed to run`);
   Deno.exit(1);

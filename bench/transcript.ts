@@ -37,10 +37,11 @@ export async function makeTranscript(
     const parts: string[] = [];
     for (const line of base) {
       parts.push(
+        // Each round's records are new ones (a record seen twice, by uuid, is read once).
         line.replaceAll("toolu_fixture_", `toolu_${round}_`).replaceAll(
           "src/greet.ts",
           `src/greet_${round % 500}.ts`,
-        ),
+        ).replaceAll(/"(uuid|parentUuid)":"([0-9a-f-]{36})"/g, `"$1":"$2-${round}"`),
       );
     }
     for (let i = 0; i < 8; i++) {

@@ -7,25 +7,13 @@ import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import {
   DOCS_LOCK,
-  HOOK,
   NOW,
   REPO,
   type ScratchProject,
   scratchProject,
   writeDoc,
 } from "./support/scratch.ts";
-import {
-  BATCH_TRACE,
-  batchTrace,
-  clearPayload,
-  contextOf,
-  type Ran,
-  runHookProcess,
-  runProcess,
-  withV8,
-} from "./support/run.ts";
-import { hookFlags, projectFile } from "../lib/agents/command.ts";
-import { isoStamp } from "../lib/store/time.ts";
+import { clearPayload, contextOf, type Ran, runHookProcess } from "./support/run.ts";
 
 const minutes = (n: number) => new Date(NOW.getTime() - n * 60_000);
 
@@ -340,31 +328,4 @@ Deno.test("hook process: two hooks at once inject exactly once", async () => {
       assert.equal(readLatest(p.store), undefined);
     }
   });
-});
-
-Deno.test("hook process: a silent run and an inject compile no baseline batch", async (t) => {
-  // docs/HOOK.md, "--baseline-batch-compilation-threshold": the batch would stop these short
-  // runs for code they do not live to use. A run that queues more (code grown on the light path,
-  // or V8's default threshold back) fails here.
-  const run = (p: ScratchProject) =>
-    runProcess(Deno.execPath(), [
-      "run",
-      ...withV8(hookFlags({ root: p.root }, projectFile("lib")), BATCH_TRACE),
-      HOOK,
-    ], { cwd: p.root, env: { SESSION_NOW: isoStamp(NOW) }, stdin: clearPayload(p.root) });
-  await t.step("no pointer", () =>
-    withProject(async (p) => {
-      const ran = await run(p);
-      assert.equal(ran.code, 0, ran.stderr);
-      assert.deepEqual(batchTrace(ran).compiled, []);
-    }));
-  await t.step("inject", () =>
-    withProject(async (p) => {
-      await writeDoc(p.store, "fix-login", { created: minutes(3) });
-      const ran = await run(p);
-      assert.equal(ran.code, 0, ran.stderr);
-      assert.match(ran.stdout, /"additionalContext"/);
-      assert.equal(readLatest(p.store), undefined, "it injected");
-      assert.deepEqual(batchTrace(ran).compiled, []);
-    }));
 });

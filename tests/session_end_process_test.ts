@@ -10,14 +10,7 @@ import { splitFrontMatter } from "../lib/store/front_matter.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import { makeTranscript } from "../bench/transcript.ts";
-import {
-  BATCH_TRACE,
-  batchTrace,
-  type Ran,
-  runCliProcess,
-  runProcess,
-  withV8,
-} from "./support/run.ts";
+import { type Ran, runCliProcess, runProcess, withV8 } from "./support/run.ts";
 import { HOOK, NOW, scratchDir, scratchProject } from "./support/scratch.ts";
 import * as fx from "./continuity/_fixture.ts";
 
@@ -147,17 +140,6 @@ Deno.test("process: dump, more work → 'Since the dump', restored with the hand
   assert.equal(restored.code, 0, restored.stderr);
   const context = JSON.parse(restored.stdout).hookSpecificOutput.additionalContext as string;
   assert.match(context, /## Since the dump[\s\S]*`src\/late\.ts`/);
-});
-
-Deno.test("process: SessionEnd with nothing to do compiles no baseline batch", async () => {
-  // As tests/hook_process_test.ts checks for SessionStart (docs/HOOK.md, the V8 flags).
-  await using p = await scratchProject();
-  await using home = await scratchDir();
-  const t = await idleIn(p.root, home.path);
-  const ran = await runEnd(p.root, t, { v8: BATCH_TRACE });
-  assert.equal(ran.code, 0, ran.stderr);
-  assert.match(ran.stderr, /nothing worth carrying/);
-  assert.deepEqual(batchTrace(ran).compiled, []);
 });
 
 Deno.test("process: an empty session writes nothing", async () => {

@@ -5,22 +5,11 @@
  */
 
 /**
- * The V8 flags of every process of this project, the CLI's and the hook's alike: functions are
- * compiled with their module and kept whole in Deno's code cache (`--no-lazy`), and V8's baseline
- * compiler waits for four times its default batch of warm functions, so a short run (an inject, a
- * SessionEnd with nothing to do) never stops for a batch it would not live to use. One setting for
- * both, because V8 refuses a cached module compiled under other flags — a CLI run that loads a
- * module the hook shares would leave the hook to compile it afresh (docs/DECISIONS.md, "One V8
- * setting").
- */
-export const V8_FLAGS = "--v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384";
-
-/**
- * Deno flags the CLI runs with: {@link V8_FLAGS}, then the permissions it needs (its store and
- * the project read/write, git, env).
+ * Deno flags the CLI runs with: the permissions it needs (its store and the project read/write,
+ * git, env), and nothing else: no V8 or Deno tuning flag, which a Deno whose engine lacks it
+ * refuses to start on (docs/DECISIONS.md, "No engine flags").
  */
 export const CLI_FLAGS = [
-  V8_FLAGS,
   "--allow-read",
   "--allow-write",
   "--allow-env",
@@ -29,8 +18,6 @@ export const CLI_FLAGS = [
 
 /** Absolute filesystem path of a file next to this project's entry scripts. */
 export function projectFile(name: string): string {
-  // The hook builds its recall command with this on every restore: a plain string operation on
-  // `import.meta.dirname` skips URL parsing (~0.25 ms cold, ~1 % of the hook's budget).
   // This module sits two folders below the entry scripts (lib/agents/).
   const dir = import.meta.dirname?.replaceAll("\\", "/");
   if (dir) return dir.slice(0, dir.lastIndexOf("/", dir.lastIndexOf("/") - 1) + 1) + name;
@@ -90,10 +77,7 @@ export interface HookGrant {
  * path (the hook itself refuses a store that leads outside its project). Always: the hook's three
  * variables, nothing else, never a prompt; `--no-config`, because the hook needs no import map and
  * without it Deno reads this project's deno.json, lock file and .npmrc on every start (~5 % of the
- * hook's time); and {@link V8_FLAGS}: the hook's functions compiled with their module and kept
- * in Deno's code cache instead of compiled again on first call in every run (~5 % on an inject),
- * and no baseline-compiler batch on its short paths (~2 %); an empty script measures the same
- * with or without them. docs/PERFORMANCE.md has the measurements.
+ * hook's time). No V8 or Deno tuning flag, as for the CLI.
  */
 export function hookFlags(grant: HookGrant | undefined, code?: string): string[] {
   const read = grant === undefined ? [] : [
@@ -105,7 +89,6 @@ export function hookFlags(grant: HookGrant | undefined, code?: string): string[]
   return [
     "--no-config",
     "--no-prompt",
-    V8_FLAGS,
     grant === undefined ? "--allow-read" : `--allow-read=${read.join(",")}`,
     grant === undefined
       ? "--allow-write"

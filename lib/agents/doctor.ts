@@ -26,7 +26,7 @@ import {
   twiceFinding,
 } from "./event_findings.ts";
 import { encodeProjectDir } from "../transcript/paths.ts";
-import { grantPath, V8_FLAGS } from "./command.ts";
+import { grantPath } from "./command.ts";
 import type { Finding } from "./finding.ts";
 import { codexFindings, geminiFindings } from "./trust.ts";
 import { readIfExists, stateIgnored } from "./registration.ts";
@@ -72,12 +72,36 @@ export function scriptOf(command: string): string | undefined {
   return shellWords(command).find((w) => w.includes(RESTORE_SCRIPT));
 }
 
-/** Deno's version check: the hook and CLI need Deno 2. */
+/**
+ * The oldest Deno the CLI and the hooks run on (tests/deno_versions_test.ts runs them under it;
+ * docs/DECISIONS.md, "Any Deno 2").
+ */
+export const MIN_DENO = "2.0.0";
+
+/** The numeric parts of a version (`2.9.6`, `2.1.0-rc.1` → 2, 1, 0); missing parts are 0. */
+function versionParts(version: string): number[] {
+  const m = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version);
+  return m ? [m[1], m[2], m[3]].map((p) => Number(p ?? 0)) : [0, 0, 0];
+}
+
+/** Whether `version` is older than `min`, both `major.minor.patch`. */
+export function olderThan(version: string, min: string): boolean {
+  const a = versionParts(version);
+  const b = versionParts(min);
+  const i = a.findIndex((n, k) => n !== b[k]);
+  return i >= 0 && a[i] < b[i];
+}
+
+/** Deno's version, and below {@link MIN_DENO} how to upgrade. */
 export function denoFinding(version: string): Finding {
-  const major = Number(version.split(".")[0]);
-  return major >= 2
-    ? { status: "ok", text: `Deno ${version}` }
-    : { status: "fix", text: `Deno ${version} is too old — fix: install Deno 2 (npm i -g deno)` };
+  return olderThan(version, MIN_DENO)
+    ? {
+      status: "fix",
+      text: `Deno ${version} is older than ${MIN_DENO}, the oldest the CLI and the hooks run ` +
+        `on — fix: upgrade Deno (npm install -g deno, or the official installer: ` +
+        `curl -fsSL https://deno.land/install.sh | sh)`,
+    }
+    : { status: "ok", text: `Deno ${version}` };
 }
 
 /**
@@ -118,17 +142,17 @@ export function lacksCodeRead(command: string): boolean {
 }
 
 /**
- * A hook registered with other V8 flags than the CLI's (an install from before the setting
- * changed). V8 refuses a code-cache entry made under other flags, so a CLI run and a hook run in
- * turn would each compile the modules they share afresh (docs/DECISIONS.md, "One V8 setting").
+ * A hook registered with a `--v8-flags` word (an older install): Deno refuses to start on a V8
+ * flag its engine lacks, so one Deno upgrade would stop that hook before it runs. `install`
+ * rewrites the registration in place without it.
  */
 export function v8FlagsFinding(command: string, where: string, fix: string): Finding[] {
-  const flags = shellWords(command).find((w) => w.startsWith("--v8-flags="));
-  if (flags === V8_FLAGS) return [];
+  const flags = shellWords(command).find((w) => w.startsWith("--v8-flags"));
+  if (flags === undefined) return [];
   return [{
     status: "fix",
-    text: `${where} runs with ${flags ?? "no --v8-flags"}, the CLI with ${V8_FLAGS}: each ` +
-      `would compile the modules they share again after the other ran — fix: ${fix}`,
+    text: `${where} runs with ${flags}, an internal V8 setting: a Deno whose V8 lacks one of ` +
+      `these flags refuses to start the hook — fix: ${fix} (rewrites it in place)`,
   }];
 }
 

@@ -66,10 +66,16 @@ export function matcherFindings(
  * not all (an install before SessionEnd and PreCompact: SessionStart `clear` only).
  */
 export function olderRegistrationFinding(path: string, missing: string[], fix: string): Finding {
+  // Without SessionEnd no `/clear` says which session it ends, so the restore cannot tell two
+  // sessions of this project apart (docs/HOOK.md, "Two sessions in one project").
+  const why = missing.includes("SessionEnd")
+    ? "; without SessionEnd a session that ends leaves no draft, and a /clear in one window " +
+      "may restore another window's handover"
+    : "";
   return {
     status: "fix",
-    text: `${path} has an older registration (no ${missing.join(", no ")}) — run install to ` +
-      `update: ${fix}`,
+    text: `${path} has an older registration (no ${missing.join(", no ")}${why}) — run ` +
+      `install to update: ${fix}`,
   };
 }
 

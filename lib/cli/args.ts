@@ -1,16 +1,13 @@
 /**
- * Argument handling shared by every CLI mode: `node:util` parseArgs in strict mode, the flags
- * every mode takes (`--help`, `--dir DIR`), per-mode help text, and usage errors that name the
- * supported flags. Modes whose words are payload (`park`, `drop`) parse only their own flags and
- * keep every other word, `--no-verify` included, as payload.
- *
- * `node:util` is imported only when the arguments need it: loading it (and the Node polyfills it
- * pulls in) costs a quick mode (`list`, `recall`) a measurable share of its start-up budget, and
- * the usual arguments — plain words, known flags — parse the same without it ({@link quickParse},
- * property-tested against parseArgs).
+ * Argument handling shared by every CLI mode: `node:util` parseArgs, the flags every mode takes
+ * (`--help`, `--dir DIR`), per-mode help text, and usage errors that name the supported flags.
+ * Strict modes parse in strict mode. Modes whose words are payload (`park`, `drop`) read
+ * parseArgs' tokens: their own flags are taken, and every other word, `--no-verify` included, is
+ * kept as payload.
  * @module
  */
 
+import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
 import type { Context } from "./context.ts";
 
@@ -103,15 +100,34 @@ function usageError(spec: ModeSpec, message: string): UsageError {
   );
 }
 
+/** parseArgs' option table for a mode's flags. */
+function options(flags: Record<string, FlagDef>) {
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, def]) => [
+      name,
+      def.short ? { type: def.type, short: def.short } : { type: def.type },
+    ]),
+  );
+}
+
 /**
  * Parses `args` for a mode; "help" when `--help` was asked for. Throws {@link UsageError} for an
  * unknown flag, a missing or unexpected flag value, or too many positional words.
  */
-export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedArgs | "help"> {
+export function parseMode(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
   if (spec.payload) return parsePayload(spec, args);
-  const flags = allFlags(spec);
-  const parsed = quickParse(flags, args) ?? await nodeParse(spec, flags, args);
-  const values = parsed.values;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: options(allFlags(spec)),
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (err) {
+    throw usageError(spec, describeParseError(err));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return "help";
   const max = spec.maxPositionals ?? 0;
   if (parsed.positionals.length > max) {
@@ -122,70 +138,6 @@ export async function parseMode(spec: ModeSpec, args: string[]): Promise<ParsedA
     );
   }
   return finish(spec, values, parsed.positionals);
-}
-
-/** Flag values and positional words, as parseArgs returns them. */
-export interface RawArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-async function nodeParse(
-  spec: ModeSpec,
-  flags: Record<string, FlagDef>,
-  args: string[],
-): Promise<RawArgs> {
-  const { parseArgs } = await import("node:util");
-  try {
-    const parsed = parseArgs({
-      args,
-      options: Object.fromEntries(
-        Object.entries(flags).map(([name, def]) => [
-          name,
-          def.short ? { type: def.type, short: def.short } : { type: def.type },
-        ]),
-      ),
-      strict: true,
-      allowPositionals: true,
-    });
-    return { values: parsed.values as RawArgs["values"], positionals: parsed.positionals };
-  } catch (err) {
-    throw usageError(spec, describeParseError(err));
-  }
-}
-
-/**
- * What `parseArgs` (strict, positionals allowed) returns, without loading it, for the arguments
- * a quick mode is normally given: words that do not start with `-`, known boolean `--name`, and
- * known string `--name VALUE` / `--name=VALUE`. Undefined for anything else (short flags, `--`,
- * unknown flags, a value that looks like a flag, a missing value): parseArgs then decides,
- * errors included.
- */
-export function quickParse(flags: Record<string, FlagDef>, args: string[]): RawArgs | undefined {
-  const values: Record<string, string | boolean | undefined> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg[0] !== "-") {
-      positionals.push(arg);
-      continue;
-    }
-    if (arg[1] !== "-") return undefined;
-    const eq = arg.indexOf("=");
-    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-    if (name === "" || !Object.hasOwn(flags, name)) return undefined;
-    if (flags[name].type === "boolean") {
-      if (eq >= 0) return undefined;
-      values[name] = true;
-    } else if (eq >= 0) values[name] = arg.slice(eq + 1);
-    else {
-      const value = args[i + 1];
-      if (value === undefined || value[0] === "-") return undefined;
-      values[name] = value;
-      i++;
-    }
-  }
-  return { values, positionals };
 }
 
 function describeParseError(err: unknown): string {
@@ -212,28 +164,37 @@ function describeParseError(err: unknown): string {
 function parsePayload(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
   if (args[0] === "--help" || args[0] === "-h") return "help";
   const flags = allFlags(spec);
+  const { tokens } = parseArgs({
+    args,
+    options: options(flags),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const values: Record<string, string | boolean | undefined> = {};
   const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--") {
-      words.push(...args.slice(i + 1));
-      break;
+  let last = -1; // the word a short-flag group (`-ab`) came from, kept once
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      words.push(token.value);
+      continue;
     }
-    const m = /^--([A-Za-z][A-Za-z0-9-]*)(?:=([\s\S]*))?$/.exec(arg);
+    if (token.kind === "option-terminator") continue;
     // Own properties only: `--toString` or `--constructor` must not find Object.prototype's.
-    const def = m && m[1] !== "help" && Object.hasOwn(flags, m[1]) ? flags[m[1]] : undefined;
-    if (!m || !def) {
-      words.push(arg);
+    const def = token.name !== "help" && Object.hasOwn(flags, token.name)
+      ? flags[token.name]
+      : undefined;
+    if (!def) {
+      if (token.index !== last) words.push(args[token.index]);
+      last = token.index;
       continue;
     }
     if (def.type === "boolean") {
-      if (m[2] !== undefined) throw usageError(spec, `flag --${m[1]} takes no value`);
-      values[m[1]] = true;
+      if (token.inlineValue) throw usageError(spec, `flag --${token.name} takes no value`);
+      values[token.name] = true;
     } else {
-      const value = m[2] ?? args[++i];
-      if (value === undefined) throw usageError(spec, `flag --${m[1]} needs a value`);
-      values[m[1]] = value;
+      if (token.value === undefined) throw usageError(spec, `flag --${token.name} needs a value`);
+      values[token.name] = token.value;
     }
   }
   return finish(spec, values, words);
@@ -256,12 +217,12 @@ function finish(
  * Parses a mode's arguments in a mode's `run`: prints the help and returns undefined when
  * `--help` was asked for (the mode then exits 0); usage mistakes throw {@link UsageError}.
  */
-export async function parseOrHelp(
+export function parseOrHelp(
   spec: ModeSpec,
   args: string[],
   ctx: Context,
-): Promise<ParsedArgs | undefined> {
-  const parsed = await parseMode(spec, args);
+): ParsedArgs | undefined {
+  const parsed = parseMode(spec, args);
   if (parsed === "help") {
     ctx.out(helpText(spec));
     return undefined;

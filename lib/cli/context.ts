@@ -8,6 +8,7 @@ import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { isDir } from "../fs/path.ts";
 
 import { NotFoundError, UsageError } from "../errors.ts";
+import { notText } from "../text/utf8.ts";
 
 /** The world a mode runs in. */
 export interface Context {
@@ -43,18 +44,23 @@ export function storeFor(ctx: Context, dir?: string): Store {
 }
 
 /**
- * Stdin as text, refusing bytes that are not UTF-8: decoding them would silently turn the user's
- * text into U+FFFD, and nothing a user wrote is silently rewritten.
+ * Stdin as text (lib/text/utf8.ts), refusing bytes that are not: decoding them would silently
+ * turn the user's text into U+FFFD, and nothing a user wrote is silently rewritten.
  */
 export function decodeStdin(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+  const why = notText(bytes);
+  if (why?.startsWith("a NUL")) {
+    throw new UsageError(
+      `stdin looks binary (${why}); pipe the handover's markdown sections. Nothing was written`,
+    );
+  }
+  if (why !== undefined) {
     throw new UsageError(
       "stdin is not UTF-8 text; convert it first, e.g. `iconv -f latin1 -t utf-8 notes.md | " +
         "session.ts dump`. Nothing was written",
     );
   }
+  return new TextDecoder().decode(bytes);
 }
 
 export { type ByteSource, readAll, writeLine } from "../fs/stdio.ts";

@@ -1,11 +1,12 @@
 /**
- * `doctor [--agent NAME] [--dir DIR]`: prints what lib/agents/doctor.ts finds — Deno, the hook
- * registration (and that its script still exists), the store and the gitignore — and what to fix.
+ * `doctor [--agent NAME] [--dir DIR]`: prints what lib/agents/doctor.ts finds — Deno's version,
+ * the hook registration (and that its script still exists), the store and the gitignore — and
+ * what to fix.
  * Exit 0 when nothing needs fixing, else 1: the report is the answer, not an error.
  * @module
  */
 
-import { doctorFindings } from "../agents/doctor.ts";
+import { doctorFindings, MIN_DENO } from "../agents/doctor.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -20,11 +21,13 @@ export const SPEC: ModeSpec = {
     "that each script exists), the store and the gitignore; prints what to fix.",
   flags: AGENT_FLAG,
   notes: [
+    `Prints the Deno it runs on; one older than ${MIN_DENO} is a fix (upgrade: npm i -g deno).`,
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
     "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
-    "Flags an older registration (SessionStart only: run install to update), a hook registered " +
-    "both in settings and by the plugin, and a SessionEnd only in the plugin when a draft would " +
-    "not fit Claude Code's 1.5 s SessionEnd budget.",
+    "Flags an older registration (SessionStart only, or a command with --v8-flags: run install " +
+    "to update it in place), a hook registered both in settings and by the plugin, and a " +
+    "SessionEnd only in the plugin when a draft would not fit Claude Code's 1.5 s SessionEnd " +
+    "budget.",
     "Exits 1 when something needs fixing.",
   ],
 };
@@ -34,7 +37,7 @@ const NEEDS_FIXING = 1;
 
 /** Runs `doctor`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);

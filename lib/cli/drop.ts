@@ -148,7 +148,7 @@ function lastEntry(path: string): DropFacts["logged"] {
 
 /** Runs `drop`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const query = queryOf(a.positionals);
   const store = storeFor(ctx, a.dir);

@@ -67,11 +67,6 @@ export const SPEC: ModeSpec = {
 /** The agent's markdown from stdin: refused when empty or binary; a pasted front matter dropped. */
 export function agentMarkdown(stdin: string): string {
   const text = stdin.replace(/^\uFEFF/, "");
-  if (text.includes("\0")) {
-    throw new UsageError(
-      "stdin looks binary; pipe the handover's markdown sections. Nothing was written",
-    );
-  }
   const body = splitFrontMatter(text)?.body ?? text;
   if (body.trim() === "") {
     throw new UsageError(
@@ -84,7 +79,7 @@ export function agentMarkdown(stdin: string): string {
 
 /** Runs `dump`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const name = a.positionals[0];
   const why = name === undefined ? undefined : refusal(name);

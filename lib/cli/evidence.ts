@@ -30,7 +30,7 @@ export const SPEC: ModeSpec = {
 
 /** Runs `evidence`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
     since: a.flags.since as string | undefined,

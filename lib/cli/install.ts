@@ -90,7 +90,7 @@ function afterInstall(agent: AgentSpec): string[] {
 
 /** Runs `install`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const { agent, scope, root } = registrationTarget(a, ctx);
   const options: EntryOptions = {

@@ -375,7 +375,7 @@ function names(slugs: string[]): string {
 
 /** Runs `list`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const l = await listing(store, ctx.now, {

@@ -21,6 +21,7 @@
 import { setFault } from "../fs/atomic.ts";
 import { EXIT, isFsRefusal, SessionError, UsageError } from "../errors.ts";
 import type { Context } from "./context.ts";
+import { redactedOutput } from "../secrets/lazy.ts";
 
 /** A mode module: what every `lib/cli/<mode>.ts` exports. */
 interface ModeModule {
@@ -31,9 +32,7 @@ interface ModeModule {
  * Imports a mode's module. The specifier is computed on purpose: Deno builds the module graph of
  * every literal `import("…")` before the script starts, so literal specifiers here made each run
  * resolve, read and hash every mode's modules and npm packages (~10 % of a quick mode's budget).
- * The CLI runs with read permission, so a runtime import needs nothing more. Resolved with
- * `import.meta.resolve`, which Deno does not analyse either, rather than a `URL`, whose first use
- * costs ~0.4 ms in a fresh process.
+ * The CLI runs with read permission, so a runtime import needs nothing more.
  */
 function load(path: string): Promise<ModeModule> {
   return import(import.meta.resolve(path));
@@ -137,6 +136,17 @@ export function usage(): string {
 
 /** Runs the CLI with `args`; returns the exit code. Usage errors never show a stack trace. */
 export async function main(args: string[], ctx: Context): Promise<number> {
+  // Everything any mode prints is redacted on its way out (lib/secrets/lazy.ts).
+  const output = redactedOutput(ctx.out, ctx.err);
+  try {
+    return await dispatch(args, { ...ctx, out: output.out, err: output.err });
+  } finally {
+    await output.flush();
+  }
+}
+
+/** {@link main} with its output funnelled. */
+async function dispatch(args: string[], ctx: Context): Promise<number> {
   const [mode, ...rest] = args;
   if (mode === undefined || mode === "--help" || mode === "-h" || mode === "help") {
     (mode === undefined ? ctx.err : ctx.out)(usage());

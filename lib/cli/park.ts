@@ -125,7 +125,7 @@ async function offerCandidates(ctx: Context, dir: string | undefined): Promise<n
 
 /** Runs `park`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const given = Object.values(a.flags).some((v) => v !== undefined);
   if (a.positionals.join("").trim() === "" && !given) return await offerCandidates(ctx, a.dir);

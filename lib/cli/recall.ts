@@ -163,7 +163,7 @@ async function siblingsOf(store: Store, slug: string): Promise<string[]> {
 
 /** Runs `recall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const name = a.positionals[0];

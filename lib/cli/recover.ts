@@ -42,7 +42,7 @@ export const SPEC: ModeSpec = {
 
 /** Runs `recover`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const flags = a.flags as { transcript?: string; session?: string; since?: string };
   if (flags.transcript && flags.session) {

@@ -22,7 +22,7 @@ import {
 import { UNFINISHED_STATUSES } from "../transcript/facts.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { isoStamp } from "../store/time.ts";
-import { redactDeep, redactionNote } from "../secrets/redact.ts";
+import { addCounts, redactDeep, redactionNote } from "../secrets/redact.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
@@ -112,7 +112,7 @@ const UNFINISHED = new Set<string>(UNFINISHED_STATUSES);
 
 /** Runs `sweep`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const store = storeFor(ctx, a.dir);
   const root = store.root;
@@ -128,8 +128,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   );
   // The paths that say where (root, file, transcript) locate things and stay as they are.
   const clean = redactDeep({ candidates: found.candidates, transcriptNote: found.transcriptNote });
-  const sweep = { ...found, ...clean.value };
-  const note = redactionNote(clean.counts);
+  const { redacted, ...rest } = found;
+  const sweep = { ...rest, ...clean.value };
+  const note = redactionNote(addCounts(clean.counts, redacted ?? {}));
   if (note) ctx.err(note);
   const table = renderUnlanded(sweep);
   // Deno's --allow-write checks the path as given: a `.temp` symlinked out of the project would

@@ -29,7 +29,7 @@ export async function runSync(
   args: string[],
   ctx: Context,
 ): Promise<number> {
-  const a = await parseOrHelp(spec, args, ctx);
+  const a = parseOrHelp(spec, args, ctx);
   if (!a) return EXIT.ok;
   const remote = a.flags.remote as string | undefined;
   const { lines, note, report } = await syncLines(direction, storeFor(ctx, a.dir), {

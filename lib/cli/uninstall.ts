@@ -28,7 +28,7 @@ export const SPEC: ModeSpec = {
 
 /** Runs `uninstall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const a = await parseOrHelp(SPEC, args, ctx);
+  const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const { agent, scope, root } = registrationTarget(a, ctx);
   const inputs = { root, env: ctx.env };

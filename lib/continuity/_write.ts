@@ -16,7 +16,8 @@ import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
-import { hasSince, sessionDocs } from "./glance.ts";
+import { hasSince } from "./glance.ts";
+import { sessionDocs } from "../store/sessions.ts";
 
 /** What {@link draftSession} needs. */
 export interface DraftRequest {
@@ -69,7 +70,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   if (!worthCarrying(facts)) {
     return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
   }
-  const branch = headBranch(r.top);
+  const branch = await headBranch(r.top);
   const inputs = {
     store,
     top: r.top,

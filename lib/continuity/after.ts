@@ -8,6 +8,7 @@
 import { TranscriptReader } from "../transcript/claude.ts";
 import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
 import { forEachLine } from "../transcript/lines.ts";
+import { subagentFiles } from "../transcript/subagents.ts";
 import type { SinceFacts } from "./since.ts";
 import { lineStamp } from "./glance.ts";
 
@@ -30,7 +31,8 @@ export function commitOf(rec: unknown): string | undefined {
 
 /**
  * Reads the transcript at `path` once: the facts as they stood at the first record after
- * `afterMs` and at the end, and the commits made after it. Undefined when no record comes after
+ * `afterMs` and at the end (with what its subagents did after `afterMs`, from their own
+ * transcripts), and the commits made after it. Undefined when no record comes after
  * `afterMs`. Rejects only when the file cannot be opened.
  */
 export async function readAround(
@@ -65,5 +67,14 @@ export async function readAround(
     }
   });
   if (before === undefined) return undefined;
+  // What the session's subagents did after the moment is the session's too.
+  for (const sub of subagentFiles(path, reader.sessionId)) {
+    try {
+      await forEachLine(sub.path, (line) => {
+        const ms = lineStamp(line);
+        if (ms !== undefined && ms > afterMs) reader.subagentLine(line, sub.agentId);
+      });
+    } catch { /* vanished, or not a transcript to read */ }
+  }
   return { before, after: reader.facts(), fromLine, commits };
 }

@@ -14,6 +14,7 @@ import { withTranscript } from "../handover/evidence/merge.ts";
 import { renderHandover } from "../handover/document.ts";
 import { recoverMarkdown } from "../handover/recover.ts";
 import { composeSections } from "../handover/write.ts";
+import { redactLazily } from "../secrets/lazy.ts";
 import { unnamedSlug } from "../store/slug.ts";
 import type { Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
@@ -44,10 +45,16 @@ export function sameProject(facts: Pick<TranscriptFacts, "cwd">, root: string): 
 }
 
 /**
- * The branch git's HEAD names, read from the file (no git process: the hook may not run one):
- * `none` outside git, `detached` for a detached or unreadable HEAD.
+ * The branch git's HEAD names, read from the file (no git process: the hook may not run one), and
+ * redacted as it is read, before a slug, a file name or a `branch:` line is made of it: `none`
+ * outside git, `detached` for a detached or unreadable HEAD.
  */
-export function headBranch(top: string | undefined): string {
+export async function headBranch(top: string | undefined): Promise<string> {
+  return (await redactLazily(rawHeadBranch(top))).text;
+}
+
+/** {@link headBranch} as the file says it. */
+function rawHeadBranch(top: string | undefined): string {
   if (top === undefined) return "none";
   try {
     const dotGit = join(top, ".git");

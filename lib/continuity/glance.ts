@@ -2,49 +2,19 @@
  * What SessionEnd glances at before it decides anything — "did this session dump?", "did it work
  * after?" — cheaply, since every `/clear` and exit pays for it:
  *
- * - the store's documents of one agent session (front matter `session:`): one listing, a
- *   substring test per document before its front matter is read;
+ * - whether a document already says what came after the dump;
  * - the transcript's tail: whether anything a handover carries (a file written, a task, a commit)
  *   happened after a moment, from the raw lines, no reader.
+ *
+ * Which transcript files may be opened is lib/transcript/open.ts's rule. The writers (_write.ts,
+ * after.ts, since.ts) use the same rules.
  * @module
  */
 
-import { splitFrontMatter } from "../store/front_matter.ts";
-import { parseStamp } from "../store/time.ts";
+import { openTranscript } from "../transcript/open.ts";
 
 /** The title of the section session_end.ts appends (since.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
-
-/** A document of the store that came from one session. */
-export interface SessionDoc {
-  slug: string;
-  fields: Record<string, string>;
-  /** `created` in ms, NaN when it is missing or not a stamp. */
-  created: number;
-  /** The document's text as read. */
-  text: string;
-}
-
-/**
- * The store's documents that say they came from `session` (front matter `session:`), newest
- * first. Hidden files and other names are never documents; a symlinked or unreadable one is
- * passed over (readDoc's confinement applies when it is read whole).
- */
-export function sessionDocs(dir: string, session: string): SessionDoc[] {
-  const found: SessionDoc[] = [];
-  for (const [name, kind] of listFiles(dir) ?? []) {
-    // Regular files only; hidden names (temp files, the compaction card) are never documents.
-    if (kind !== "file" || !name.endsWith(".md") || name.startsWith(".")) continue;
-    const slug = name.slice(0, -3);
-    const text = readText(`${dir}/${name}`);
-    // A cheap test first: most documents are other sessions'.
-    if (text === undefined || !text.includes(session)) continue;
-    const fields = splitFrontMatter(text)?.fields;
-    if (fields?.session !== session) continue;
-    found.push({ slug, fields, created: parseStamp(fields.created) ?? NaN, text });
-  }
-  return found.sort((a, b) => (b.created || 0) - (a.created || 0));
-}
 
 /**
  * Whether a document already carries the "Since the dump" section: a line `## Since the dump`
@@ -55,26 +25,6 @@ export function hasSince(text: string): boolean {
 }
 
 const SINCE_LINE = new RegExp(`(^|\\n)## ${SINCE_TITLE}[ \\t]*\\r?\\n`);
-
-/** A file's text, or undefined when it cannot be read. */
-function readText(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A directory's entries (a regular file or other), or undefined when it cannot be listed. */
-function listFiles(dir: string): Map<string, string> | undefined {
-  try {
-    const names = new Map<string, string>();
-    for (const e of Deno.readDirSync(dir)) names.set(e.name, e.isFile ? "file" : "other");
-    return names;
-  } catch {
-    return undefined;
-  }
-}
 
 /** How much of the file's end the tail check reads. */
 export const TAIL_BYTES = 256 * 1024;
@@ -96,10 +46,17 @@ export function lineStamp(line: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them). */
-const WORK = /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite)"/;
+/**
+ * Tool calls whose effect a handover carries (lib/transcript/claude.ts reads them), and the
+ * launch of a subagent (`Task`, `Agent`), whose own transcript may hold such calls.
+ */
+const WORK =
+  /"name":"(?:Write|Edit|MultiEdit|NotebookEdit|TaskCreate|TaskUpdate|TodoWrite|Task|Agent)"/;
 
-/** Whether a raw line may hold work: a tool call that writes, a task, or a `git commit`. */
+/**
+ * Whether a raw line may hold work: a tool call that writes, a task, a subagent's launch, or a
+ * `git commit`.
+ */
 export function mayBeWork(line: string): boolean {
   return line.includes('"tool_use"') && (WORK.test(line) || /\bgit\b.{0,200}\bcommit\b/.test(line));
 }
@@ -122,26 +79,24 @@ export function workInTail(path: string, afterMs: number): boolean | undefined {
 }
 
 /**
- * The last `max` bytes of a file, decoded, and the offset they start at (0: the whole file).
+ * The last `max` bytes of a transcript, decoded, and the offset they start at (0: the whole file).
  * With `wholeOnly`, a longer file is not read: `text` is undefined. Throws when the file cannot
- * be read.
+ * be read, or is no transcript to read (lib/transcript/open.ts: a FIFO, a symlink leading out of
+ * the transcripts folder).
  *
- * The size comes from seeking to the end; a file within `max` is read whole.
+ * The size comes from seeking to the end; a file within `max` is read whole. The bytes are read
+ * from the handle that was checked, never by the path again.
  */
 export function readTail(
   path: string,
   max: number,
   wholeOnly = false,
 ): { text: string | undefined; from: number } {
-  const file = Deno.openSync(path, { read: true });
+  const file = openTranscript(path);
   try {
     const size = file.seekSync(0, Deno.SeekMode.End);
     const from = Math.max(0, size - max);
-    if (from === 0) {
-      // One native read and decode; a file that grew since the seek is read whole: more lines.
-      return { text: Deno.readTextFileSync(path), from };
-    }
-    if (wholeOnly) return { text: undefined, from };
+    if (from > 0 && wholeOnly) return { text: undefined, from };
     file.seekSync(from, Deno.SeekMode.Start);
     const buf = new Uint8Array(size - from);
     let at = 0;

@@ -8,13 +8,15 @@
  * @module
  */
 
-import { isSubstantive, promptText } from "../transcript/prompt.ts";
+import { contentText, isSubstantive, promptText } from "../transcript/prompt.ts";
 import { mayBeWork, readTail, TAIL_BYTES } from "./glance.ts";
 
 /**
  * True when the transcript at `path` (at most {@link TAIL_BYTES}) shows no work and no
  * substantive request; false when it shows either; undefined when a quick look cannot tell (a
- * longer file, a Codex rollout). Throws when the file cannot be read.
+ * longer file, a Codex rollout). Throws when the file cannot be read. A subagent's launch is
+ * work (glance.ts `mayBeWork`: what it wrote is in its own transcript), and a queued message is a
+ * request.
  */
 export function idleSession(path: string): boolean | undefined {
   const { text } = readTail(path, TAIL_BYTES, true);
@@ -22,14 +24,18 @@ export function idleSession(path: string): boolean | undefined {
   if (text.includes('"session_meta"')) return undefined; // Codex: its own reader decides
   for (const line of text.split("\n")) {
     if (mayBeWork(line)) return false;
-    if (!line.includes('"user"')) continue;
-    let rec: unknown;
+    const queued = line.includes('"queue-operation"');
+    if (!queued && !line.includes('"user"')) continue;
+    // deno-lint-ignore no-explicit-any
+    let rec: any;
     try {
       rec = JSON.parse(line);
     } catch {
       continue; // a bad line: the reader skips it too
     }
-    const prompt = promptText(rec);
+    const prompt = queued
+      ? (rec?.operation === "enqueue" ? contentText(rec.content) : undefined)
+      : promptText(rec);
     if (prompt !== undefined && isSubstantive(prompt)) return false;
   }
   return true;

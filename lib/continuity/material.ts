@@ -14,7 +14,8 @@
 import { writeFileAtomicSync } from "../fs/atomic.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 import { capLines, findSection, parseSections, type Section } from "../handover/document.ts";
-import { RESTORED_PREFIX, safeSessionId } from "../store/latest.ts";
+import { RESTORED_PREFIX } from "../store/latest.ts";
+import { safeSessionId } from "../store/front_matter.ts";
 import { readParked } from "../parked/file.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { listSlugs, readHead } from "../store/catalog.ts";

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { clip } from "../text/cut.ts";
 import { capLines, findSection, parseSections } from "../handover/document.ts";
 import { branchWords, frameCost, framed, longestBacktickRun } from "../hook/frame.ts";
 
@@ -57,7 +58,7 @@ export function summarizeDraft(body: string): DraftSummary {
 /** `text` on one line, cut at `max` characters with an ellipsis. */
 function cut(text: string, max: number): string {
   const one = text.replace(/\s+/g, " ").trim();
-  return one.length > max ? one.slice(0, Math.max(0, max - 1)).trimEnd() + "…" : one;
+  return clip(one, max);
 }
 
 /** The first `n` of `items`, then `+N more`. */

@@ -8,7 +8,7 @@
 
 import { isDir } from "../fs/path.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";
-import { safeSessionId } from "../store/latest.ts";
+import { safeSessionId } from "../store/front_matter.ts";
 import type { HookEnv } from "../hook/restore.ts";
 import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { gatherMaterial, isEmpty, saveMaterial, sweepMarkers } from "./material.ts";

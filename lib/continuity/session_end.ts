@@ -12,6 +12,10 @@
  *   does not name an unconsumed dump: a draft never overwrites nor shadows a handover the agent
  *   wrote.
  *
+ * On `/clear` (`reason: "clear"`) it also leaves the short-lived mark that links this session to
+ * the one the agent starts next (lib/store/sessions.ts), so that session restores this one's
+ * handover and no other session's.
+ *
  * Every write is atomic and under the store's docs lock, where "did this session dump or draft
  * already?" is asked again: of two SessionEnd hooks at once exactly one writes. The modules the
  * writes need (the transcript reader, the drafter) are imported only when there is something to
@@ -22,7 +26,8 @@
 import type { HookAnswer } from "../hook/answer.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";
 import { sessionField } from "../store/front_matter.ts";
-import { hasSince, type SessionDoc, sessionDocs, workInTail } from "./glance.ts";
+import { hasSince, workInTail } from "./glance.ts";
+import { markClearing, type SessionDoc, sessionDocs } from "../store/sessions.ts";
 import { projectStore } from "./_store.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
@@ -56,8 +61,33 @@ export async function answerSessionEnd(
   if (session === undefined) return { reason: "no usable session_id in the payload" };
   const where = projectStore(env.projectDir, payload.cwd);
   if ("refused" in where) return { reason: where.refused };
+  // `/clear`: the session that starts next succeeds this one (lib/store/sessions.ts). Marked
+  // first, so a draft cut off by the agent's time limit still leaves the link; and again after,
+  // when the draft made the store. A mark that cannot be written never fails the answer.
+  const clearing = payload.reason === "clear";
+  const mark = () => {
+    try {
+      return markClearing(where.store, session, new Date(now)) ? "" : "no store to mark";
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  const first = clearing ? mark() : "";
+  const answer = await carry(where, session, payload.transcript_path, now);
+  const missed = first === "" ? "" : mark();
+  return missed === "" || missed === "no store to mark"
+    ? answer
+    : { reason: `${answer.reason}; no clearing mark: ${missed}` };
+}
+
+/** What this session leaves: nothing, the "Since the dump" section, or a draft, and why. */
+async function carry(
+  where: { store: Store; top?: string },
+  session: string,
+  transcript: string | undefined,
+  now: number,
+): Promise<HookAnswer> {
   const own = sessionDocs(where.store.dir, session);
-  const transcript = payload.transcript_path;
   if (own.length > 0) return await sinceTheDump(own[0], transcript, session, where);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
   try {

@@ -10,6 +10,7 @@ import type { Mention, Task, TranscriptFacts } from "../transcript/facts.ts";
 import { isOwnState } from "../handover/evidence/model.ts";
 import { codeSpan } from "../handover/files_table.ts";
 import { SINCE_TITLE } from "./glance.ts";
+import { clip } from "../text/cut.ts";
 
 /** At most this many of each kind are listed; the rest are counted. */
 export const SINCE_MAX = 10;
@@ -29,7 +30,7 @@ export interface SinceFacts {
 /** `text` on one line, cut at `max` characters. */
 function cut(text: string, max = 160): string {
   const one = text.replace(/\s+/g, " ").trim();
-  return one.length > max ? one.slice(0, max - 1).trimEnd() + "…" : one;
+  return clip(one, max);
 }
 
 /** `items` as one bullet's list: the first {@link SINCE_MAX}, then how many more. */

@@ -6,7 +6,8 @@
  * - **flock** (the default): an advisory OS lock (`flock`/`LockFileEx`) on `<file>.lock`. The
  *   kernel releases it the moment its holder exits or is killed, so a dead holder can never leave
  *   a stale lock behind. The lock file itself stays (empty) — deleting it would race.
- * - **file** (fallback where the filesystem refuses OS locks): `<file>.lock.held` created
+ * - **file** (fallback where the filesystem refuses OS locks, and on a Deno without the
+ *   non-blocking `FsFile.tryLockSync`, 2.0 and 2.2 among them): `<file>.lock.held` created
  *   exclusively, holding `{pid, boot, ts}`. It is stale, and taken over, when its holder is a
  *   dead process on this machine (same boot id, no `/proc/<pid>`), or when it is older than
  *   {@link LOCK_STALE_MS}. Takeover renames the stale file away first, so of several waiters only
@@ -25,6 +26,9 @@ import { parentDir } from "./path.ts";
 export const LOCK_WAIT_MS = 30_000;
 /** A fallback lock file older than this is stale whoever holds it (ms). Edits take milliseconds. */
 export const LOCK_STALE_MS = 60_000;
+
+/** Whether this Deno can try an OS lock without blocking (else every lock is the file kind). */
+const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
 
 /** The lock could not be had within the wait time. */
 export class LockTimeoutError extends FailureError {
@@ -85,7 +89,7 @@ export function docsLockTarget(storeDir: string): string {
 /** Acquires the lock guarding `target` (lock file `<target>.lock`), waiting as needed. */
 export async function acquireLock(target: string, opts: LockOptions = {}): Promise<Lock> {
   const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
-  if (opts.kind !== "file") {
+  if (opts.kind === "flock" || (opts.kind === undefined && OS_LOCKS)) {
     const lock = await acquireFlock(`${target}.lock`, waitMs, opts.kind === "flock");
     if (lock) return lock;
   }
@@ -114,7 +118,7 @@ export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
   const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
   const staleMs = opts.staleMs ?? LOCK_STALE_MS;
   const start = performance.now();
-  if (opts.kind !== "file") {
+  if (opts.kind === "flock" || (opts.kind === undefined && OS_LOCKS)) {
     const path = `${target}.lock`;
     const file = Deno.openSync(path, { read: true, write: true, create: true, mode: PRIVATE_FILE });
     try {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { strictUtf8 } from "../text/utf8.ts";
+
 /** Joins path parts with `/`, the separator Deno accepts on every platform. */
 export function join(...parts: string[]): string {
   return parts.filter((p) => p !== "").join("/").replace(/(?<!^)\/{2,}/g, "/");
@@ -94,9 +96,7 @@ export function removeQuietly(path: string): void {
 /** Reads a file that must be UTF-8, byte for byte (a BOM is kept); undefined when it is not. */
 export function readUtf8(path: string): string | undefined {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
-      Deno.readFileSync(path),
-    );
+    return strictUtf8(Deno.readFileSync(path));
   } catch {
     return undefined;
   }

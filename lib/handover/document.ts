@@ -6,6 +6,8 @@
  * @module
  */
 
+import { clip } from "../text/cut.ts";
+
 /** The sections of a handover, in the order they are written. */
 export const SECTIONS = [
   "Goal",
@@ -99,7 +101,7 @@ export function capLines(text: string, max: number): string {
       // A long prose line is cut inside rather than lost whole; table rows stay whole.
       const room = max - size - note.length - 2;
       if (!isTable && room > 40) {
-        kept.push(lines[i].slice(0, room - 1) + "…");
+        kept.push(clip(lines[i], room));
         const rest = remaining - 1;
         if (rest > 0) kept.push(`… ${rest} more line${rest === 1 ? "" : "s"} elided`);
         return kept.join("\n");

@@ -14,6 +14,7 @@ import {
   type Repeated,
   type TranscriptFacts,
 } from "../transcript/facts.ts";
+import { clip } from "../text/cut.ts";
 
 /** Longest quote taken from the transcript into the draft. */
 export const QUOTE_MAX = 400;
@@ -24,7 +25,7 @@ export const MAX_LISTED = 10;
 /** `text` on one line, cut at `max` characters with an ellipsis. */
 export function quote(text: string, max = QUOTE_MAX): string {
   const one = text.replace(/\s+/g, " ").trim();
-  return one.length > max ? one.slice(0, max - 1).trimEnd() + "…" : one;
+  return clip(one, max);
 }
 
 /** A short kebab slug from the first words of `text`. */

@@ -19,11 +19,13 @@ import {
 import type { ParkedItem } from "../parked/grammar.ts";
 import { oneLine } from "../store/slug.ts";
 import { readParked } from "../parked/file.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
 import { sweptLine } from "./unlanded.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
+import { clip } from "../text/cut.ts";
 
 /** Where a candidate came from; the table's "Kind" column. */
 export type CandidateKind =
@@ -166,7 +168,7 @@ export function orderCandidates(candidates: Candidate[]): Candidate[] {
 /** A table cell: one line, `|` escaped, at most `max` characters. */
 function cell(text: string, max = 160): string {
   const flat = oneLine(text).replaceAll("\\", "\\\\").replaceAll("|", "\\|");
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+  return clip(flat, max);
 }
 
 /** The sweep's result: what `--json` prints (shape documented in docs/CLI.md). */
@@ -185,6 +187,8 @@ export interface Sweep {
   file: string;
   /** The candidates, numbered from 1 in table order. */
   candidates: (Candidate & { n: number })[];
+  /** What redaction took out of the transcript as it was read (lib/transcript/read.ts). */
+  redacted?: RedactionCounts;
 }
 
 /** Numbers candidates in table order. */
@@ -256,5 +260,6 @@ export async function sweepProject(
     transcriptNote: loaded.facts ? undefined : loaded.located.reason,
     file,
     candidates: numbered(lists.flat()),
+    redacted: loaded.redacted,
   };
 }

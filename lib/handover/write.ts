@@ -22,6 +22,7 @@ import {
 } from "./document.ts";
 import { recoverClaims, withDocsLock, writeLatest } from "../store/latest.ts";
 import { sessionField } from "../store/front_matter.ts";
+import { redactLazily } from "../secrets/lazy.ts";
 import { chooseSlug } from "../store/slug.ts";
 import { docPath, ensureStore, storeAt } from "../store/store.ts";
 
@@ -93,6 +94,8 @@ export async function writeHandover(
   opts: { now: Date; name?: string; force?: boolean; recovered?: boolean; session?: string },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
+  // A slug and a file name are made of the name: redacted first.
+  const name = opts.name === undefined ? undefined : (await redactLazily(opts.name)).text;
   const paths = storeAt(ev.root);
   ensureStore(paths);
   // LATEST must be replaceable before the document is written: nothing half-done, and the
@@ -112,7 +115,7 @@ export async function writeHandover(
   return await withDocsLock(paths, async () => {
     for (let attempt = 0;; attempt++) {
       const choice = chooseSlug({
-        name: opts.name,
+        name,
         branch: ev.branch,
         now: opts.now,
         force: opts.force,

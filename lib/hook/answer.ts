@@ -5,7 +5,8 @@
  * Gemini CLI (0.61) fires `SessionStart` with `source: "clear"` but shows only its
  * `systemMessage` to the user and drops `additionalContext` (it honours it at startup and
  * resume only). So for Gemini the restore is deferred: `SessionStart`/clear arms the store for
- * that session id, and the next `BeforeAgent` of the same session (the user's first message
+ * that session id (one arm per session: lib/store/store.ts `armPath`), and the next `BeforeAgent`
+ * of the same session (the user's first message
  * after `/clear`) claims the arm and injects the handover there, which Gemini appends to that
  * message. Everything else (gates, exactly-once claim, consumed flip) is the common restore.
  * @module
@@ -33,14 +34,14 @@ export interface Arm {
 }
 
 /**
- * Takes the arm away atomically (rename to a private claim, as LATEST is claimed): of two hooks
- * racing, one gets it. Returns what it holds (blank fields when unreadable), or undefined when
- * unarmed.
+ * Takes `session`'s arm away atomically (rename to a private claim): of two hooks racing, one gets
+ * it; another session's arm is never touched. Returns what it holds (blank fields when
+ * unreadable), or undefined when this session is unarmed.
  */
-export function takeArm(store: Store): Arm | undefined {
+export function takeArm(store: Store, session: string | undefined): Arm | undefined {
   const claim = join(store.dir, `${TEMP_PREFIX}armed.claim.${Deno.pid}.${crypto.randomUUID()}`);
   try {
-    Deno.renameSync(armPath(store), claim);
+    Deno.renameSync(armPath(store, session), claim);
   } catch {
     return undefined;
   }
@@ -80,7 +81,10 @@ export async function answer(
     const found = await findPending(payload, options, geminiEnv, now);
     if ("reason" in found) return { reason: found.reason };
     // The arm names the handover it announced: delivered only while LATEST still names it.
-    writeFileAtomicSync(armPath(found.store), `${payload.session_id ?? ""}\n${found.slug}\n`);
+    writeFileAtomicSync(
+      armPath(found.store, payload.session_id),
+      `${payload.session_id ?? ""}\n${found.slug}\n`,
+    );
     return {
       stdout: JSON.stringify({
         systemMessage: found.draft
@@ -97,7 +101,7 @@ export async function answer(
 async function deliver(payload: Payload, options: RestoreOptions, now: Date): Promise<HookAnswer> {
   const store = storeAt(findRoot({ cwd: payload.cwd }));
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
-  const armed = takeArm(store);
+  const armed = takeArm(store, payload.session_id);
   if (armed === undefined) return { reason: "not armed" };
   if (armed.session !== (payload.session_id ?? "")) return { reason: "armed by another session" };
   // The handover announced on `/clear` may have been restored by another agent's hook since, and

@@ -12,6 +12,7 @@
 import { utf8Length } from "../fs/atomic.ts";
 import { cliCommand } from "../agents/command.ts";
 import { ageMs, formatAge } from "../store/time.ts";
+import { head } from "../text/cut.ts";
 import type { Budget } from "./input.ts";
 
 /** What a banner names of a document: its slug, `created` and branch. */
@@ -110,7 +111,7 @@ export function branchWords(branch: string | undefined): string {
   if (!branch) return "branch none";
   return branch.length <= 100 && /^[A-Za-z0-9_\/.,+@#-]+$/.test(branch)
     ? `branch ${branch}`
-    : `branch ${JSON.stringify(branch.slice(0, 60))}`;
+    : `branch ${JSON.stringify(head(branch, 60))}`;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   storeOutside,
 } from "../store/store.ts";
 import { readLatest, restoredMarker, takeLatestAs } from "../store/latest.ts";
+import { sessionDocs, takeClearing } from "../store/sessions.ts";
 import { ageMs, inWindow } from "../store/time.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { injectedBody, restoreBanner, wholeContext } from "./frame.ts";
@@ -54,6 +55,8 @@ export interface Pending {
   redacted: string;
   /** An automatic draft (`draft: auto`): announced by the short notice, not injected whole. */
   draft?: boolean;
+  /** Chosen because LATEST names it (else: the predecessor session's own handover). */
+  viaLatest: boolean;
 }
 
 /** What the hook knows of its environment: CLAUDE_PROJECT_DIR. */
@@ -90,8 +93,13 @@ export async function findPending(
       };
     }
   }
-  const slug = readLatest(store);
-  if (slug === undefined) return { reason: "no LATEST pointer" };
+  // The session this one succeeds, when the agent's `/clear` said (SessionEnd's clearing mark);
+  // Gemini registers no SessionEnd, and a compaction or a startup succeeds no session.
+  const clearing = options.agent !== "gemini" &&
+    (payload.source === undefined || payload.source === "clear");
+  const choice = choose(store, clearing ? takeClearing(store, now) : undefined, now, options);
+  if ("reason" in choice) return choice;
+  const { slug, viaLatest } = choice;
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };
   const text = readDoc(store, slug);
   if (text === undefined || text.includes("\0")) {
@@ -123,8 +131,42 @@ export async function findPending(
     branch: field?.text,
     body: body.text,
     redacted,
+    viaLatest,
     draft,
   };
+}
+
+/**
+ * Which handover the starting session may restore. With no `predecessor` known (no SessionEnd
+ * registered, or not a `/clear`): the one LATEST names. With one: that session's newest
+ * unconsumed handover within the window, wherever LATEST points; else LATEST's, unless another
+ * known session wrote it — that one waits for its own session's successor.
+ */
+function choose(
+  store: Store,
+  predecessor: string | undefined,
+  now: Date,
+  options: RestoreOptions,
+): { slug: string; viaLatest: boolean } | { reason: string } {
+  const latest = readLatest(store);
+  if (predecessor !== undefined) {
+    const own = sessionDocs(store.dir, predecessor).find((d) =>
+      d.fields.consumed === "false" && inWindow(now.getTime() - d.created, options.windowMs)
+    );
+    if (own !== undefined) return { slug: own.slug, viaLatest: own.slug === latest };
+  }
+  if (latest === undefined) return { reason: "no LATEST pointer" };
+  const text = predecessor === undefined || !isSafeSlug(latest)
+    ? undefined
+    : readDoc(store, latest);
+  const writer = text === undefined ? undefined : splitFrontMatter(text)?.fields.session;
+  if (writer !== undefined && writer !== predecessor) {
+    return {
+      reason: `LATEST names "${latest}", session ${writer}'s handover: it waits for that ` +
+        `session's successor (this one succeeds ${predecessor})`,
+    };
+  }
+  return { slug: latest, viaLatest: true };
 }
 
 /** How long the hook waits for the store's docs lock (a dump or recall holds it for milliseconds). */
@@ -184,7 +226,8 @@ export async function consumePending(
     return { injected: false, reason: `the store's lock: ${(err as Error).message}` };
   }
   try {
-    if (readLatest(store) !== slug || readDoc(store, slug) !== text) {
+    const latest = readLatest(store);
+    if ((found.viaLatest && latest !== slug) || readDoc(store, slug) !== text) {
       return { injected: false, reason: "the store changed meanwhile" };
     }
     const consumed = markConsumed(text);
@@ -195,9 +238,11 @@ export async function consumePending(
       };
     }
     writeFileAtomicSync(docPath(store, slug), consumed);
-    // LATEST becomes the session's `.restored-<id>` marker (a draft's notice is no handover the
-    // session started from: its LATEST is removed).
-    takeLatestAs(store.latest, found.draft ? undefined : restoredMarker(store.dir, sessionId));
+    // The session's `.restored-<id>` marker records the handover it started from (a draft's
+    // notice is none): LATEST becomes it when LATEST names this one, else it is written.
+    const marker = found.draft ? undefined : restoredMarker(store.dir, sessionId);
+    if (latest === slug) takeLatestAs(store.latest, marker);
+    else if (marker !== undefined) writeFileAtomicSync(marker, `${slug}\n`);
     return { injected: true, slug: found.label, context, redacted: found.redacted || undefined };
   } finally {
     lock.release();

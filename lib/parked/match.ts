@@ -23,6 +23,7 @@
 import type { ParkedDoc, ParkedItem } from "./grammar.ts";
 import { itemsWithSlug } from "./lookup.ts";
 import { slugify } from "../store/slug.ts";
+import { head } from "../text/cut.ts";
 
 /**
  * Fuse's import map name, imported by a computed specifier: a literal one puts the npm package in
@@ -58,7 +59,7 @@ export function queryProblem(query: string): string | undefined {
   const w = queryWords(query);
   if (w.length > words) return `the query has ${w.length} words; at most ${words} are matched`;
   const long = w.find((x) => x.length > wordChars);
-  if (long) return `the word "${long.slice(0, 40)}…" is over ${wordChars} letters`;
+  if (long) return `the word "${head(long, 40)}…" is over ${wordChars} letters`;
   return undefined;
 }
 

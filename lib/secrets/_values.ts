@@ -52,17 +52,22 @@ const NOT_VALUES = new Set([
 ]);
 
 /**
+ * A whole value that names a secret kept elsewhere: `$NAME`, `${…}`, `$(…)`, `%NAME%`,
+ * `<placeholder>`, `[placeholder]`, `{{ var }}`, `{var}`. A value that merely begins with one of
+ * these sigils (`$uperS3cret`, `*Tr0ub…`) is a value.
+ */
+const WHOLE_REFERENCE =
+  /^(?:\$[A-Za-z_][A-Za-z0-9_]*|\$\{.*|\$\(.*|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|\[[^\[\]]*\]|\{\{.*|\{[A-Za-z_][A-Za-z0-9_.]*\})$/s;
+
+/**
  * True when `value` names a secret kept elsewhere or stands in for one: an environment or template
- * reference, an angle-bracketed or starred stand-in, or an earlier redaction.
+ * reference (the whole value, or `${…}` / `{{ … }}` inside it), a masked or elided value
+ * (`•••`, `…`), or an earlier redaction.
  */
 export function isReference(value: string): boolean {
   if (value.includes(MARK) || value.includes("${") || value.includes("{{")) return true;
-  const first = value[0];
-  if (first === "$" || first === "<" || first === "{" || first === "[" || first === "*") {
-    return true;
-  }
-  if (first === "%" && value.endsWith("%")) return true;
-  if (first === "•" || value.includes("…") || value.includes("...")) return true;
+  if (WHOLE_REFERENCE.test(value)) return true;
+  if (value[0] === "\u2022" || value.includes("\u2026") || value.includes("...")) return true;
   return /(?:process\.env|os\.environ|getenv|Deno\.env|secrets\.)/.test(value);
 }
 

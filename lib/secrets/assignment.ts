@@ -1,22 +1,25 @@
 /**
  * Secret-named assignments: a value given to a name that says it is a secret, in the shapes
  * environment files, shells, JSON, YAML and code write it: `API_KEY=…`, `export SECRET=…`,
- * `"password": "…"`, `token: …`, `--password=…`, `db.password = '…'`, JSON inside a JSON string
- * (`\"token\": \"…\"`, as transcripts carry it). Only the value is replaced; the name and quotes
- * stay, so the line still says what was there.
+ * `"password": "…"`, `token: …`, `--password=…`, `--password …`, `db.password = '…'`, JSON inside
+ * a JSON string (`\"token\": \"…\"`, as transcripts carry it). Only the value is replaced; the
+ * name and quotes stay, so the line still says what was there.
  *
  * A name says "secret" when one of its words (split at `_ - .` and camelCase) is password,
  * passwd, passphrase, pwd, pass, secret, token, credential(s), auth, authorization or apikey, or is
- * "key" after api, access, private, secret, auth, signing, encryption, master, client or app; and
- * its last word is not one that names something about the secret (`_id`, `_url`, `_file`,
- * `_count`, `max_tokens` …). No maintained rule set has this (secretlint's preset has no
- * generic rule), so it is written here, with the false positives measured in its tests.
+ * "key" after api, access, private, secret, auth, signing, encryption, master, client or app, or
+ * glues one of the longer ones to a qualifier (`PGPASSWORD`, `APITOKEN`, `SECRETKEY`); and its last
+ * word is not one that names something about the secret (`_id`, `_url`, `_file`, `_count`,
+ * `max_tokens`, `…Options` …), nor its first one that asks about it (`isToken`, `hasPassword`). No
+ * maintained rule set has this (secretlint's preset has no generic rule), so it is written here,
+ * with the false positives measured in its tests.
  *
  * The value must look like a credential: 8 characters or more, not a reference (`$X`, `${{ … }}`,
  * `%X%`, `{{ x }}`, `process.env.X`), not a placeholder (`<redacted>`, `your-token-here`,
- * `xxxxxxxx`, `********`), not a number, a version, a path, a boolean, or — unquoted — a code
- * identifier or member path (`getToken`, `options.apiKey`: letters, `_` and dots only), and when
- * quoted not a sentence (four words or more).
+ * `xxxxxxxx`, `********`), not a number, a version, a path, a boolean; unquoted, not code (an
+ * identifier, a member path, a call, an index, a parenthesized expression, a URL without
+ * credentials: `getToken`, `options.apiKey`, `jwt.encode(payload, key)`); quoted, not text (words
+ * without a digit, or four words or more) nor a constant's name (`"TOKEN_STRING"`).
  * @module
  */
 
@@ -101,7 +104,27 @@ const ABOUT_WORDS = new Set([
   "required",
   "enabled",
   "reset",
+  "stdin",
+  "options",
+  "opts",
+  "config",
+  "settings",
+  "params",
+  "processor",
+  "formatter",
+  "provider",
+  "handler",
+  "factory",
+  "creator",
 ]);
+
+/**
+ * A word that glues a secret's word to what it qualifies, as environment variables do
+ * (`PGPASSWORD`, `APITOKEN`, `SECRETKEY`, `authtoken`): ends in one of the longer secret words, or
+ * in "key" after a qualifier. Not `pass`, `pwd` or `auth` (bypass, OLDPWD, oauth).
+ */
+const GLUED =
+  /^[a-z0-9]+(?:password|passwd|passphrase|secret|token|credentials?|apikey)$|^(?:api|access|private|secret|auth|signing|encryption|master|client|app)key$/;
 
 /** True when the assignment's `name` says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -111,26 +134,49 @@ export function isSecretName(name: string): boolean {
   )
     .toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
   if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1])) return false;
+  if (QUESTION_WORDS.has(words[0]) && words.length > 1) return false;
   return words.some((w, i) =>
-    SECRET_WORDS.has(w) || (w === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
+    SECRET_WORDS.has(w) || GLUED.test(w) ||
+    (w === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
   );
 }
+
+/**
+ * An unquoted value that is code, not a credential: an identifier or member path of letters
+ * (`getToken`, `options.apiKey`), a call or an index on one (`require(`, `jwt.encode(payload`,
+ * `lexer.Next(`, `tokens[i`, `Options>(`; a member path may hold digits), a parenthesized
+ * expression or an arrow function's parameters (`(payload) =>`), or a URL without credentials (a
+ * password in a URL is url-password's).
+ */
+const EXPRESSION =
+  /^(?:[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:[(\[<>].*)?|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[(\[<>].*|\(.*|[a-z][a-z0-9+.-]*:\/\/[^@\s]*)$/s;
+
+/** A quoted value that names something: a constant or an environment variable (`TOKEN_STRING`). */
+const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
+/** First words of a name that holds a flag or a check about a secret (`isToken`, `hasPassword`). */
+const QUESTION_WORDS = new Set(["is", "has", "should", "can", "needs", "was"]);
 
 /** True when `value`, given to a secret's name, is a credential rather than a stand-in or code. */
 export function isSecretValue(value: string, quoted: boolean): boolean {
   if (value.length < 8 || isReference(value) || isPlaceholder(value)) return false;
   if (/^v?[0-9][0-9.]*$/.test(value)) return false;
   if (/^(?:\/|~\/|\.\.?\/)/.test(value)) return false;
-  if (quoted) return value.trim().split(/\s+/).length < 4;
-  return !/^[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value);
+  if (quoted) {
+    // Words without a digit are text (`"Token usage – "`, `"top secret"`), four or more a sentence.
+    const words = value.trim().split(/\s+/).length;
+    return words < 4 && (words === 1 || /[0-9]/.test(value)) && !CONSTANT_NAME.test(value);
+  }
+  return !EXPRESSION.test(value);
 }
 
 // A name, optionally quoted (or quoted with `\"` inside a JSON string), then `=`, `:`, `:=` or
-// `=>`, spaces or tabs around it but never a line break (a YAML key ending its line opens a map).
+// `=>`, spaces or tabs around it but never a line break (a YAML key ending its line opens a map);
+// or a long flag (`--password PW`), then spaces.
 // Sticky: tried only where a name holds a word of a secret's name (TRIGGER), which is ~10x faster
 // on 100 KB of JSON than trying it at every position.
 const NAME_THEN_OPERATOR = escapable(
-  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(:=|=>|=|:)[ \t]*/y,
+  /(?<![A-Za-z0-9_])(\\?["']?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80})\1(?:[ \t]*(:=|=>|=|:)[ \t]*|(?<=(?<![^ \t])--[A-Za-z0-9_.-]+)[ \t]+(?=[^\s-]))/y,
 );
 
 /** Where a secret's name may be: a part of one of its words (isSecretName decides). */

@@ -1,16 +1,16 @@
 /**
  * Redaction for the write paths that must stay fast (`park`, `drop`, `dump`, `evidence`, the
- * sweep `park` offers): redact.ts (~1.3 ms to load, ~1.2 ms to compile its patterns on first
+ * sweep `park` offers, and every mode's output: {@link redactedOutput}): redact.ts (~1.3 ms to load, ~1.2 ms to compile its patterns on first
  * use) is loaded only when a text may hold a secret; a text that cannot comes back as it was,
  * with no counts, exactly what `redact` would return for it. A computed specifier, so the module
  * graph built at start-up does not include redact.ts.
  *
  * The pre-check ({@link mayHoldSecret}): a text holding none of the literals below cannot hold a
  * secret, because every rule needs one of them. Each shaped rule is gated by its literals
- * (rules.ts `GATES`: one of them is in every match, and `redact` runs no rule whose literals are
+ * (redact.ts `RULE_GATES`: one of them is in every match, and `redact` runs no rule whose literals are
  * all absent), and a secret-named assignment starts at a hit of its trigger word (assignment.ts
  * `TRIGGER`). The lists are copies (importing rules.ts would load what this saves); the tests
- * check that every literal of `GATES` and every word of `TRIGGER` is covered here, and that every
+ * check that every literal of `RULE_GATES` and every word of `TRIGGER` is covered here, and that every
  * generated true positive passes (tests/secrets/lazy_test.ts). Here, not in a file of its own:
  * every module is ~0.15 ms more on the start of `park` and `drop`.
  * @module
@@ -65,6 +65,13 @@ export const SHAPED_LITERALS: readonly string[] = [
   "CCESS",
   "://",
   "earer",
+  "curl",
+  "wget",
+  "mysql",
+  "mariadb",
+  "sshpass",
+  "login",
+  "ookie",
 ];
 
 /** The words a secret's name holds, any case: assignment.ts `TRIGGER`, word for word. */
@@ -119,4 +126,46 @@ export async function redactionNoteLazily(...counts: RedactionCounts[]): Promise
   if (!counts.some((c) => Object.values(c).some((n) => (n ?? 0) > 0))) return "";
   const { addCounts, redactionNote } = await loadRedaction();
   return redactionNote(counts.reduce(addCounts, {}));
+}
+
+/** Where a text is written: a mode's stdout or stderr (lib/cli/context.ts `Context`). */
+type Write = (text: string) => void;
+
+/**
+ * Output redacted on its way out, the CLI's one funnel (lib/cli/main.ts): `out` and `err` queue
+ * their texts in order, `flush` writes them. Each run of texts to one stream is redacted as one
+ * text (so a PEM block printed line by line is still one block), the rules loaded only when a
+ * text may hold a secret; then what was taken out is said on `err` ({@link redactionNoteLazily}).
+ * Whatever a mode prints — a hand-edited handover, a parked bullet, a branch, an error — passes
+ * here.
+ */
+export function redactedOutput(
+  out: Write,
+  err: Write,
+): { out: Write; err: Write; flush(): Promise<void> } {
+  const queue: { toOut: boolean; texts: string[] }[] = [];
+  const push = (toOut: boolean) => (text: string) => {
+    const last = queue.at(-1);
+    if (last?.toOut === toOut) last.texts.push(text);
+    else queue.push({ toOut, texts: [text] });
+  };
+  return {
+    out: push(true),
+    err: push(false),
+    async flush() {
+      const runs = queue.splice(0).map((r) => ({ toOut: r.toOut, text: r.texts.join("\n") }));
+      let counts: RedactionCounts = {};
+      if (runs.some((r) => mayHoldSecret(r.text))) {
+        const { addCounts, redact } = await loadRedaction();
+        for (const run of runs) {
+          const r = redact(run.text);
+          run.text = r.text;
+          counts = addCounts(counts, r.counts);
+        }
+      }
+      for (const run of runs) (run.toOut ? out : err)(run.text);
+      const note = await redactionNoteLazily(counts);
+      if (note) err(note);
+    },
+  };
 }

@@ -8,11 +8,14 @@
  * - stream.ts: `LineRedactor`, the same redaction over text arriving in chunks (transcripts)
  * - rules.ts: the kinds, and the shaped rules (PEM blocks, JWTs, cloud, forge, chat, AI and
  *   payment keys, passwords in URLs, bearer tokens), in the order they run
- * - assignment.ts: secret-named assignments (`API_KEY=…`, `"password": "…"`, `token: …`)
+ * - command_line.ts: passwords on command lines (`curl -u`, `mysql -p`, `sshpass -p`, a
+ *   registry's `login -p`), `Authorization: Basic`, cookie values
+ * - assignment.ts: secret-named assignments (`API_KEY=…`, `"password": "…"`, `token: …`,
+ *   `--password PW`)
  * - _values.ts: what a value must not be (placeholders, references, earlier redactions)
  * - lazy.ts: redact.ts loaded on demand, and only for a text that may hold a secret
  *   (`mayHoldSecret`: the literals one of which every rule's match holds), for the fast write
- *   paths: park, drop, dump, evidence
+ *   paths (park, drop, dump, evidence) and the CLI's output funnel (`redactedOutput`)
  * - _walk.ts: a JSON value's strings walked: `redactDeep`'s copy, the lazy path's check
  *
  * Why hand-written rules and not secretlint's preset. Measured 2026-12-01 on this project's
@@ -36,10 +39,12 @@
  * run the preset over the same generated true positives as a cross-check
  * (tests/secrets/secretlint_test.ts): whatever it finds there, this module redacts.
  *
- * Known limits (each a trade against false positives, see the tests): an unquoted letters-only
- * value is taken for a code identifier (`password: correcthorse` stays); values under 8
- * characters stay; quoted values of four words or more stay (prose); a password holding a
- * backslash, `/` or `?` in a URL is not found there.
+ * Known limits (each a trade against false positives, see the tests and docs/STORE.md): an
+ * unquoted letters-only value or an expression is taken for code (`password: correcthorse`,
+ * `token = jwt.encode(payload, key)` stay); values under 8 characters stay; quoted values of words
+ * without a digit, or of four words or more, stay (prose); a password holding a backslash, `/` or
+ * `?` in a URL is not found there. The false-positive rate on third-party code is measured in
+ * tests/secrets/measure_test.ts.
  *
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
@@ -48,5 +53,6 @@
 export * from "./redact.ts";
 export * from "./stream.ts";
 export * from "./rules.ts";
+export * from "./command_line.ts";
 export * from "./assignment.ts";
 export * from "./lazy.ts";

@@ -1,5 +1,5 @@
 /**
- * Redaction of a whole text: every rule in turn (rules.ts, then assignment.ts), each match
+ * Redaction of a whole text: every rule in turn (rules.ts, command_line.ts, then assignment.ts), each match
  * replaced by `[redacted:<kind>]` and counted; the same over every string of a JSON value; and
  * the one-line note a command prints about it.
  * Pure, synchronous, no imports beyond this folder: cheap enough for every write path and a hook.
@@ -9,7 +9,8 @@
 import { MARK } from "./_values.ts";
 import { mapStrings } from "./_walk.ts";
 import { secretAssignment } from "./assignment.ts";
-import { GATES, type Rule, type SecretKind, SHAPED_RULES } from "./rules.ts";
+import { COMMAND_GATES, COMMAND_RULES } from "./command_line.ts";
+import { GATES as SHAPED_GATES, type Rule, type SecretKind, SHAPED_RULES } from "./rules.ts";
 
 /** How many secrets of each kind a redaction replaced (kinds with none are absent). */
 export type RedactionCounts = Partial<Record<SecretKind, number>>;
@@ -21,7 +22,13 @@ export interface Redaction {
 }
 
 /** Every rule in the order it runs: the specific shapes first, the generic names last. */
-export const RULES: readonly Rule[] = [...SHAPED_RULES, secretAssignment];
+export const RULES: readonly Rule[] = [...SHAPED_RULES, ...COMMAND_RULES, secretAssignment];
+
+/** Every rule's gate but the assignments' (rules.ts `GATES`, command_line.ts `COMMAND_GATES`). */
+export const RULE_GATES: Readonly<Partial<Record<SecretKind, readonly string[]>>> = {
+  ...SHAPED_GATES,
+  ...COMMAND_GATES,
+};
 
 /** Every kind a redaction can report, in the order the rules run. */
 export const SECRET_KINDS: readonly SecretKind[] = RULES.map((rule) => rule.kind);
@@ -38,7 +45,7 @@ export function redactionMark(kind: SecretKind): string {
 export function redact(text: string): Redaction {
   const counts: RedactionCounts = {};
   for (const rule of RULES) {
-    const gate = GATES[rule.kind];
+    const gate = RULE_GATES[rule.kind];
     if (gate !== undefined && !gate.some((literal) => text.includes(literal))) continue;
     const spans = rule.find(text);
     if (spans.length === 0) continue;

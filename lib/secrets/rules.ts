@@ -8,7 +8,8 @@
  * bearer tokens) are written the same way. Why the preset itself is not loaded: mod.ts.
  *
  * Every pattern is bounded on both sides by a non-word character, so a shape inside a longer
- * base64 or hex run (integrity strings, digests, code) never matches, and stays on one line
+ * base64 or hex run (integrity strings, digests, code) never matches; a `-` before a token's
+ * prefix is a boundary (`notes-glpat-….txt`, a slug), since a prefix is a word of its own, and stays on one line
  * except the PEM block's, so the line-by-line redactor (stream.ts) sees what {@link redact} sees.
  * @module
  */
@@ -32,6 +33,9 @@ export type SecretKind =
   | "stripe-key"
   | "url-password"
   | "bearer-token"
+  | "cli-password"
+  | "basic-auth"
+  | "session-cookie"
   | "secret-assignment";
 
 /** A range `[start, end)` of a text to replace. */
@@ -59,7 +63,7 @@ export function escapable(pattern: RegExp): RegExp {
 }
 
 /** A rule from one global pattern: the whole match, or its group `value` when it has one. */
-function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
+export function shaped(kind: SecretKind, pattern: RegExp, keep?: (value: string) => boolean): Rule {
   // `d`: the indices of the `value` group, where the value alone is to be replaced.
   const escaped = escapable(new RegExp(pattern.source, pattern.flags + "d"));
   return {
@@ -85,12 +89,15 @@ function randomAfter(prefix: RegExp): (value: string) => boolean {
 // PEM private keys: the whole block, from BEGIN to its END (within 64 KB, key material only
 // between), or, cut short, through the base64 and header lines that follow; a BEGIN line with no
 // key material after it (a mention, `...`) stays. Lines end in a newline or, inside a JSON string (a
-// transcript, a GCP service-account file), in an escaped `\n`. secretlint-rule-privatekey matches
+// transcript, a GCP service-account file), in an escaped `\n`. A line may carry a prefix (`> `
+// quoted, `     2→` numbered as Claude Code's Read tool shows a file, YAML's indentation). secretlint-rule-privatekey matches
 // only the BEGIN line, or whole blocks of 100+ base64 characters.
 const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/g;
 const PEM_WINDOW = 65_536;
-const PEM_BODY_LINE =
-  /^(?:\r?\n|(?:\\+r)?\\+n)(?:[A-Za-z][A-Za-z0-9-]*: [^\n\\]*|[A-Za-z0-9+\/=]+(?![^\r\n\\]))/;
+const LINE_BREAK = /\r?\n|(?:\\+r)?\\+n/g;
+const PEM_HEADER = /^[A-Za-z][A-Za-z0-9-]*: [^\n\\]*$/;
+/** A body line's key material, and what may follow it where a quoted string ends (`"`, `',`). */
+const PEM_BASE64 = /^([A-Za-z0-9+\/=]+)(?:["'`,;]*)$/;
 
 /** How much key material (base64 characters) a block must hold: fewer is a mention or a stand-in. */
 const PEM_MIN_MATERIAL = 32;
@@ -106,6 +113,41 @@ function pemMaterial(body: string): number {
   return /^[A-Za-z0-9+\/=\s]*$/.test(rest) ? rest.replace(/[\s=]/g, "").length : -1;
 }
 
+/**
+ * What a body line may carry before its key material: blanks (YAML), a line number and its mark
+ * (`     2→`, `12:`, `12|`), quote and comment marks (`> `, `# `, `// `, ` * `).
+ */
+const PEM_LINE_PREFIX =
+  /^[ \t]*(?:[0-9]+[ \t]*(?:\u2192|:|\|)?[ \t]*)?(?:(?:>|#|\/\/|\*|;)[ \t]*)*/;
+
+/**
+ * The end of a block begun at `from` (after its BEGIN line's marker), read line by line, each line
+ * stripped of its prefix ({@link PEM_LINE_PREFIX}): through its END `marker`, else through the last line of key material (cut
+ * short); with how much material it holds.
+ */
+function pemLines(text: string, from: number, marker: string): [number, number] {
+  let end = from;
+  let material = 0;
+  LINE_BREAK.lastIndex = from;
+  for (let br = LINE_BREAK.exec(text); br !== null && br.index - from < PEM_WINDOW;) {
+    const start = br.index + br[0].length;
+    const next = LINE_BREAK.exec(text);
+    const stop = next === null ? text.length : next.index;
+    const line = text.slice(start, stop);
+    const content = line.slice(PEM_LINE_PREFIX.exec(line)![0].length);
+    if (content.startsWith(marker)) {
+      return [start + line.length - content.length + marker.length, material];
+    }
+    const base64 = PEM_BASE64.exec(content);
+    if (base64 !== null) {
+      material += base64[1].replace(/=/g, "").length;
+      end = start + line.length - content.length + base64[1].length;
+    } else if (!PEM_HEADER.test(content) && content !== "") break;
+    br = next;
+  }
+  return [end, material];
+}
+
 const privateKey: Rule = {
   kind: "private-key",
   find(text) {
@@ -116,19 +158,18 @@ const privateKey: Rule = {
       let end = start + m[0].length;
       const marker = `-----END ${m[1]}PRIVATE KEY${m[2] ?? ""}-----`;
       const close = text.indexOf(marker, end);
-      if (close >= 0 && close - start <= PEM_WINDOW && pemMaterial(text.slice(end, close)) >= 0) {
+      const material = close >= 0 && close - start <= PEM_WINDOW
+        ? pemMaterial(text.slice(end, close))
+        : -1;
+      if (material >= 0) {
         // A whole block: BEGIN, nothing but key material, END.
-        if (pemMaterial(text.slice(end, close)) < PEM_MIN_MATERIAL) continue;
+        if (material < PEM_MIN_MATERIAL) continue;
         end = close + marker.length;
       } else {
-        // Cut short (or its END beyond prose): through the base64 and header lines that follow.
-        let material = 0;
-        for (let line = PEM_BODY_LINE.exec(text.slice(end, end + 4096)); line !== null;) {
-          end += line[0].length;
-          material += Math.max(0, pemMaterial(line[0]));
-          line = PEM_BODY_LINE.exec(text.slice(end, end + 4096));
-        }
-        if (material < PEM_MIN_MATERIAL) continue;
+        // Its lines prefixed, cut short, or its END beyond prose.
+        const [last, held] = pemLines(text, end, marker);
+        if (held < PEM_MIN_MATERIAL) continue;
+        end = last;
       }
       spans.push([start, end]);
       PEM_BEGIN.lastIndex = end;
@@ -148,10 +189,11 @@ function isJwtHeader(token: string): boolean {
   }
 }
 
-// Not in secretlint. `ey` is how the base64 of a JSON object (`{"`, `{ `) begins.
+// Not in secretlint. `ey` is how the base64 of a JSON object (`{"`, `{ `) begins; after a `/` (a
+// branch, a path) it may begin, since its header must decode to JSON with an `alg`.
 const jwt = shaped(
   "jwt",
-  /(?<![A-Za-z0-9_.\/+-])ey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_\/+=-])/g,
+  /(?<![A-Za-z0-9_.+])ey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_\/+=-])/g,
   isJwtHeader,
 );
 
@@ -227,7 +269,7 @@ export const SHAPED_RULES: readonly Rule[] = [
   // secretlint-rule-gitlab (glpat), plus GitLab's other documented token prefixes.
   shaped(
     "gitlab-token",
-    /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|soat|ft)-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/g,
+    /(?<![A-Za-z0-9_])gl(?:pat|dt|rt|ptt|cbt|soat|ft)-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/g,
     randomAfter(/^gl[a-z]+-/),
   ),
   // secretlint-rule-npm.
@@ -245,20 +287,20 @@ export const SHAPED_RULES: readonly Rule[] = [
   // secretlint-rule-slack.
   shaped(
     "slack-token",
-    /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-(?:\d-)?(?:[A-Za-z0-9]{1,40}-)+[A-Za-z0-9]{1,40}(?![A-Za-z0-9_-])/g,
+    /(?<![A-Za-z0-9_])(?:xox[abposr]|xapp)-(?:\d-)?(?:[A-Za-z0-9]{1,40}-)+[A-Za-z0-9]{1,40}(?![A-Za-z0-9_-])/g,
     (v) => v.length >= 20 && !isPlaceholder(v.slice(5)),
   ),
   // secretlint-rule-anthropic wants `sk-ant-api0N-` and 90–128 characters ending in AA; any
   // `sk-ant-<type>-` (admin, oat) and any length from 20 here.
   shaped(
     "anthropic-key",
-    /(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,8}\d{0,3}-[A-Za-z0-9_-]{20,200}(?![A-Za-z0-9_-])/g,
+    /(?<![A-Za-z0-9_])sk-ant-[a-z]{2,8}\d{0,3}-[A-Za-z0-9_-]{20,200}(?![A-Za-z0-9_-])/g,
     randomAfter(/^sk-ant-[a-z0-9]+-/),
   ),
   // secretlint-rule-openai wants the T3BlbkFJ marker, which project and service keys need not have.
   shaped(
     "openai-key",
-    /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,250}|[A-Za-z0-9]{32,200})(?![A-Za-z0-9_-])/g,
+    /(?<![A-Za-z0-9_])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,250}|[A-Za-z0-9]{32,200})(?![A-Za-z0-9_-])/g,
     (v) => characterClasses(v.slice(3)) >= 2 && randomAfter(/^sk-(?:[a-zA-Z]+-)?/)(v),
   ),
   // secretlint-rule-stripe (secret and restricted keys; publishable keys are public), plus
@@ -271,7 +313,7 @@ export const SHAPED_RULES: readonly Rule[] = [
   // Not in secretlint's preset.
   shaped(
     "gcp-api-key",
-    /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    /(?<![A-Za-z0-9_])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
     randomAfter(/^AIza/),
   ),
   // secretlint-rule-aws (off there by default: enableIDScanRule), AWS's documented example kept.

@@ -107,3 +107,11 @@ export function renderFrontMatter(fields: [string, string][], eol = "\n"): strin
 export function sessionField(id: string | undefined): string | undefined {
   return id !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(id) ? id : undefined;
 }
+
+/**
+ * A session id a hidden file's name can carry as is: one the `session:` field may hold
+ * ({@link sessionField}) without a `:`, which some file systems refuse.
+ */
+export function safeSessionId(id: string | undefined): id is string {
+  return sessionField(id) !== undefined && !id!.includes(":");
+}

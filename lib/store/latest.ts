@@ -10,7 +10,7 @@
 import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
 import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../fs/lock.ts";
 import { exists, isDir, join, readUtf8, removeQuietly } from "../fs/path.ts";
-import { sessionField, splitFrontMatter } from "./front_matter.ts";
+import { safeSessionId, splitFrontMatter } from "./front_matter.ts";
 import { isSafeSlug, readDoc, type Store } from "./store.ts";
 
 /** The slug LATEST names, or undefined when it is missing, blank or unreadable. */
@@ -50,14 +50,6 @@ export function takeLatest(store: Store, expected?: string): string | undefined 
 
 /** The marker of the handover a session started from: `.restored-<session id>` in the store. */
 export const RESTORED_PREFIX = ".restored-";
-
-/**
- * A session id a hidden file's name can carry as is: one the `session:` field may hold
- * (lib/store/front_matter.ts `sessionField`) without a `:`, which some file systems refuse.
- */
-export function safeSessionId(id: string | undefined): id is string {
-  return sessionField(id) !== undefined && !id!.includes(":");
-}
 
 /**
  * Where the restore leaves the record of which handover this session started from, for the

@@ -8,6 +8,7 @@
 import { truncateUtf8, utf8Length } from "../fs/atomic.ts";
 import { RESERVED } from "./store.ts";
 import { slugStamp } from "./time.ts";
+import { head } from "../text/cut.ts";
 
 /**
  * Lowercase; every run of characters that are not letters or digits becomes one `-`; leading and
@@ -61,7 +62,7 @@ export function refusal(name: string): string | undefined {
   }
   const bytes = utf8Length(slug);
   if (bytes > NAME_MAX_BYTES) {
-    return `the name is too long: its slug "${slug.slice(0, 24)}…" is ${bytes} bytes in UTF-8, ` +
+    return `the name is too long: its slug "${head(slug, 24)}…" is ${bytes} bytes in UTF-8, ` +
       `at most ${NAME_MAX_BYTES} (${NAME_MAX_BYTES} ASCII letters, ~${
         Math.floor(NAME_MAX_BYTES / 3)
       } CJK characters); give a shorter name`;

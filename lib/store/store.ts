@@ -9,6 +9,7 @@
 
 import { NAME_MAX_BYTES, PRIVATE_DIR, utf8Length } from "../fs/atomic.ts";
 import { absolute, exists, isDir, join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
+import { safeSessionId } from "./front_matter.ts";
 
 /** The store's place under the project root. */
 export const STORE_REL = ".claude/state/session";
@@ -42,9 +43,13 @@ export function storeAt(root: string): Store {
   };
 }
 
-/** The file that arms Gemini CLI's deferred restore (lib/hook/answer.ts): the session id that may claim it. */
-export function armPath(store: Store): string {
-  return join(store.dir, ".gemini-armed");
+/**
+ * The file that arms Gemini CLI's deferred restore (lib/hook/answer.ts) for one session:
+ * `.gemini-armed-<session id>`, so each Gemini window's arm waits for its own next message;
+ * `.gemini-armed` for a session id a file name cannot carry plainly.
+ */
+export function armPath(store: Store, session: string | undefined): string {
+  return join(store.dir, safeSessionId(session) ? `.gemini-armed-${session}` : ".gemini-armed");
 }
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { FailureError } from "../errors.ts";
+import { FailureError, UsageError } from "../errors.ts";
 
 /** The ref on the remote that carries the store (shared by everyone who uses the remote). */
 export const REMOTE_REF = "refs/session/store";
@@ -61,14 +61,14 @@ export async function git(
         `nothing was changed`,
     );
   }
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    const data = typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin;
-    // A write fails only when git exited early; its exit code says why.
-    await w.write(data).catch(() => {});
-    await w.close().catch(() => {});
-  }
-  const out = await child.output();
+  // Stdin is fed while stdout and stderr are read: `cat-file --batch` and `hash-object
+  // --stdin-paths` answer as they read, so writing all of stdin first fills both pipes and
+  // neither side moves again. A write fails only when git exited early; its exit code says why.
+  const data = typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin;
+  const feeding = data === undefined
+    ? undefined
+    : ReadableStream.from([data]).pipeTo(child.stdin).catch(() => {});
+  const [out] = await Promise.all([child.output(), feeding]);
   return { code: out.code, stdout: out.stdout, stderr: DECODER.decode(out.stderr).trim() };
 }
 
@@ -98,15 +98,17 @@ export async function inRepo(root: string): Promise<boolean> {
 
 /**
  * The remote to use: `name` when given (it must be configured), else the current branch's
- * upstream remote, else `origin`. A missing one is a {@link FailureError} naming the fix.
+ * upstream remote, else `origin`. A named remote that is not configured is a {@link UsageError};
+ * no remote at all, a {@link FailureError}; both name the fix.
  */
 export async function resolveRemote(root: string, name?: string): Promise<string> {
   const remotes = (await gitText(root, ["remote"])).split("\n").filter((r) => r !== "");
   if (name !== undefined) {
     if (remotes.includes(name)) return name;
-    throw new FailureError(
-      `no git remote named "${name}" (remotes: ${remotes.join(", ") || "none"}); nothing was ` +
-        `changed`,
+    // The call's word is wrong, not the repository: a usage error, naming what would work.
+    throw new UsageError(
+      `no git remote named "${name}" (remotes: ${remotes.join(", ") || "none"}); give one of ` +
+        `them to --remote, or add it with "git remote add ${name} URL". Nothing was changed`,
     );
   }
   const branch = await git(root, ["symbolic-ref", "-q", "--short", "HEAD"]);
@@ -218,11 +220,13 @@ export async function writeBlobs(root: string, blobs: Uint8Array[]): Promise<str
   if (blobs.length === 0) return [];
   const dir = await Deno.makeTempDir({ prefix: "session-sync-" });
   try {
-    const paths = await Promise.all(blobs.map(async (data, i) => {
+    // One after another: thousands of writes at once would hold as many files open (macOS allows
+    // 256 by default).
+    const paths = blobs.map((data, i) => {
       const path = `${dir}/${i}`;
-      await Deno.writeFile(path, data);
+      Deno.writeFileSync(path, data);
       return path;
-    }));
+    });
     const text = await gitText(root, ["hash-object", "-w", "--no-filters", "--stdin-paths"], {
       stdin: paths.join("\n") + "\n",
     });

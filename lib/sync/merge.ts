@@ -23,6 +23,7 @@
  */
 
 import { redact } from "../secrets/redact.ts";
+import { slugify } from "../store/slug.ts";
 
 /** A parked item, as the merge sees it: a key (its slug, `slug#2`… for a repeat) and its text. */
 export interface Bullet {
@@ -181,7 +182,7 @@ export interface DocPlacement {
 
 /**
  * The union of handovers by slug: each incoming document the target does not already hold (by
- * content key, under any name) is placed under its own name, or — that name holding other
+ * content key, under any name) is placed under its own name (redacted: {@link cleanName}), or — that name holding other
  * content — `<name>-from-<suffix>`, then `-2`, `-3`, … `usable` rejects names the caller cannot
  * use (too long, reserved).
  */
@@ -196,7 +197,7 @@ export function placeDocs(
   const out: DocPlacement[] = [];
   for (const doc of incoming) {
     if (keys.has(doc.key)) continue;
-    let to = doc.name;
+    let to = cleanName(doc.name);
     if (names.has(to)) {
       const base = `${doc.name}-from-${suffix(doc)}`;
       to = base;
@@ -207,6 +208,16 @@ export function placeDocs(
     out.push({ from: doc.name, to });
   }
   return out;
+}
+
+/**
+ * A document's name as it may travel and be stored: itself, or, when it holds a secret (a file
+ * named by a token, by hand or by an older version), the slug of its redacted form
+ * (`npm_…` → `redacted-npm-token`).
+ */
+export function cleanName(name: string): string {
+  const clean = redact(name).text;
+  return clean === name ? name : slugify(clean);
 }
 
 const FENCE = /^---[ \t]*\r?$/;

@@ -14,6 +14,7 @@
  * - `sync.ts` — `pull` and `push`: fetch, merge, commit, push, retry when behind.
  * - `report.ts` — what the modes print, and their shared run.
  * - `redaction.ts` — what travels, redacted on the way, the counts kept for the note.
+ * - `text.ts` — what travels is text: a remote or local file that is not is refused, named.
  * @module
  */
 
@@ -25,3 +26,4 @@ export * from "./identity.ts";
 export * from "./sync.ts";
 export * from "./report.ts";
 export * from "./redaction.ts";
+export * from "./text.ts";

@@ -6,10 +6,11 @@
  */
 
 import { parseParkedBytes } from "../parked/scanner.ts";
-import { isSafeSlug } from "../store/store.ts";
+import { isSafeSlug, RESERVED } from "../store/store.ts";
 import { commitTime, isAncestor, lsTree, readBlobs, revParse, syncedRef } from "./git.ts";
 import { type Bullet, type DocRef, keyBullets } from "./merge.ts";
 import { docKey, type SyncCache } from "./snapshot.ts";
+import { remoteText } from "./text.ts";
 
 const DECODER = new TextDecoder();
 
@@ -26,10 +27,26 @@ export interface RefState {
   time: number;
 }
 
+/**
+ * Whether a sync may carry a handover named `slug` into a store: a slug the readers take, and no
+ * reserved name in any case — `dump` refuses those too, and on a case-insensitive file system
+ * `parked.md` is PARKED.md.
+ */
+export function isCarriedSlug(slug: string): boolean {
+  const lower = slug.toLowerCase();
+  return isSafeSlug(slug) && !RESERVED.some((r) => r.toLowerCase() === lower);
+}
+
+/**
+ * The store as `commit` holds it (`withParked` false: without reading PARKED.md and the log).
+ * Given the `remote` it came from, a PARKED.md or log that is not text is refused
+ * (lib/sync/text.ts); a base, agreed on before, is read as it is.
+ */
 export async function refState(
   root: string,
   commit: string | undefined,
   withParked = true,
+  remote?: string,
 ): Promise<RefState> {
   const state: RefState = { commit, docs: new Map(), parked: new Uint8Array(), log: "", time: 0 };
   if (commit === undefined) return state;
@@ -47,7 +64,7 @@ export async function refState(
       // anything.
       if (
         e.type === "blob" && /^100(644|755)$/.test(e.mode) && e.name.endsWith(".md") &&
-        isSafeSlug(e.name.slice(0, -3))
+        isCarriedSlug(e.name.slice(0, -3))
       ) {
         state.docs.set(e.name.slice(0, -3), e.id);
       }
@@ -55,16 +72,29 @@ export async function refState(
   }
   if (!withParked) return state;
   const blobs = await readBlobs(root, [parked, log].filter((x): x is string => x !== undefined));
-  if (parked) state.parked = blobs.get(parked) ?? state.parked;
-  if (log) state.log = DECODER.decode(blobs.get(log) ?? new Uint8Array());
+  const text = (name: string, bytes: Uint8Array) =>
+    remote === undefined ? bytes : remoteText(remote, name, bytes);
+  if (parked) state.parked = text("PARKED.md", blobs.get(parked) ?? state.parked);
+  if (log) state.log = DECODER.decode(text("dropped.jsonl", blobs.get(log) ?? new Uint8Array()));
   return state;
 }
 
-/** The ref's documents with their content keys (from the cache; new blobs read once). */
-export async function refDocs(root: string, state: RefState, cache: SyncCache): Promise<DocRef[]> {
-  const missing = [...new Set(state.docs.values())].filter((id) => cache.blobs[id] === undefined);
-  const blobs = await readBlobs(root, missing);
-  for (const [id, bytes] of blobs) cache.blobs[id] = await docKey(bytes);
+/**
+ * The ref's documents with their content keys (from the cache; new blobs read once, and refused
+ * unless they are text: the cache holds keys of text only).
+ */
+export async function refDocs(
+  root: string,
+  state: RefState,
+  cache: SyncCache,
+  remote: string,
+): Promise<DocRef[]> {
+  const missing = new Map<string, string>(); // blob id → a name it has
+  for (const [name, id] of state.docs) if (cache.blobs[id] === undefined) missing.set(id, name);
+  const blobs = await readBlobs(root, [...missing.keys()]);
+  for (const [id, bytes] of blobs) {
+    cache.blobs[id] = await docKey(remoteText(remote, `handovers/${missing.get(id)}.md`, bytes));
+  }
   const out: DocRef[] = [];
   for (const [name, id] of state.docs) {
     if (cache.blobs[id] !== undefined) out.push({ name, key: cache.blobs[id] });

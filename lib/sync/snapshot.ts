@@ -38,8 +38,9 @@ function cachePath(store: Store): string {
 export function readSyncCache(store: Store): SyncCache {
   try {
     const data = JSON.parse(Deno.readTextFileSync(cachePath(store)));
-    // Version 2: content keys of redacted text (lib/sync/merge.ts docKeyText); 1's are stale.
-    if (data?.version === 2 && typeof data.files === "object" && typeof data.blobs === "object") {
+    // Version 3: content keys of redacted text (lib/sync/merge.ts docKeyText), and blob keys of
+    // text only (lib/sync/text.ts); an older cache is stale.
+    if (data?.version === 3 && typeof data.files === "object" && typeof data.blobs === "object") {
       return { files: data.files, blobs: data.blobs };
     }
   } catch { /* missing or unreadable: start afresh */ }
@@ -50,7 +51,7 @@ export function readSyncCache(store: Store): SyncCache {
 export function writeSyncCache(store: Store, cache: SyncCache): void {
   try {
     Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
-    writeFileAtomicSync(cachePath(store), JSON.stringify({ version: 2, ...cache }));
+    writeFileAtomicSync(cachePath(store), JSON.stringify({ version: 3, ...cache }));
   } catch { /* uncached */ }
 }
 

@@ -20,7 +20,7 @@ import { FailureError } from "../errors.ts";
 import { parseParkedBytes } from "../parked/scanner.ts";
 import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
-import { isSafeSlug, type Store } from "../store/store.ts";
+import type { Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
 import type { RedactionCounts } from "../secrets/redact.ts";
 import {
@@ -54,6 +54,7 @@ import {
   baseBullets,
   baseCommit,
   bulletsOf,
+  isCarriedSlug,
   refDocs,
   type RefState,
   refState,
@@ -69,6 +70,7 @@ import {
   writeSyncCache,
 } from "./snapshot.ts";
 import { clean, cleanBytes } from "./redaction.ts";
+import { localText } from "./text.ts";
 
 /** How many times a push behind the remote fetches, merges and tries again. */
 export const PUSH_ATTEMPTS = 10;
@@ -141,7 +143,7 @@ async function applyDocs(
   known: Map<string, Uint8Array>,
 ): Promise<void> {
   const root = store.root;
-  const remoteDocs = await refDocs(root, state, cache);
+  const remoteDocs = await refDocs(root, state, cache, report.remote);
   const written = await addDocs(store, cache, async (local) => {
     const have = new Set(local.map((d) => d.key));
     const wanted = remoteDocs.filter((d) => !have.has(d.key));
@@ -161,7 +163,7 @@ async function applyDocs(
       local,
       wanted.filter((d) => texts.has(d.name)),
       (d) => suffix.get(d.name)!,
-      isSafeSlug,
+      isCarriedSlug,
     );
     report.docsIn = placed;
     return placed.map((p) => ({ name: p.to, bytes: texts.get(p.from)! }));
@@ -224,8 +226,13 @@ function mergeLocal(
   against: { base: Bullet[] | undefined; state: RefState } | undefined,
   now: Date,
 ): { bytes: Uint8Array; log: string; merge?: ParkedMerge } {
-  const bytes = readOr(() => Deno.readFileSync(store.parked), new Uint8Array());
-  const log = readOr(() => Deno.readTextFileSync(store.dropped), "");
+  const bytes = localText(
+    "PARKED.md",
+    readOr(() => Deno.readFileSync(store.parked), new Uint8Array()),
+  );
+  const log = DECODER.decode(
+    localText("dropped.jsonl", readOr(() => Deno.readFileSync(store.dropped), new Uint8Array())),
+  );
   if (against === undefined) return { bytes, log };
   const { base, state } = against;
   const mtime = readOr(() => Deno.statSync(store.parked).mtime?.getTime() ?? 0, 0);
@@ -274,7 +281,7 @@ export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport>
   // The remote has not moved since this store last agreed with it: nothing to bring in.
   if (base === tip) return report;
   const cache = readSyncCache(store);
-  const state = await refState(store.root, tip);
+  const state = await refState(store.root, tip, true, remote);
   // What did not change on the remote since the base needs no merge (cost follows the change).
   const was = base === undefined ? undefined : await refState(store.root, base, false);
   const skip = {
@@ -286,6 +293,24 @@ export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport>
   await updateRef(store.root, syncedRef(remote), tip);
   writeSyncCache(store, cache);
   return report;
+}
+
+/**
+ * {@link applyToStore} after the remote took a push. A failure here (a full disk, a lock held too
+ * long) says that the push landed, and that the base was kept, so the next pull finishes the merge.
+ */
+async function applyPushed(...args: Parameters<typeof applyToStore>): Promise<void> {
+  const report = args[5];
+  try {
+    await applyToStore(...args);
+  } catch (err) {
+    if (report.pushed === undefined) throw err;
+    throw new FailureError(
+      `pushed to "${report.remote}" (${report.pushed.slice(0, 12)}), but bringing its items into ` +
+        `this store failed (${(err as Error).message}); run "session.ts pull" to bring them in`,
+      { cause: err },
+    );
+  }
 }
 
 /** `push`: this store merged into the remote's, then the store brought up to what was pushed. */
@@ -303,19 +328,24 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
     const baseId = await baseCommit(root, remote, tip);
     // The remote has not moved since the last sync: the merge is this store as it is.
     const unmoved = tip !== undefined && baseId === tip;
-    const state = await refState(root, tip, !unmoved);
+    const state = await refState(root, tip, !unmoved, remote);
     const base = unmoved ? undefined : await baseBullets(root, baseId);
     // Handovers: the ref's, plus this store's that it lacks (renamed on a slug collision).
     const placed = placeDocs(
-      await refDocs(root, state, cache),
+      await refDocs(root, state, cache, remote),
       await localDocs(store, cache),
       () => suffix,
-      isSafeSlug,
+      isCarriedSlug,
     );
     // Counted afresh on each attempt: the last one is what the ref got.
     report.redacted = {};
     const blobs = placed.map((p) =>
-      ENCODER.encode(clean(travelling(DECODER.decode(readDocBytes(store, p.from)), from), report))
+      ENCODER.encode(
+        clean(
+          travelling(DECODER.decode(localText(`${p.from}.md`, readDocBytes(store, p.from))), from),
+          report,
+        ),
+      )
     );
     const ids = await writeBlobs(root, blobs);
     const known = new Map(ids.map((id, i) => [id, blobs[i]]));
@@ -379,12 +409,13 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
     // state is clean: bringing it in counts nothing more.
     // Nothing committed: nothing was sent, so nothing was redacted from it.
     const sent = report.pushed === undefined ? {} : report.redacted;
-    if (!unmoved) await applyToStore(store, pushedState, base, cache, opts, report, known);
+    if (!unmoved) await applyPushed(store, pushedState, base, cache, opts, report, known);
+    // The base follows the store: it moves only once the store holds the pushed state.
+    if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
     report.redacted = sent;
     report.docsIn = report.docsIn.filter((d) => !placed.some((p) => p.to === d.from));
     const lost = m?.superseded.map((s) => s.slug) ?? [];
     report.superseded = [...new Set([...lost, ...report.superseded])];
-    if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
     writeSyncCache(store, cache);
     return report;
   }

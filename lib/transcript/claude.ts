@@ -11,9 +11,16 @@
  * @module
  */
 
-import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
-import { fileReader, textReader } from "./lines.ts";
-import { promptText } from "./prompt.ts";
+import {
+  FactsBuilder,
+  type Json,
+  type Mention,
+  type ReaderOptions,
+  type TranscriptFacts,
+} from "./facts.ts";
+import { forEachLine, textReader } from "./lines.ts";
+import { subagentFiles } from "./subagents.ts";
+import { contentText, promptText } from "./prompt.ts";
 
 export { promptText };
 
@@ -30,7 +37,17 @@ interface PendingCall {
   input: Json;
   line: number;
   cwd?: string;
+  /** Made by a subagent (a sidechain record, or a subagent's own transcript). */
+  side: boolean;
+  /** The record's time in ms, when it has one: tasks change in time order across files. */
+  at?: number;
 }
+
+/** The tools that launch a subagent (`Agent` is `Task` renamed, Claude Code 2.1.114). */
+const SUBAGENT_TOOLS = ["Task", "Agent"];
+
+/** The answer a call to a tool the client did not offer gets: the call did nothing. */
+const NO_SUCH_TOOL = "No such tool available";
 
 function resultText(block: Json): string {
   const c = block?.content;
@@ -43,27 +60,53 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
 }
 
+function stampMs(v: unknown): number | undefined {
+  const ms = typeof v === "string" ? Date.parse(v) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 /**
  * Folds a transcript, one record at a time, into {@link TranscriptFacts}. Pure: no IO. A call
  * takes effect unless its tool_result is an error; a call with no result at all (the session
- * died mid-call) is taken to have happened.
+ * died mid-call) is taken to have happened. A record seen before (same `uuid`: a resumed session
+ * repeats them) is read once. The subagents' own transcripts are fed after the session's
+ * ({@link subagentLine}).
  */
 export class TranscriptReader {
   #b: FactsBuilder;
   #pending = new Map<string, PendingCall>();
+  #seen = new Set<string>();
+  /** The main transcript's line of each subagent's launch, by the agent id its result names. */
+  #launched = new Map<string, number>();
+  /** When each task last changed (ms), and updates of tasks not created yet (a subagent's). */
+  #taskAt = new Map<string, number>();
+  #early = new Map<string, PendingCall>();
+  /** Queued messages (`queue-operation` enqueue) not yet delivered or removed. */
+  #queued: Mention[] = [];
 
   constructor(opts: ReaderOptions) {
     this.#b = new FactsBuilder(opts);
   }
 
+  /** The session id the records carry (the first one seen). */
+  get sessionId(): string | undefined {
+    return this.#b.sessionId;
+  }
+
   /**
    * Reads one physical line. Lines that cannot be a user or assistant record (they contain
    * neither `"user"` nor `"assistant"`, which every such record's `type` spells) are counted and
-   * skipped without JSON.parse: exact, and most of the file's bytes on a long session.
+   * skipped without JSON.parse: exact, and most of the file's bytes on a long session. A
+   * `queue-operation` is read for the message it queues.
    */
   line(text: string): void {
     const b = this.#b;
     const n = ++b.lines;
+    if (text.includes('"queue-operation"')) {
+      const rec = b.object(text);
+      if (rec !== undefined) this.record(rec, n);
+      return;
+    }
     if (!text.includes('"user"') && !text.includes('"assistant"')) {
       if (b.headerOpen) {
         const rec = b.object(text);
@@ -78,19 +121,60 @@ export class TranscriptReader {
     if (rec !== undefined) this.record(rec, n);
   }
 
+  /**
+   * Reads one line of a subagent's own transcript (`agent-<id>.jsonl` beside the session in
+   * Claude Code 2.0.x, `<session>/subagents/agent-<id>.jsonl` in 2.1.x), fed after the session's
+   * own lines: its calls count for the session's files and tasks, at the line where the session
+   * launched agent `agentId` (its last line when no launch names it); nothing it says is a
+   * request or a question.
+   */
+  subagentLine(text: string, agentId: string | undefined): void {
+    if (!text.includes('"user"') && !text.includes('"assistant"')) return;
+    if (resultsOnly(text, this.#pending)) return;
+    const rec = this.#b.object(text);
+    if (rec === undefined) return;
+    const n = (agentId === undefined ? undefined : this.#launched.get(agentId)) ?? this.#b.lines;
+    this.#fold(rec, n, true);
+  }
+
   /** Folds one parsed record found on 1-based line `n`. Unknown shapes are ignored. */
   record(rec: Json, n: number): void {
     const b = this.#b;
     if (n > b.lines) b.lines = n;
     if (b.headerOpen) b.header(rec.sessionId, rec.cwd, rec.timestamp);
-    if (rec.type === "assistant") this.#assistant(rec, n);
-    else if (rec.type === "user") this.#user(rec, n);
+    this.#fold(rec, n, rec.isSidechain === true);
   }
 
-  #assistant(rec: Json, n: number): void {
+  #fold(rec: Json, n: number, side: boolean): void {
+    if (rec.type === "queue-operation") {
+      if (!side) this.#queue(rec, n);
+      return;
+    }
+    if (rec.type !== "assistant" && rec.type !== "user") return;
+    if (typeof rec.uuid === "string") {
+      if (this.#seen.has(rec.uuid)) return;
+      this.#seen.add(rec.uuid);
+    }
+    if (rec.type === "assistant") this.#assistant(rec, n, side);
+    else this.#user(rec, n, side);
+  }
+
+  /**
+   * A message typed while the agent worked is queued (`enqueue`), then delivered (`dequeue`: it
+   * follows as a user record, read as such) or taken back (`remove`). One still queued when the
+   * transcript ends was never read by the agent: it is the session's last request.
+   */
+  #queue(rec: Json, n: number): void {
+    if (rec.operation === "enqueue") {
+      // Nothing typed in it (a slash command, IDE context alone) still holds its place in line.
+      this.#queued.push({ text: contentText(rec.content) ?? "", line: n });
+    } else if (rec.operation === "dequeue") this.#queued.shift();
+    else if (rec.operation === "remove") this.#queued.pop();
+  }
+
+  #assistant(rec: Json, n: number, side: boolean): void {
     const content = rec.message?.content;
     if (!Array.isArray(content)) return;
-    const side = rec.isSidechain === true;
     for (const b of content) {
       if (b?.type === "text" && typeof b.text === "string") {
         const text = b.text.trim(); // once: it is the text said
@@ -99,7 +183,14 @@ export class TranscriptReader {
         if (!side) this.#b.acted();
         if (!this.#interesting(b.name)) continue;
         const id = str(b.id);
-        const call = { name: b.name, input: b.input ?? {}, line: n, cwd: rec.cwd };
+        const call: PendingCall = {
+          name: b.name,
+          input: b.input ?? {},
+          line: n,
+          cwd: rec.cwd,
+          side,
+          at: stampMs(rec.timestamp),
+        };
         if (id) this.#pending.set(id, call);
         else this.#apply(call, undefined);
       }
@@ -108,10 +199,10 @@ export class TranscriptReader {
 
   #interesting(name: string): boolean {
     return name in FILE_TOOLS || name === "TaskCreate" || name === "TaskUpdate" ||
-      name === "TodoWrite" || name === "AskUserQuestion";
+      name === "TodoWrite" || name === "AskUserQuestion" || SUBAGENT_TOOLS.includes(name);
   }
 
-  #user(rec: Json, n: number): void {
+  #user(rec: Json, n: number, side: boolean): void {
     const content = rec.message?.content;
     let results = false;
     if (Array.isArray(content)) {
@@ -122,16 +213,21 @@ export class TranscriptReader {
         const call = id ? this.#pending.get(id) : undefined;
         if (!call || !id) continue;
         this.#pending.delete(id);
-        if (b.is_error === true) {
-          if (call.name === "AskUserQuestion") this.#askedOpen(call);
+        const text = resultText(b);
+        const extra = rec.toolUseResult;
+        if (
+          b.is_error === true || text.includes(NO_SUCH_TOOL) ||
+          (typeof extra === "string" && extra.includes(NO_SUCH_TOOL))
+        ) {
+          if (call.name === "AskUserQuestion" && !call.side) this.#askedOpen(call);
           continue;
         }
-        this.#apply(call, { text: resultText(b), extra: rec.toolUseResult });
+        this.#apply(call, { text, extra });
       }
     }
     // A message that carries tool results is no prompt (promptText says so too): most user
     // records of a long session are such, and reading them twice costs in cold code.
-    if (results) return;
+    if (results || side) return;
     const prompt = promptText(rec);
     if (prompt === undefined) return;
     this.#b.requested(prompt, n);
@@ -154,35 +250,40 @@ export class TranscriptReader {
       if (raw) this.#b.touch(raw, call.name, call.line, base);
       return;
     }
-    const tasks = this.#b.tasks;
     switch (call.name) {
       case "AskUserQuestion":
-        if (result === undefined) this.#askedOpen(call);
+        if (result === undefined && !call.side) this.#askedOpen(call);
         return;
+      case "Task":
+      case "Agent": {
+        const agent = str(result?.extra?.agentId);
+        if (agent !== undefined) this.#launched.set(agent, call.line);
+        return;
+      }
       case "TaskCreate": {
         const id = str(result?.extra?.task?.id) ??
           /Task #(\w+)/.exec(result?.text ?? "")?.[1];
         if (!id) return;
-        tasks.set(id, {
+        this.#b.tasks.set(id, {
           id,
           subject: str(input.subject) ?? str(input.description) ?? `Task ${id}`,
           status: str(input.status) ?? "pending",
           line: call.line,
         });
+        if (call.at !== undefined) this.#taskAt.set(id, call.at);
+        const early = this.#early.get(id);
+        this.#early.delete(id);
+        if (early !== undefined) this.#update(id, early);
         return;
       }
       case "TaskUpdate": {
         const id = str(input.taskId) ?? str(input.id);
-        const task = id ? tasks.get(id) : undefined;
-        if (!task || !id) return;
-        const status = str(input.status);
-        if (status === "deleted") tasks.delete(id);
-        else if (status) task.status = status;
-        if (str(input.subject)) task.subject = input.subject;
+        if (id) this.#update(id, call);
         return;
       }
       case "TodoWrite": {
-        if (!Array.isArray(input.todos)) return;
+        // A subagent's todo list is its own (Claude Code keeps one per agent), not the session's.
+        if (!Array.isArray(input.todos) || call.side) return;
         this.#b.plan(input.todos.map((t: Json, i: number) => ({
           id: str(t?.id) ?? String(i + 1),
           subject: str(t?.content) ?? str(t?.subject) ?? "",
@@ -195,6 +296,31 @@ export class TranscriptReader {
   }
 
   /**
+   * A TaskUpdate of task `id`. The task list is shared with the subagents, whose transcripts are
+   * read after the session's: an update older than the task's last change is stale, and an update
+   * of a task not created yet waits for its creation (the latest such update). An update with no
+   * time is taken in the order read.
+   */
+  #update(id: string, call: PendingCall): void {
+    const task = this.#b.tasks.get(id);
+    const at = call.at;
+    if (task === undefined) {
+      const waiting = this.#early.get(id)?.at;
+      if (at === undefined || waiting === undefined || waiting <= at) this.#early.set(id, call);
+      return;
+    }
+    if (at !== undefined) {
+      if (at < (this.#taskAt.get(id) ?? -Infinity)) return;
+      this.#taskAt.set(id, at);
+    }
+    const input = call.input ?? {};
+    const status = str(input.status);
+    if (status === "deleted") this.#b.tasks.delete(id);
+    else if (status) task.status = status;
+    if (str(input.subject)) task.subject = input.subject;
+  }
+
+  /**
    * The facts so far, leaving the calls still without a result pending: a snapshot taken
    * mid-read (lib/continuity/after.ts: what stood when the dump was written), reading goes on.
    */
@@ -202,12 +328,21 @@ export class TranscriptReader {
     return this.#b.facts();
   }
 
-  /** The facts so far. Calls still without a result count as done (see the class note). */
+  /**
+   * The facts. Calls still without a result count as done (see the class note); a message still
+   * queued is the last request.
+   */
   facts(): TranscriptFacts {
     for (const call of [...this.#pending.values()].sort((a, b) => a.line - b.line)) {
       this.#apply(call, undefined);
     }
     this.#pending.clear();
+    for (const q of this.#queued) {
+      if (q.text === "") continue;
+      this.#b.requested(q.text, q.line);
+      this.#b.deferred(q.text, q.line);
+    }
+    this.#queued = [];
     return this.#b.facts();
   }
 }
@@ -279,5 +414,18 @@ function isJsonObjectish(text: string): boolean {
 /** Parses a whole transcript held in memory (tests, small inputs). */
 export const parseTranscript = textReader(TranscriptReader);
 
-/** Streams the transcript at `path` into facts. Rejects only when the file cannot be opened. */
-export const readTranscript = fileReader(TranscriptReader);
+/**
+ * Streams the transcript at `path`, then its subagents' own transcripts (subagents.ts), into
+ * facts. Rejects only when the session's file cannot be opened; a subagent's that cannot is
+ * passed over.
+ */
+export async function readTranscript(path: string, opts: ReaderOptions): Promise<TranscriptFacts> {
+  const reader = new TranscriptReader({ ...opts, path });
+  await forEachLine(path, (l) => reader.line(l));
+  for (const sub of subagentFiles(path, reader.sessionId)) {
+    try {
+      await forEachLine(sub.path, (l) => reader.subagentLine(l, sub.agentId));
+    } catch { /* vanished, or not a transcript to read (lib/transcript/open.ts) */ }
+  }
+  return reader.facts();
+}

@@ -15,8 +15,10 @@
  * @module
  */
 
+import { redact } from "../secrets/redact.ts";
 import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
 import { fileReader, textReader } from "./lines.ts";
+import { clip, tail } from "../text/cut.ts";
 
 /** A tool call waiting for its output: the files it would touch. */
 interface PendingCall {
@@ -96,15 +98,18 @@ export class CodexReader {
 
   #item(p: Json, n: number): void {
     if (p.type === "message" && p.role === "user") {
-      const text = typedText(p.content);
+      const text = redacted(typedText(p.content));
       if (text === undefined) return;
-      this.#b.requested(text, n, text.length > 300 ? text.slice(0, 299) + "…" : text);
+      this.#b.requested(text, n, clip(text, 300));
     } else if (p.type === "message" && p.role === "assistant") {
-      const text = Array.isArray(p.content)
-        ? p.content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n").trim()
-        : "";
+      const text = redacted(
+        Array.isArray(p.content)
+          ? p.content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n")
+            .trim()
+          : "",
+      );
       if (text === "") return;
-      this.#b.said(text, n, text.length > 300 ? text.slice(-300) : text);
+      this.#b.said(text, n, tail(text, 300));
       this.#b.deferred(text, n);
     } else if (p.type === "function_call" || p.type === "custom_tool_call") {
       this.#call(p, n);
@@ -165,3 +170,11 @@ export const parseCodexTranscript = textReader(CodexReader);
 
 /** Streams the rollout at `path` into facts. Rejects only when the file cannot be opened. */
 export const readCodexTranscript = fileReader(CodexReader);
+
+/**
+ * What a message says, redacted before anything cuts it to 300 characters or splits it into
+ * sentences: a cut through a secret leaves a piece no rule finds (read.ts redacts the other facts).
+ */
+function redacted<T extends string | undefined>(text: T): T {
+  return (text === undefined ? text : redact(text).text) as T;
+}

@@ -175,6 +175,11 @@ export class FactsBuilder {
     return rec;
   }
 
+  /** The session id the records carry (the first one seen). */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
   /** Whether the session id, cwd or start time is still unknown. */
   get headerOpen(): boolean {
     return this.#sessionId === undefined || this.#cwd === undefined ||

@@ -6,6 +6,7 @@
  */
 
 import type { ReaderOptions } from "./facts.ts";
+import { openTranscript } from "./open.ts";
 
 /** A transcript reader: folds lines one at a time, then gives what it found. */
 export interface LineReader<T> {
@@ -18,10 +19,11 @@ const CHUNK = 1 << 20;
 
 /**
  * Calls `onLine` for each line of the file at `path`, streaming fixed-size chunks: memory holds
- * one chunk plus the longest line, never the file. Invalid UTF-8 decodes to U+FFFD.
+ * one chunk plus the longest line, never the file. Invalid UTF-8 decodes to U+FFFD. Only a
+ * regular file in its transcripts folder is read (open.ts); anything else rejects.
  */
 export async function forEachLine(path: string, onLine: (line: string) => void): Promise<void> {
-  using file = await Deno.open(path, { read: true });
+  using file = openTranscript(path);
   const decoder = new TextDecoder("utf-8");
   const buf = new Uint8Array(CHUNK);
   let carry = "";

@@ -15,12 +15,16 @@ import {
   type LocateInputs,
   locateTranscript,
 } from "./locate.ts";
-import { codexReader, isCodexRollout } from "./read.ts";
+import { codexReader, isCodexRollout, redactedFacts } from "./read.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** A located and read transcript, or why there is none. */
 export interface Loaded {
+  /** Redacted (read.ts `redactedFacts`). */
   facts?: TranscriptFacts;
   located: Located;
+  /** What redaction took out of the facts. */
+  redacted?: RedactionCounts;
 }
 
 /** What {@link loadTranscript} takes: where to look, and `relRoot` for relative paths. */
@@ -70,8 +74,9 @@ async function readLocated(
   read: (path: string, opts: ReaderOptions) => Promise<TranscriptFacts>,
 ): Promise<Loaded> {
   try {
-    const facts = await read(located.path!, { root: inputs.relRoot ?? inputs.root });
-    return { facts, located };
+    const raw = await read(located.path!, { root: inputs.relRoot ?? inputs.root });
+    const { facts, counts } = await redactedFacts(raw);
+    return { facts, located, redacted: counts };
   } catch (err) {
     return { located: { reason: `cannot read ${located.path}: ${(err as Error).message ?? err}` } };
   }

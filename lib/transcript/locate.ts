@@ -7,7 +7,9 @@
  * @module
  */
 
+import { openTranscript } from "./open.ts";
 import { isAbsolute, normalizePath, projectFolder, relativeTo } from "./paths.ts";
+import { isSubagentTranscript } from "./subagents.ts";
 
 /** Where a transcript was found, and how. */
 export interface Located {
@@ -126,7 +128,7 @@ export async function locateTranscript(inputs: LocateInputs): Promise<Located> {
   for (const name of mine) {
     try {
       for (const e of Deno.readDirSync(`${projects}/${name}`)) {
-        if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+        if (!e.isFile || !e.name.endsWith(".jsonl") || isSubagentTranscript(e.name)) continue;
         if (inputs.exclude && e.name === `${inputs.exclude}.jsonl`) continue;
         const p = `${projects}/${name}/${e.name}`;
         try {
@@ -155,7 +157,7 @@ export async function transcriptCwd(path: string): Promise<string | undefined> {
   let found: string | undefined;
   let count = 0;
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = openTranscript(path);
     const decoder = new TextDecoder();
     const buf = new Uint8Array(64 * 1024);
     let carry = "";
@@ -210,7 +212,7 @@ function* rollouts(sessions: string): Generator<string> {
 async function rolloutCwd(path: string): Promise<string | undefined> {
   let first: string | undefined;
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = openTranscript(path);
     const buf = new Uint8Array(64 * 1024);
     const n = await file.read(buf);
     first = new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\n", 1)[0];

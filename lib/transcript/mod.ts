@@ -2,16 +2,21 @@
  * Transcripts: what the session really did, read from the agent's own record of it (Claude
  * Code's JSONL transcript, Codex's rollout) into one {@link TranscriptFacts}: files touched,
  * tasks, questions left open, deferrals, first and last requests. Streaming, so memory stays flat
- * however long the file; tolerant of bad lines, unknown record types and future fields.
+ * however long the file (but for the id of each record read, so a repeated one is read once);
+ * tolerant of bad lines, unknown record types and future fields.
  *
  * - facts.ts: the facts model, and the one builder both readers feed (state, shared rules, assembly)
  * - prose.ts: closing questions, whether a reply answers one, deferral phrases
  * - paths.ts: path arithmetic on the paths transcripts carry (absolute, relative, normalized),
  *   and Claude Code's folder name for a project
+ * - open.ts: the one way a transcript file is opened (a regular file inside its transcripts
+ *   folder, symlinks resolved: no FIFO blocks, no symlink leads out); imports nothing
  * - lines.ts: line by line, streamed from a file in chunks or split from text
- * - prompt.ts: what a person typed, in a Claude Code user record, and whether it asks for
- *   something (`isSubstantive`: not a "thanks" or "ok"); imports nothing
+ * - prompt.ts: what a person typed, in a Claude Code user record (`typedText`, the one
+ *   flattening: client wrappers and markers set aside), and whether it asks for something
+ *   (`isSubstantive`: not a "thanks" or "ok"); imports nothing
  * - claude.ts: Claude Code's record shapes, read into the builder
+ * - subagents.ts: the subagents' own transcripts beside a Claude Code session's
  * - codex.ts: Codex's rollout shapes and V4A patches, read into the builder
  * - read.ts: a transcript file of either agent (which reader; Codex's loaded only for a rollout)
  * - locate.ts: finding the session's file (flag, session id, newest of this project)
@@ -25,9 +30,11 @@
 export * from "./facts.ts";
 export * from "./prose.ts";
 export * from "./paths.ts";
+export * from "./open.ts";
 export * from "./lines.ts";
 export * from "./prompt.ts";
 export * from "./claude.ts";
+export * from "./subagents.ts";
 export * from "./codex.ts";
 export * from "./read.ts";
 export * from "./locate.ts";

@@ -9,6 +9,7 @@
  */
 
 import { projectFolder } from "./paths.ts";
+import { isSubagentTranscript } from "./subagents.ts";
 
 /** A transcript file as its metadata describes it. */
 export interface TranscriptFile {
@@ -42,7 +43,7 @@ export function newestTranscript(place: TranscriptPlace): TranscriptFile | undef
   let newest: TranscriptFile | undefined;
   try {
     for (const e of Deno.readDirSync(folder)) {
-      if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+      if (!e.isFile || !e.name.endsWith(".jsonl") || isSubagentTranscript(e.name)) continue;
       const session = e.name.slice(0, -".jsonl".length);
       if (session === place.exclude) continue;
       const path = `${folder}/${e.name}`;

@@ -1,31 +1,58 @@
 /**
  * What a person typed, in a Claude Code user record (not tool results, slash-command wrappers,
- * shell input, interruption notices, meta or sidechain records), and whether it asks for
- * anything ({@link isSubstantive}: not a "thanks" or "ok"). Its own module, importing nothing,
- * so SessionEnd's quick look at a short transcript (lib/continuity/idle.ts) needs no reader; and
- * free of regexes on the common path, whose first use in a fresh process costs that look most of
- * its time (a Unicode property class ~0.8 ms).
+ * shell input, IDE context, reminders, task notifications, interruption notices, meta, compaction
+ * or sidechain records), and whether it asks for anything ({@link isSubstantive}: not a "thanks"
+ * or "ok"). Its own module, importing nothing, so SessionEnd's quick look at a short transcript
+ * (lib/continuity/idle.ts) needs no reader; and free of regexes on the common path (only an
+ * image marker or a backslash in the text takes one), whose first use in a fresh process costs
+ * that look most of its time (a Unicode property class ~0.8 ms).
  * @module
  */
 
-/** What follows `<` at the start of a slash command's wrapper, its output or `!` shell input. */
-const WRAPPERS = [
-  "command-",
-  "local-command-",
-  "bash-",
+/**
+ * What follows `<` at the start of a message that is no request at all: a slash command's
+ * wrapper (`<command-name>`, `<command-message>`, `<command-args>`), its output
+ * (`<local-command-stdout>`, `<local-command-caveat>`), `!` shell input and output (`<bash-…>`),
+ * or a `#` note saved to memory (`<user-memory-input>`).
+ */
+const NOT_PROMPTS = ["command-", "local-command-", "bash-", "user-memory-input"];
+
+/**
+ * Blocks the client wraps around or beside what the person typed, removed wherever they stand:
+ * IDE context (`<ide_opened_file>`, `<ide_selection>`, any `<ide_…>`), reminders and hook output
+ * (`<system-reminder>`, `<system-notification>`, `<user-prompt-submit-hook>`), a finished
+ * background task delivered as a user message (`<task-notification>`) and MCP resource news
+ * (`<mcp-resource-update>`, `<mcp-polling-update>`). A message of nothing else is no request.
+ */
+const CONTEXT_TAGS = [
+  "ide_",
   "system-reminder",
+  "system-notification",
   "user-prompt-submit-hook",
+  "task-notification",
+  "mcp-resource-update",
+  "mcp-polling-update",
 ];
 
 /**
- * Text of a user message that a person typed, or undefined for tool results and wrappers.
- * `record` is a parsed record (facts.ts `Json`, spelled out: facts.ts imports this module).
+ * Text of a user message that a person typed ({@link typedText}), or undefined for tool results,
+ * wrappers and records no person wrote. `record` is a parsed record (facts.ts `Json`, spelled
+ * out: facts.ts imports this module).
  */
 // deno-lint-ignore no-explicit-any
 export function promptText(record: any): string | undefined {
   if (record?.type !== "user" || record.isMeta || record.isSidechain) return undefined;
   if (record.isCompactSummary || record.isVisibleInTranscriptOnly) return undefined;
-  const content = record.message?.content;
+  return contentText(record.message?.content);
+}
+
+/**
+ * What a person typed in message content (a string, or blocks of which the `text` ones count;
+ * images are set aside), or undefined: content with a tool result, or nothing typed in it. Also
+ * the content of a queued message (lib/transcript/claude.ts, `queue-operation`).
+ */
+// deno-lint-ignore no-explicit-any
+export function contentText(content: any): string | undefined {
   let text: string;
   if (typeof content === "string") text = content;
   else if (Array.isArray(content)) {
@@ -36,12 +63,46 @@ export function promptText(record: any): string | undefined {
     }
     text = parts.join("\n");
   } else return undefined;
+  return typedText(text);
+}
+
+/**
+ * The one flattening of a message's text to what the person typed, or undefined when they typed
+ * nothing here: {@link CONTEXT_TAGS} blocks removed (a tag never closed is text someone typed
+ * about it: the client closes its own); a message that
+ * is a slash command, its output, shell input ({@link NOT_PROMPTS}) or an interruption notice is
+ * none; the client's `[Image #N]` markers go, and so does the `\` a terminal leaves at the end of
+ * a line typed with a line break. Everything that quotes a request reads it through here.
+ */
+export function typedText(raw: string): string | undefined {
+  let text = raw.includes("<") ? withoutContext(raw) : raw;
   text = text.trim();
   if (!text) return undefined;
-  // Slash commands, their output, `!` shell input and interruption notices are not requests.
-  if (text.startsWith("<") && WRAPPERS.some((w) => text.startsWith(w, 1))) return undefined;
+  if (text.startsWith("<") && NOT_PROMPTS.some((w) => text.startsWith(w, 1))) return undefined;
   if (text.startsWith("[Request interrupted") || text.startsWith("Caveat: ")) return undefined;
-  return text;
+  if (text.includes("[Image #")) text = text.replace(/\[Image #\d+\]/g, "");
+  if (text.includes("\\")) text = text.replace(/\\(\r?\n)/g, "$1");
+  text = text.trim();
+  return text === "" ? undefined : text;
+}
+
+/** `text` without its {@link CONTEXT_TAGS} blocks (`<tag …>…</tag>`, `<tag/>`). */
+function withoutContext(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let lt = text.indexOf("<"); lt !== -1; lt = text.indexOf("<", Math.max(lt + 1, from))) {
+    const tag = CONTEXT_TAGS.find((t) => text.startsWith(t, lt + 1));
+    if (tag === undefined) continue;
+    // The whole name: `ide_opened_file`, not only the `ide_` it starts with.
+    let end = lt + 1;
+    while (end < text.length && !" \t\n>/".includes(text[end])) end++;
+    const name = text.slice(lt + 1, end);
+    const close = text.startsWith("/>", end) ? end : text.indexOf(`</${name}>`, end);
+    if (close === -1) continue;
+    out += text.slice(from, lt) + " ";
+    from = close === end ? end + 2 : close + name.length + 3;
+  }
+  return out + text.slice(from);
 }
 
 /**
@@ -56,7 +117,7 @@ const ACK_WORDS = new Set(
     "fine alright right correct exactly agreed indeed continue proceed go on ahead keep going " +
     "carry done lgtm sgtm looks sounds that's thats it works please pls plz cheers np noted " +
     "got understood i see all well makes sense love super sweet wow neat merci danke gracias " +
-    "ja oui si do hi hello hey"
+    "ja oui si do hi hello hey work job effort for your help"
   ).split(" "),
 );
 

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { clip, clipStart } from "../text/cut.ts";
+
 /**
  * User phrases that park something for later. One place, tested (tests/transcript/prose_test.ts):
  * each pattern is matched per sentence of a real user prompt, case-insensitively.
@@ -157,7 +159,7 @@ export function closingQuestion(text: string): string | undefined {
     }),
   );
   const q = (body.slice(cut + 1).replace(/^[\s*_>#-]+/u, "") + "?").trim();
-  return q.length > 300 ? "…" + q.slice(-299) : q;
+  return clipStart(q, 300);
 }
 
 /**
@@ -176,7 +178,7 @@ export function deferralsIn(text: string): string[] {
   for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
     const s = sentence.trim();
     if (s && ANY_DEFERRAL.test(s)) {
-      out.push(s.length > 300 ? s.slice(0, 299) + "…" : s);
+      out.push(clip(s, 300));
     }
   }
   return out;

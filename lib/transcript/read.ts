@@ -1,19 +1,23 @@
 /**
  * A transcript file of either agent read into {@link TranscriptFacts}: a Codex rollout by
- * ./codex.ts, anything else by Claude Code's reader (./claude.ts). The one place that chooses;
+ * ./codex.ts, anything else by Claude Code's reader (./claude.ts), the facts redacted as they
+ * come out ({@link redactedFacts}). The one place that chooses;
  * the Codex reader is imported only for a rollout, so the hooks' common path (Claude Code) never
  * loads it (every module costs start-up time: docs/PERFORMANCE.md).
  * @module
  */
 
+import { redactDeepLazily } from "../secrets/lazy.ts";
+import type { RedactionCounts } from "../secrets/redact.ts";
 import { readTranscript } from "./claude.ts";
 import type * as Codex from "./codex.ts";
 import type { ReaderOptions, TranscriptFacts } from "./facts.ts";
+import { openTranscript } from "./open.ts";
 
 /** True when the file at `path` starts like a Codex rollout (a `session_meta` record). */
 export async function isCodexRollout(path: string): Promise<boolean> {
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = openTranscript(path);
     const buf = new Uint8Array(512);
     const n = await file.read(buf);
     const head = new TextDecoder().decode(buf.subarray(0, n ?? 0));
@@ -38,5 +42,16 @@ export async function readAnyTranscript(
   opts: ReaderOptions,
 ): Promise<TranscriptFacts> {
   const read = (await isCodexRollout(path)) ? await codexReader() : readTranscript;
-  return await read(path, opts);
+  return (await redactedFacts(await read(path, opts))).facts;
+}
+
+/**
+ * `facts` with every text in them redacted (lib/secrets/lazy.ts), and what was taken out: done
+ * where a transcript is read, before any prompt, task or path is flattened, cut or made a slug.
+ */
+export async function redactedFacts(
+  facts: TranscriptFacts,
+): Promise<{ facts: TranscriptFacts; counts: RedactionCounts }> {
+  const { value, counts } = await redactDeepLazily({ ...facts, path: "" });
+  return { facts: { ...value, path: facts.path }, counts };
 }

@@ -3,16 +3,20 @@ import {
   denoFinding,
   grantFindings,
   lacksCodeRead,
+  MIN_DENO,
+  olderThan,
   scriptOf,
   shellWords,
   v8FlagsFinding,
 } from "../../lib/agents/doctor.ts";
 import {
+  CLI_FLAGS,
+  cliCommand,
   grantPath,
   hookCommand,
+  hookFlags,
   PLUGIN_ROOT_VAR,
   shellQuote,
-  V8_FLAGS,
 } from "../../lib/agents/command.ts";
 import { storeAt } from "../../lib/store/store.ts";
 
@@ -51,32 +55,64 @@ Deno.test("doctor: reading a hook command back", async (t) => {
     assert.equal(lacksCodeRead(before), true);
     assert.equal(lacksCodeRead("deno run --allow-read --allow-write /s/session_restore.ts"), false);
   });
-  await t.step("a hook under other V8 flags than the CLI's is a fix (install rewrites it)", () => {
+  await t.step("no command this project writes carries a V8 flag", () => {
+    const commands = [
+      cliCommand("list"),
+      hookCommand("/opt/s/session_restore.ts", { root: "/p", also: ["/h/.claude/projects"] }),
+      hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined),
+    ];
+    for (const command of commands) assert.doesNotMatch(command, /--v8-flags/, command);
+    for (const flag of [...CLI_FLAGS, ...hookFlags({ root: "/p" }), ...hookFlags(undefined)]) {
+      assert.doesNotMatch(flag, /^--v8-flags/, flag);
+    }
+  });
+  await t.step("a hook registered with any V8 flag is a fix (install rewrites it)", () => {
     for (const script of ["/opt/s/session_restore.ts", "/a b/it's/session_restore.ts"]) {
       assert.deepEqual(v8FlagsFinding(hookCommand(script, { root: "/p" }), "hook", "install"), []);
     }
     const plugin = hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined);
     assert.deepEqual(v8FlagsFinding(plugin, "hook", "install"), []);
-    const older = hookCommand("/opt/s/session_restore.ts", { root: "/p" })
-      .replace(V8_FLAGS, "--v8-flags=--no-lazy");
-    assert.notEqual(older, hookCommand("/opt/s/session_restore.ts", { root: "/p" }));
-    const [f, ...rest] = v8FlagsFinding(older, "hook in s.json", "session.ts install");
-    assert.equal(rest.length, 0);
-    assert.equal(f.status, "fix");
-    assert.match(
-      f.text,
-      /^hook in s\.json runs with --v8-flags=--no-lazy, the CLI with --v8-flags=/,
-    );
-    assert.match(f.text, /— fix: session\.ts install$/);
-    const none = v8FlagsFinding("deno run -A /opt/s/session_restore.ts", "hook", "install");
-    assert.match(none[0].text, /runs with no --v8-flags/);
+    const current = hookCommand("/opt/s/session_restore.ts", { root: "/p" });
+    for (
+      const flags of [
+        "--v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384",
+        "--v8-flags=--no-lazy",
+        "'--v8-flags=--max-old-space-size=64'",
+      ]
+    ) {
+      const older = current.replace("--no-prompt", `--no-prompt ${flags}`);
+      const [f, ...rest] = v8FlagsFinding(older, "hook in s.json", "session.ts install");
+      assert.equal(rest.length, 0);
+      assert.equal(f.status, "fix");
+      assert.match(f.text, /^hook in s\.json runs with --v8-flags=\S+, an internal V8 setting/);
+      assert.match(f.text, /— fix: session\.ts install \(rewrites it in place\)$/);
+    }
+    assert.deepEqual(v8FlagsFinding("deno run -A /opt/s/session_restore.ts", "hook", "x"), []);
   });
-  await t.step("Deno 2 or later passes; 1.x is a fix", () => {
-    assert.equal(denoFinding("2.0.0").status, "ok");
-    assert.equal(denoFinding("3.1.4").status, "ok");
-    const old = denoFinding("1.46.3");
-    assert.equal(old.status, "fix");
-    assert.match(old.text, /install Deno 2/);
+  await t.step(`Deno ${MIN_DENO} or later passes; an older one is a fix naming the upgrade`, () => {
+    assert.equal(MIN_DENO, "2.0.0");
+    for (const version of ["2.0.0", "2.0.6", "2.2.15", "2.9.6", "2.10.0", "3.1.4"]) {
+      const f = denoFinding(version);
+      assert.deepEqual(f, { status: "ok", text: `Deno ${version}` });
+    }
+    for (const version of ["1.99.99", "1.46.3", "0.9.0"]) {
+      const f = denoFinding(version);
+      assert.equal(f.status, "fix", version);
+      assert.match(
+        f.text,
+        new RegExp(`^Deno ${version.replaceAll(".", "\\.")} is older than 2\\.0\\.0`),
+      );
+      assert.match(f.text, /fix: upgrade Deno \(npm install -g deno, or the official installer/);
+    }
+  });
+  await t.step("versions compare part by part, as numbers", () => {
+    assert.equal(olderThan("1.99.99", "2.0.0"), true);
+    assert.equal(olderThan("2.0.0", "2.0.0"), false);
+    assert.equal(olderThan("2.0.1", "2.0.0"), false);
+    assert.equal(olderThan("2.10.0", "2.9.6"), false);
+    assert.equal(olderThan("2.9.6", "2.10.0"), true);
+    assert.equal(olderThan("2.1.0-rc.1", "2.1.0"), false);
+    assert.equal(olderThan("2", "2.0.0"), false);
   });
   await t.step("single quotes: nothing in a word is ever expanded", () => {
     assert.equal(shellQuote("--allow-read=$X"), "'--allow-read=$X'");

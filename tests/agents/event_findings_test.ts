@@ -42,7 +42,13 @@ Deno.test("doctor on the continuity events", async (t) => {
     assert.equal(f.status, "fix");
     assert.match(
       f.text,
-      /older registration \(no SessionEnd, no PreCompact\) — run install to update/,
+      /older registration \(no SessionEnd, no PreCompact; without SessionEnd .*may restore another window's handover\) — run install to update/,
+    );
+    const other = events.olderRegistrationFinding("/p/s.json", ["PreCompact"], "i");
+    assert.match(
+      other.text,
+      /\(no PreCompact\) — run install/,
+      "the why only when SessionEnd is missing",
     );
   });
   await t.step("the transcript folder must be granted, unless reads are unlimited", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CLI_FLAGS, hookCommand, hookFlags, PLUGIN_ROOT_VAR } from "../../lib/agents/command.ts";
+import { CLI_FLAGS, hookCommand, PLUGIN_ROOT_VAR } from "../../lib/agents/command.ts";
 import { findHooks } from "../../lib/agents/settings.ts";
 import { AGENTS, CLAUDE } from "../../lib/agents/targets.ts";
 import { join } from "../../lib/fs/path.ts";
@@ -240,14 +240,6 @@ Deno.test("plugin and skill files agree with the code", async (t) => {
       "SKILL.md runs session.ts with CLI_FLAGS from its own folder",
     );
     assert.ok(skill.split("\n").length < 80, "short: every line costs context");
-  });
-  await t.step("the CLI and the hook run under the same V8 flags (one code cache for both)", () => {
-    // V8 refuses a code-cache entry made under other flags: modules the two share would be
-    // compiled afresh by whichever ran second (docs/DECISIONS.md, "One V8 setting").
-    const v8 = (flags: string[]) => flags.filter((f) => f.startsWith("--v8-flags"));
-    assert.deepEqual(v8(CLI_FLAGS), v8(hookFlags(undefined)));
-    assert.deepEqual(v8(CLI_FLAGS), v8(hookFlags({ root: "/p" }, "/p/lib")));
-    assert.equal(v8(CLI_FLAGS).length, 1);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   sameProject,
   worthCarrying,
 } from "../../lib/continuity/draft.ts";
-import { sessionDocs } from "../../lib/continuity/glance.ts";
+import { sessionDocs } from "../../lib/store/sessions.ts";
 import { DEFAULT_OPTIONS } from "../../lib/hook/input.ts";
 import { sessionField, splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { parseTranscript } from "../../lib/transcript/claude.ts";
@@ -51,13 +51,13 @@ Deno.test("sameProject: the root or below it", () => {
 
 Deno.test("headBranch reads HEAD without git", async () => {
   await using p = await scratchProject({ git: "repo", branch: "feat/x" });
-  assert.equal(headBranch(p.root), "feat/x");
-  assert.equal(headBranch(undefined), "none");
+  assert.equal(await headBranch(p.root), "feat/x");
+  assert.equal(await headBranch(undefined), "none");
   await using q = await scratchProject();
-  assert.equal(headBranch(q.root), "detached", "a bare .git directory without HEAD");
+  assert.equal(await headBranch(q.root), "detached", "a bare .git directory without HEAD");
   await git(p.root, ["commit", "-q", "--allow-empty", "-m", "x"]);
   await git(p.root, ["checkout", "-q", "--detach"]);
-  assert.equal(headBranch(p.root), "detached");
+  assert.equal(await headBranch(p.root), "detached");
 });
 
 Deno.test("composeDraft: front matter with draft and session; the hook announces it", async () => {

@@ -4,12 +4,12 @@ import {
   lineStamp,
   mayBeWork,
   readTail,
-  sessionDocs,
   SINCE_TITLE,
   TAIL_BYTES,
   workInTail,
 } from "../../lib/continuity/glance.ts";
 import { commitOf, readAround } from "../../lib/continuity/after.ts";
+import { sinceSection } from "../../lib/continuity/since.ts";
 import { join } from "../../lib/fs/path.ts";
 import { scratchDir } from "../support/scratch.ts";
 import { minutesAgo, timedTranscript, workSteps } from "./_fixture.ts";
@@ -26,6 +26,8 @@ Deno.test("lineStamp reads the record's own timestamp, the last one on the line"
 Deno.test("mayBeWork: writing tools, tasks and git commits; not reads or talk", () => {
   assert.ok(mayBeWork('{"type":"tool_use","name":"Edit"}'));
   assert.ok(mayBeWork('{"type":"tool_use","name":"Bash","input":{"command":"git commit -m x"}}'));
+  assert.ok(mayBeWork('{"type":"tool_use","name":"Agent"}'), "a subagent may write");
+  assert.ok(mayBeWork('{"type":"tool_use","name":"Task"}'));
   assert.ok(!mayBeWork('{"type":"tool_use","name":"Read"}'));
   assert.ok(!mayBeWork('{"type":"text","text":"I will Edit and git commit"}'));
 });
@@ -90,23 +92,6 @@ Deno.test("hasSince: a '## Since the dump' line of its own", () => {
   }
 });
 
-Deno.test("sessionDocs: this session's documents, newest first, any front matter shape", async () => {
-  await using d = await scratchDir();
-  const doc = (slug: string, created: string, extra = "") =>
-    `---\nslug: ${slug}\ncreated: ${created}\nconsumed: false\nsession: s-1\n${extra}---\n\nbody\n`;
-  Deno.writeTextFileSync(join(d.path, "old.md"), doc("old", "2026-11-30T10:00:00Z"));
-  Deno.writeTextFileSync(join(d.path, "new.md"), doc("new", "2026-11-30T11:00:00Z"));
-  Deno.writeTextFileSync(
-    join(d.path, "other.md"),
-    doc("other", "2026-11-30T12:00:00Z").replace("s-1", "s-2"),
-  );
-  assert.deepEqual(sessionDocs(d.path, "s-1").map((x) => x.slug), ["new", "old"]);
-  // A quoted value reads as its value.
-  Deno.writeTextFileSync(join(d.path, "quoted.md"), doc("quoted", '"2026-11-30T12:00:00Z"'));
-  assert.deepEqual(sessionDocs(d.path, "s-1").map((x) => x.slug), ["quoted", "new", "old"]);
-  assert.deepEqual(sessionDocs(d.path, "s-2").map((x) => x.slug), ["other"]);
-});
-
 Deno.test("readTail: a short file whole, a long one's tail, or nothing with wholeOnly", async () => {
   await using d = await scratchDir();
   const t = join(d.path, "t.txt");
@@ -117,4 +102,35 @@ Deno.test("readTail: a short file whole, a long one's tail, or nothing with whol
   assert.deepEqual(readTail(t, 5), { text: "\ufffdéé", from: 15 });
   assert.deepEqual(readTail(t, 5, true), { text: undefined, from: 15 });
   assert.throws(() => readTail(join(d.path, "missing"), 5));
+});
+
+Deno.test("readAround: what a subagent did after the moment counts, from its own transcript", async () => {
+  await using d = await scratchDir();
+  const sid = "sess-1";
+  const t = join(d.path, `${sid}.jsonl`);
+  await Deno.writeTextFile(
+    t,
+    timedTranscript("/p", [
+      { at: minutesAgo(5), steps: workSteps() },
+      { at: minutesAgo(1), steps: [{ say: "Waiting for the agent." }] },
+    ], sid),
+  );
+  const subagents = join(d.path, sid, "subagents");
+  await Deno.mkdir(subagents, { recursive: true });
+  const side = (at: Date, file: string) =>
+    timedTranscript("/p", [{
+      at,
+      steps: [{ tool: "Write", input: { file_path: file, content: "" }, result: "ok" }],
+    }], sid).replaceAll('"isSidechain":false', '"isSidechain":true');
+  await Deno.writeTextFile(
+    join(subagents, "agent-a1.jsonl"),
+    side(minutesAgo(4), "src/early.ts") + side(minutesAgo(1), "src/late.ts").replaceAll(
+      "toolu_p0_",
+      "toolu_q0_",
+    ),
+  );
+  const around = (await readAround(t, "/p", minutesAgo(3).getTime()))!;
+  const section = sinceSection(around)!;
+  assert.match(section, /src\/late\.ts/);
+  assert.doesNotMatch(section, /src\/early\.ts/, "before the moment: not since the dump");
 });

@@ -19,6 +19,10 @@ Deno.test("idleSession says idle only where the full reading finds nothing worth
     [workSteps(), false],
     [[{ prompt: "ok" }, { tool: "Edit", input: { file_path: "a.ts" }, result: "ok" }], false],
     [[{ prompt: "ok" }, { tool: "TodoWrite", input: { todos: [] }, result: "ok" }], false],
+    // What the client wraps around a message is not a request; a subagent's launch may be work.
+    [[{ prompt: "<ide_opened_file>The user opened a.ts</ide_opened_file>" }], true],
+    [[{ prompt: "<task-notification>done</task-notification>" }, { prompt: "ok" }], true],
+    [[{ prompt: "ok" }, { tool: "Agent", input: { prompt: "go" }, result: "Done" }], false],
   ];
   for (const [steps, idle] of cases) {
     const text = timedTranscript("/p", [{ at: minutesAgo(1), steps }]);
@@ -26,6 +30,15 @@ Deno.test("idleSession says idle only where the full reading finds nothing worth
     assert.equal(idleSession(t), idle, JSON.stringify(steps));
     if (idle) assert.equal(worthCarrying(parseTranscript(text, { root: "/p" })), false);
   }
+  // A message still queued at the end is the session's last request.
+  const queued = JSON.stringify({
+    type: "queue-operation",
+    operation: "enqueue",
+    content: [{ type: "text", text: "Then deploy it to staging" }],
+  }) + "\n";
+  await Deno.writeTextFile(t, queued);
+  assert.equal(idleSession(t), false);
+  assert.equal(worthCarrying(parseTranscript(queued, { root: "/p" })), true);
   await Deno.writeTextFile(t, '{"type":"session_meta"}\n');
   assert.equal(idleSession(t), undefined, "a Codex rollout: its reader decides");
   await Deno.writeTextFile(t, "x".repeat(TAIL_BYTES + 1));

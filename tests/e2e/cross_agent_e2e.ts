@@ -20,7 +20,7 @@ import {
 } from "./support/agents.ts";
 import { ensureClaude } from "./support/claude.ts";
 import { sleep } from "./support/tmux.ts";
-import { claudeSide, codexSide, geminiSide, type Side } from "./support/cross.ts";
+import { claudeSide, codexSide, geminiSide, type Side, withSides } from "./support/cross.ts";
 
 const STORE = ".claude/state/session";
 /** The restore's factual banner for `slug` (injected text is framed as data). */
@@ -97,25 +97,24 @@ function crossTest(name: string, fn: (s: Scene) => Promise<void>, ignore = false
   Deno.test({ name, ignore }, async (t) => {
     const world = await makeWorld();
     const env = { SESSION_NOW: isoStamp(new Date()) };
-    const sides: Side[] = [];
-    const step = async (name: string, fn: () => Promise<void>) => {
-      let failure: unknown;
-      const ok = await t.step(name, async () => {
-        try {
-          await fn();
-        } catch (err) {
-          failure = err;
-          throw err;
-        }
-      });
-      if (!ok) throw new Error(`step failed: ${name}`, { cause: failure });
-    };
-    const start = async <S extends Side>(side: Promise<S>) => {
-      const started = await side;
-      sides.push(started);
-      return started;
-    };
-    try {
+    await withSides(world, STORE, async (sides) => {
+      const step = async (name: string, fn: () => Promise<void>) => {
+        let failure: unknown;
+        const ok = await t.step(name, async () => {
+          try {
+            await fn();
+          } catch (err) {
+            failure = err;
+            throw err;
+          }
+        });
+        if (!ok) throw new Error(`step failed: ${name}`, { cause: failure });
+      };
+      const start = async <S extends Side>(side: Promise<S>) => {
+        const started = await side;
+        sides.push(started);
+        return started;
+      };
       for (const agent of [[], ["--agent", "codex"], ["--agent", "gemini"]]) {
         const installed = await cli(world, { env }, "install", ...agent);
         assert.equal(installed.code, 0, installed.out);
@@ -123,20 +122,7 @@ function crossTest(name: string, fn: (s: Scene) => Promise<void>, ignore = false
       await linkSkill(world);
       await configureGemini(world);
       await fn({ world, env, start, step });
-    } catch (err) {
-      for (const side of sides) {
-        console.error(`${side.name} screen:\n${await side.tmux.screen()}`);
-        for (const line of side.log()) console.error(line);
-      }
-      for await (const e of Deno.readDir(`${world.project}/${STORE}`)) {
-        const text = await Deno.readTextFile(`${world.project}/${STORE}/${e.name}`).catch(() => "");
-        console.error(`store: ${e.name}\n${text.split("\n---\n")[0]}`);
-      }
-      throw err;
-    } finally {
-      for (const side of sides) await side.stop();
-      await world.cleanup();
-    }
+    });
   });
 }
 
@@ -203,7 +189,8 @@ crossTest(
       async () => {
         await dumpOn(claude, world, "first", first);
         await gemini.clear();
-        await Deno.stat(`${world.project}/${STORE}/.gemini-armed`);
+        const names = [...Deno.readDirSync(`${world.project}/${STORE}`)].map((e) => e.name);
+        assert.ok(names.some((n) => n.startsWith(".gemini-armed")), `no arm in ${names}`);
         await claude.clear();
         await consumed(world, "first");
         assert.ok((await claude.say("carry on")).includes(first));

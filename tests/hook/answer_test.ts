@@ -166,7 +166,10 @@ Deno.test("gemini: deferred restore", async (t) => {
         assert.deepEqual(Object.keys(json), ["systemMessage"]);
         assert.match(String(json.systemMessage), /"gem" will be restored with your next message/);
         assert.equal(readLatest(p.store), "gem", "nothing is claimed before delivery");
-        assert.equal(await Deno.readTextFile(armPath(p.store)), `${GEMINI_SESSION}\ngem\n`);
+        assert.equal(
+          await Deno.readTextFile(armPath(p.store, GEMINI_SESSION)),
+          `${GEMINI_SESSION}\ngem\n`,
+        );
       }),
   );
   await t.step(
@@ -211,7 +214,7 @@ Deno.test("gemini: deferred restore", async (t) => {
       }),
   );
   await t.step(
-    "BeforeAgent without an arm, or from another session, is silent",
+    "BeforeAgent without an arm, or from another session, is silent; the arm waits for its own",
     () =>
       withProject(async (p) => {
         await writeDoc(p.store, "gem", { created: minutes(2) });
@@ -224,8 +227,13 @@ Deno.test("gemini: deferred restore", async (t) => {
           args: ["--agent", "gemini"],
         });
         assert.equal(other.stdout, "");
-        assert.equal(readLatest(p.store), "gem", "a stray arm is dropped, the handover kept");
-        assert.equal(takeArm(p.store), undefined, "and the arm is gone");
+        assert.equal(readLatest(p.store), "gem", "the handover kept");
+        assert.equal(takeArm(p.store, "other-session"), undefined, "the other session is unarmed");
+        const own = await runHookProcess(geminiBeforeAgent(p.root), {
+          args: ["--agent", "gemini"],
+        });
+        assert.match(contextIn(onlyJson(own), "BeforeAgent"), /left this handover: "gem"/);
+        assert.equal(takeArm(p.store, GEMINI_SESSION), undefined, "its arm taken, once");
       }),
   );
   await t.step(

@@ -92,7 +92,7 @@ Deno.test("buildContext", async (t) => {
     assert.match(banner, /branch feat\/x/);
     assert.match(
       banner,
-      /`deno run --v8-flags=--no-lazy,--baseline-batch-compilation-threshold=16384 --allow-read --allow-write --allow-env --allow-run=git \S+\/session\.ts recall s1`/,
+      /`deno run --allow-read --allow-write --allow-env --allow-run=git \S+\/session\.ts recall s1`/,
     );
     assert.equal(rest.join("\n"), "```\n" + BODY.trim() + "\n```");
   });

@@ -131,6 +131,28 @@ export class Secrets {
         const token = this.mixed(ALNUM, this.between(24, 40));
         return s(`Authorization: Bearer ${token}`, token);
       }
+      case "cli-password": {
+        const pw = this.mixed(ALNUM + "!#%^*+=_", this.between(10, 24));
+        return [
+          s(`curl -sS -u deploy:${pw} https://api.internal.example.net/v1/jobs`, pw),
+          s(`mysql -h db.internal -uroot -p${pw} app < dump.sql`, pw),
+          s(`sshpass -p '${pw}' ssh deploy@build-07`, pw),
+          s(`docker login -u ci -p ${pw} registry.internal.example.net`, pw),
+        ][this.between(0, 3)];
+      }
+      case "basic-auth": {
+        const pw = this.mixed(ALNUM + "!#%^*+=_", this.between(10, 24));
+        const value = btoa(`deploy:${pw}`);
+        return s(`Authorization: Basic ${value}`, value);
+      }
+      case "session-cookie": {
+        const value = this.mixed(ALNUM, this.between(24, 40));
+        return [
+          s(`Cookie: theme=dark; sessionid=${value}`, value),
+          s(`Set-Cookie: _app_session=${value}; Path=/; HttpOnly; Secure`, value),
+          s(`curl -b 'connect.sid=${value}' https://app.internal.example.net/`, value),
+        ][this.between(0, 2)];
+      }
       case "secret-assignment": {
         const value = this.mixed(ALNUM + "!#%^*+=-_", this.between(10, 30));
         const name =
@@ -165,5 +187,8 @@ export const KINDS: SecretKind[] = [
   "aws-secret-key",
   "url-password",
   "bearer-token",
+  "cli-password",
+  "basic-auth",
+  "session-cookie",
   "secret-assignment",
 ];

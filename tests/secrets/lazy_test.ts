@@ -7,20 +7,25 @@ import {
   redactLazily,
   SHAPED_LITERALS,
 } from "../../lib/secrets/lazy.ts";
-import { GATES, SHAPED_RULES } from "../../lib/secrets/rules.ts";
+import { SHAPED_RULES } from "../../lib/secrets/rules.ts";
+import { COMMAND_RULES } from "../../lib/secrets/command_line.ts";
 import { TRIGGER } from "../../lib/secrets/assignment.ts";
-import { redact, redactDeep, redactionNote } from "../../lib/secrets/redact.ts";
+import { redact, redactDeep, redactionNote, RULE_GATES } from "../../lib/secrets/redact.ts";
 import { someString } from "../../lib/secrets/_walk.ts";
 import { prng } from "../support/prng.ts";
 import { KINDS, Secrets } from "./_secrets.ts";
 
-Deno.test("pre-check: every shaped rule is gated, and each gate literal holds one of ours", () => {
+Deno.test("pre-check: every shaped rule is gated, and each gate literal holds one of ours or a name word", () => {
   // A rule without a gate would run on every text: the pre-check could not speak for it.
-  assert.deepEqual(Object.keys(GATES).sort(), SHAPED_RULES.map((r) => r.kind).sort());
-  for (const [kind, literals] of Object.entries(GATES)) {
+  assert.deepEqual(
+    Object.keys(RULE_GATES).sort(),
+    [...SHAPED_RULES, ...COMMAND_RULES].map((r) => r.kind).sort(),
+  );
+  for (const [kind, literals] of Object.entries(RULE_GATES)) {
     for (const gate of literals!) {
       assert.ok(
-        SHAPED_LITERALS.some((ours) => gate.includes(ours)),
+        SHAPED_LITERALS.some((ours) => gate.includes(ours)) ||
+          new RegExp(NAME_WORDS_SOURCE, "i").test(gate),
         `${kind}: the gate literal ${JSON.stringify(gate)} is not covered`,
       );
     }

@@ -2,17 +2,16 @@
  * Test support: the two ways a test runs session. In-process ({@link runCliInProcess}: the
  * dispatcher with a captured Context, a pinned clock and given stdin) and as a process
  * ({@link runCliProcess}, {@link runHookProcess}: `deno run … session.ts` / the hook script, the
- * way an agent does). The hook exactly as an installed agent runs it is in registered.ts. Also
- * what a process printed of V8's baseline-compiler batches ({@link batchTrace}).
+ * way an agent does). The hook exactly as an installed agent runs it is in registered.ts.
  * @module
  */
 
-import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { answer, type HookAnswer } from "../../lib/hook/answer.ts";
 import { DEFAULT_OPTIONS, type Payload, type RestoreOptions } from "../../lib/hook/input.ts";
 import type { HookEnv } from "../../lib/hook/restore.ts";
 import { main } from "../../lib/cli/main.ts";
+import { decodeStdin } from "../../lib/cli/context.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { CLI, HOOK, NOW } from "./scratch.ts";
@@ -35,7 +34,8 @@ export async function runCliInProcess(
     cwd: o.cwd,
     env: (name) => o.env?.[name],
     now: o.now ?? NOW,
-    readStdin: () => Promise.resolve(o.stdin ?? ""),
+    // As session.ts reads it: bytes decoded by the one text rule.
+    readStdin: () => Promise.resolve(decodeStdin(new TextEncoder().encode(o.stdin ?? ""))),
     out: (t) => out.push(t),
     err: (t) => err.push(t),
   });
@@ -148,21 +148,10 @@ export function contextOf(ran: Ran): string | undefined {
   return parsed.hookSpecificOutput.additionalContext;
 }
 
-/** `flags` with `extra` appended to their `--v8-flags=` word (unchanged when `extra` is unset). */
-export function withV8(flags: string[], extra: string | undefined): string[] {
-  return extra ? flags.map((f) => (f.startsWith("--v8-flags=") ? `${f},${extra}` : f)) : flags;
-}
-
-/** V8's trace of its baseline compiler's batches (developer-only; printed on stdout). */
-export const BATCH_TRACE = "--trace-baseline-batch-compilation";
-
 /**
- * The lines of {@link BATCH_TRACE} in a run's stdout, checked to be there at all (Deno's own
- * start-up queues functions), so that a trace V8 stopped printing cannot pass as "no batch".
+ * `flags` plus `--v8-flags=<extra>` when `extra` is set: a test's heap cap, so a run whose memory
+ * grows with its input fails loudly (no command a user runs carries a V8 flag).
  */
-export function batchTrace(ran: Ran): { queued: number; compiled: string[] } {
-  const lines = ran.stdout.split("\n").filter((l) => l.startsWith("[Baseline batch compilation]"));
-  const queued = lines.filter((l) => l.includes(" Enqueued ")).length;
-  assert.ok(queued > 0, `no ${BATCH_TRACE} output: ${ran.stdout.slice(0, 300)}`);
-  return { queued, compiled: lines.filter((l) => l.includes("Compiling")) };
+export function withV8(flags: string[], extra: string | undefined): string[] {
+  return extra ? [...flags, `--v8-flags=${extra}`] : flags;
 }

@@ -205,7 +205,7 @@ Deno.test("edited on both sides: the newer edit kept, the other logged as supers
   }
 });
 
-Deno.test("no remote, an unreachable one, a refused push: exit 1, a clear message, store as it was", async () => {
+Deno.test("no remote, an unreachable one, a refused push: exit 1; a --remote not configured: exit 2; store as it was", async () => {
   const w = await world(1, { remote: false });
   const [a] = w.clones;
   try {
@@ -216,9 +216,16 @@ Deno.test("no remote, an unreachable one, a refused push: exit 1, a clear messag
       assert.equal(r.code, 1);
       assert.match(r.err, /no remote to carry the store.*git remote add origin URL/);
     }
-    const named = await run(a, "push", "--remote", "nope");
-    assert.equal(named.code, 1);
-    assert.match(named.err, /no git remote named "nope"/);
+    // A --remote that is not configured is a usage error (exit 2) naming the fix, both modes.
+    for (const mode of ["push", "pull"]) {
+      const named = await run(a, mode, "--remote", "nope");
+      assert.equal(named.code, 2, named.err);
+      assert.match(
+        named.err,
+        /no git remote named "nope" \(remotes: none\).*git remote add nope URL/,
+      );
+      assert.equal(storeBytes(a), before);
+    }
 
     await git(a, ["remote", "add", "origin", `${w.tmp}/does/not/exist`]);
     for (const mode of ["push", "pull"]) {
@@ -273,6 +280,36 @@ Deno.test("a ref rewritten by hand: nothing lost, the next push goes on from it"
     assert.equal(bad.code, 1);
     assert.match(bad.err, /does not name a commit/);
     assert.equal(slugs(a).length, 2);
+  } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("a push the remote took whose store write fails: says so; the next pull finishes", async () => {
+  const w = await world(2);
+  const [a, b] = w.clones;
+  try {
+    await park(a, "From a");
+    assert.equal((await run(a, "push")).code, 0);
+    await park(b, "From b");
+    const before = storeBytes(b);
+    // The disk fills as b brings a's item in, after the remote took b's push.
+    const r = await runCliInProcess(["push"], { cwd: b, env: { SESSION_FAULT: "short-write" } });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.err,
+      /pushed to "origin" \([0-9a-f]{12}\), but bringing its items into this store failed \(.*No space left.*run "session\.ts pull"/,
+    );
+    assert.equal(storeBytes(b), before);
+    const tree = await git(w.remote, ["show", "refs/session/store:PARKED.md"]);
+    assert.match(tree, /from-a/);
+    assert.match(tree, /from-b/);
+    // The base stayed where the store is, so the next pull merges rather than skips.
+    const pulled = await run(b, "pull");
+    assert.equal(pulled.code, 0, pulled.err);
+    assert.deepEqual(slugs(b), ["from-a", "from-b"]);
+    const tip = (await git(w.remote, ["rev-parse", "refs/session/store"])).trim();
+    assert.equal((await git(b, ["rev-parse", "refs/session/synced/origin"])).trim(), tip);
   } finally {
     await w.cleanup();
   }

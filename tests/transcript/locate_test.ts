@@ -9,6 +9,7 @@ import {
   transcriptCwd,
 } from "../../lib/transcript/locate.ts";
 import { encodeProjectDir } from "../../lib/transcript/paths.ts";
+import { newestTranscript } from "../../lib/transcript/newest.ts";
 import { scratchDir } from "../support/scratch.ts";
 
 /** One rollout line. */
@@ -47,6 +48,14 @@ Deno.test("locateTranscript: flag, session id, newest of this project, none", as
     assert.deepEqual(got, { path: `${folder}/aaa.jsonl`, how: "newest" });
     const sub = await locateTranscript({ sessionId: "gone", root, home, cwd: root });
     assert.equal(sub.how, "newest");
+  });
+  await t.step("a subagent's transcript beside the session is never taken for one", async () => {
+    await Deno.writeTextFile(`${folder}/agent-1234abcd.jsonl`, line(root) + "\n");
+    await Deno.utime(`${folder}/agent-1234abcd.jsonl`, 5000, 5000);
+    const got = await locateTranscript({ root, home, cwd: root });
+    assert.deepEqual(got, { path: `${folder}/aaa.jsonl`, how: "newest" });
+    assert.equal(newestTranscript({ root, home })?.session, "bbb");
+    await Deno.remove(`${folder}/agent-1234abcd.jsonl`);
   });
   await t.step("CLAUDE_CONFIG_DIR replaces ~/.claude", async () => {
     const got = await locateTranscript({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isSubstantive, promptText } from "../../lib/transcript/prompt.ts";
+import { contentText, isSubstantive, promptText, typedText } from "../../lib/transcript/prompt.ts";
 import { prng, textOf } from "../support/prng.ts";
 
 Deno.test("isSubstantive: acknowledgements and go-aheads ask for nothing new", () => {
@@ -91,4 +91,66 @@ Deno.test("isSubstantive: the same answer as the regexes alone, long texts and n
     seen.add(`${answer}/${[...text].some((c) => c.charCodeAt(0) > 127)}`);
   }
   assert.equal(seen.size, 4, `ASCII and not, both answers: ${[...seen]}`);
+});
+
+Deno.test("typedText: the client's wrappers and markers are set aside, wherever they stand", async (t) => {
+  await t.step("context blocks are cut out; a message of nothing else is none", () => {
+    assert.equal(
+      typedText("<ide_opened_file>The user opened /x.ts</ide_opened_file>\nFix the import"),
+      "Fix the import",
+    );
+    assert.equal(
+      typedText("Fix it <system-reminder>be brief</system-reminder> now"),
+      "Fix it   now",
+      "in the middle too",
+    );
+    assert.equal(typedText("<ide_selection>lines 1-2\n<b>x</b></ide_selection>"), undefined);
+    assert.equal(
+      typedText("<task-notification><status>done</status></task-notification>"),
+      undefined,
+    );
+    assert.equal(
+      typedText("Strip every <system-reminder> block from the goal"),
+      "Strip every <system-reminder> block from the goal",
+      "never closed: typed about the tag, not by the client",
+    );
+    assert.equal(typedText("<ide_mark/>Rename the flag"), "Rename the flag", "self-closing");
+    assert.equal(typedText("<ide>not ours</ide> ok"), "<ide>not ours</ide> ok");
+  });
+  await t.step("slash commands, their output and shell input are none", () => {
+    assert.equal(typedText("<command-message>init</command-message>"), undefined);
+    assert.equal(typedText("<local-command-caveat>Caveat</local-command-caveat>"), undefined);
+    assert.equal(typedText("<bash-stdout>ok</bash-stdout>"), undefined);
+    assert.equal(typedText("<user-memory-input>use tabs</user-memory-input>"), undefined);
+    assert.equal(typedText("<mcp-resource-update>r changed</mcp-resource-update>Go"), "Go");
+  });
+  await t.step("image markers and the backslash before a typed line break go", () => {
+    assert.equal(typedText("[Image #1] [Image #12]"), undefined);
+    assert.equal(typedText("[Image #1] Why is this red?"), "Why is this red?");
+    assert.equal(typedText("first\\\n\\\nsecond\\\r\nthird"), "first\n\nsecond\r\nthird");
+    assert.equal(typedText("a path C:\\dir stays"), "a path C:\\dir stays");
+  });
+  await t.step("promptText and contentText read through it", () => {
+    const user = (content: unknown) => ({ type: "user", message: { role: "user", content } });
+    assert.equal(
+      promptText(user([{ type: "text", text: "<ide_opened_file>x</ide_opened_file>" }, {
+        type: "text",
+        text: "Go",
+      }])),
+      "Go",
+    );
+    assert.equal(contentText([{ type: "image" }, { type: "text", text: "[Image #1]" }]), undefined);
+    assert.equal(contentText([{ type: "tool_result", content: "x" }]), undefined);
+  });
+});
+
+Deno.test("isSubstantive: praise is an acknowledgement", () => {
+  for (
+    const ack of ["Excellent work, thank you!", "Great job!", "nice work, thanks for your help"]
+  ) {
+    assert.equal(isSubstantive(ack), false, ack);
+  }
+  for (const ask of ["work on the parser", "help me with the tests", "job queue is stuck"]) {
+    assert.equal(isSubstantive(ask), true, ask);
+  }
 });

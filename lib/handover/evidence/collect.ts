@@ -9,7 +9,8 @@
  *
  * Every fact is redacted as it is gathered, before the merge (lib/secrets/): commit subjects,
  * branch and paths from git, artifact directories, parked bullets (PARKED.md may be edited by
- * hand), the transcript's tasks and paths. So `dump` composes, and `evidence` shows, only clean
+ * hand); the transcript's tasks and paths as the transcript is read (lib/transcript/read.ts
+ * `redactedFacts`), their counts added here. So `dump` composes, and `evidence` shows, only clean
  * text, and the slug suggested from a branch is derived from the clean branch. What locates
  * things on disk stays as it is: the project root, the git top-level, the transcript's path. A
  * path holding a secret is so listed redacted (and no longer found on disk: a file of the
@@ -80,14 +81,15 @@ export async function collectRedacted(opts: CollectOptions): Promise<CollectedEv
     git: { ...rawGit, top: undefined },
     artifacts: rawArtifacts,
     parked: rawParked,
-    facts: given?.facts ? { ...given.facts, path: "" } : undefined,
   });
   let redacted = gathered.counts;
   const { artifacts, parked } = gathered.value;
   const git = { ...gathered.value.git, top: rawGit.top };
-  const loaded = given?.facts
-    ? { ...given, facts: { ...gathered.value.facts!, path: given.facts.path } }
-    : given;
+  // The transcript's facts were redacted as they were read (lib/transcript/read.ts).
+  const loaded = given;
+  if (given?.redacted && Object.keys(given.redacted).length) {
+    redacted = (await loadRedaction()).addCounts(redacted, given.redacted);
+  }
   const ev = buildEvidence({
     store,
     now,

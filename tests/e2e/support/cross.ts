@@ -233,3 +233,32 @@ export async function geminiSide(bin: string, world: World, env: Record<string, 
     },
   } satisfies Side;
 }
+
+/**
+ * Runs `test` with the clients it starts (pushed to `sides`); when it fails, shows each client's
+ * screen and recorded requests and the front matter of every file in the project's `store`.
+ * Always stops the clients and removes the world.
+ */
+export async function withSides(
+  world: World,
+  store: string,
+  test: (sides: Side[]) => Promise<void>,
+): Promise<void> {
+  const sides: Side[] = [];
+  try {
+    await test(sides);
+  } catch (err) {
+    for (const side of sides) {
+      console.error(`${side.name} screen:\n${await side.tmux.screen()}`);
+      for (const line of side.log()) console.error(line);
+    }
+    for await (const e of Deno.readDir(`${world.project}/${store}`)) {
+      const text = await Deno.readTextFile(`${world.project}/${store}/${e.name}`).catch(() => "");
+      console.error(`store: ${e.name}\n${text.split("\n---\n")[0]}`);
+    }
+    throw err;
+  } finally {
+    for (const side of sides) await side.stop();
+    await world.cleanup();
+  }
+}

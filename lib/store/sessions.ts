@@ -1,0 +1,107 @@
+/**
+ * Which agent session a handover belongs to, when several sessions work in one project: the
+ * store's documents written by one session (front matter `session:`), and the short-lived mark
+ * `.clearing-<session id>` that SessionEnd (`reason: "clear"`) leaves for the SessionStart that
+ * follows it, so the new session knows which session it succeeds (docs/HOOK.md, "Two sessions in
+ * one project").
+ * @module
+ */
+
+import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
+import { isDir, join, readUtf8, removeQuietly } from "../fs/path.ts";
+import { safeSessionId, splitFrontMatter } from "./front_matter.ts";
+import type { Store } from "./store.ts";
+import { FUTURE_SKEW_MS, isoStamp, parseStamp } from "./time.ts";
+
+/** A document of the store that came from one session. */
+export interface SessionDoc {
+  slug: string;
+  fields: Record<string, string>;
+  /** `created` in ms, NaN when it is missing or not a stamp. */
+  created: number;
+  /** The document's text as read. */
+  text: string;
+}
+
+/**
+ * The store's documents that say they came from `session` (front matter `session:`), newest
+ * first. Hidden files and other names are never documents; a symlinked or unreadable one is
+ * passed over (readDoc's confinement applies when it is read whole).
+ */
+export function sessionDocs(dir: string, session: string): SessionDoc[] {
+  const found: SessionDoc[] = [];
+  for (const [name, kind] of listFiles(dir)) {
+    // Regular files only; hidden names (temp files, marks, the compaction card) are no documents.
+    if (kind !== "file" || !name.endsWith(".md") || name.startsWith(".")) continue;
+    const slug = name.slice(0, -3);
+    const text = readUtf8(join(dir, name));
+    // A cheap test first: most documents are other sessions'.
+    if (text === undefined || !text.includes(session)) continue;
+    const fields = splitFrontMatter(text)?.fields;
+    if (fields?.session !== session) continue;
+    found.push({ slug, fields, created: parseStamp(fields.created) ?? NaN, text });
+  }
+  return found.sort((a, b) => (b.created || 0) - (a.created || 0));
+}
+
+/** The prefix of the mark a session's SessionEnd (`/clear`) leaves: `.clearing-<session id>`. */
+export const CLEARING_PREFIX = ".clearing-";
+
+/**
+ * How long a clearing mark links its session to the next SessionStart. The agent starts the new
+ * session right after SessionEnd finishes (Claude Code waits for it), so a minute is ample; an
+ * older mark is some session's `/clear` whose SessionStart never came, and links nothing.
+ */
+export const CLEARING_MS = 60_000;
+
+/**
+ * Leaves the mark "session `session` is clearing, at `now`" in the store (atomic); nothing for a
+ * session id a file name cannot carry plainly, or when the store does not exist (then it holds no
+ * handover to link).
+ */
+export function markClearing(store: Store, session: string, now: Date): boolean {
+  if (!safeSessionId(session)) return false;
+  if (!isDir(store.dir)) return false;
+  writeFileAtomicSync(join(store.dir, `${CLEARING_PREFIX}${session}`), `${isoStamp(now)}\n`);
+  return true;
+}
+
+/**
+ * Takes the newest clearing mark younger than {@link CLEARING_MS} at `now` (a minute of clock skew
+ * allowed ahead): the session the starting one succeeds. Each mark is taken by renaming it to a
+ * private claim (of two hooks racing, one gets it); marks too old to link anything are removed.
+ * Undefined when there is none.
+ */
+export function takeClearing(store: Store, now: Date): string | undefined {
+  const marks: { session: string; at: number }[] = [];
+  for (const [name, kind] of listFiles(store.dir)) {
+    if (kind !== "file" || !name.startsWith(CLEARING_PREFIX)) continue;
+    const session = name.slice(CLEARING_PREFIX.length);
+    const path = join(store.dir, name);
+    const at = parseStamp(readUtf8(path)?.trim()) ?? NaN;
+    const age = now.getTime() - at;
+    if (age >= -FUTURE_SKEW_MS && age <= CLEARING_MS) marks.push({ session, at });
+    else removeQuietly(path); // stale, unreadable or from a wrong clock: it links nothing
+  }
+  for (const mark of marks.sort((a, b) => b.at - a.at)) {
+    const path = join(store.dir, `${CLEARING_PREFIX}${mark.session}`);
+    const claim = join(store.dir, `${TEMP_PREFIX}clearing.claim.${crypto.randomUUID()}`);
+    try {
+      Deno.renameSync(path, claim);
+    } catch {
+      continue; // another hook took it
+    }
+    removeQuietly(claim);
+    return mark.session;
+  }
+  return undefined;
+}
+
+/** A directory's entries (a regular file or other), or none when it cannot be listed. */
+function listFiles(dir: string): [string, "file" | "other"][] {
+  try {
+    return [...Deno.readDirSync(dir)].map((e) => [e.name, e.isFile ? "file" : "other"]);
+  } catch {
+    return [];
+  }
+}

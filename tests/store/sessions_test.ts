@@ -1,0 +1,82 @@
+/**
+ * Which session a handover belongs to (lib/store/sessions.ts): a session's own documents, and the
+ * clearing mark SessionEnd leaves for the SessionStart that follows, on each side of its life.
+ */
+import assert from "node:assert/strict";
+import { join } from "../../lib/fs/path.ts";
+import {
+  CLEARING_MS,
+  CLEARING_PREFIX,
+  markClearing,
+  sessionDocs,
+  takeClearing,
+} from "../../lib/store/sessions.ts";
+import { FUTURE_SKEW_MS } from "../../lib/store/time.ts";
+import { NOW, scratchDir, scratchProject } from "../support/scratch.ts";
+
+Deno.test("sessionDocs: this session's documents, newest first, any front matter shape", async () => {
+  await using d = await scratchDir();
+  const doc = (slug: string, created: string, extra = "") =>
+    `---\nslug: ${slug}\ncreated: ${created}\nconsumed: false\nsession: s-1\n${extra}---\n\nbody\n`;
+  Deno.writeTextFileSync(join(d.path, "old.md"), doc("old", "2026-11-30T10:00:00Z"));
+  Deno.writeTextFileSync(join(d.path, "new.md"), doc("new", "2026-11-30T11:00:00Z"));
+  Deno.writeTextFileSync(
+    join(d.path, "other.md"),
+    doc("other", "2026-11-30T12:00:00Z").replace("s-1", "s-2"),
+  );
+  assert.deepEqual(sessionDocs(d.path, "s-1").map((x) => x.slug), ["new", "old"]);
+  // A quoted value reads as its value.
+  Deno.writeTextFileSync(join(d.path, "quoted.md"), doc("quoted", '"2026-11-30T12:00:00Z"'));
+  assert.deepEqual(sessionDocs(d.path, "s-1").map((x) => x.slug), ["quoted", "new", "old"]);
+  assert.deepEqual(sessionDocs(d.path, "s-2").map((x) => x.slug), ["other"]);
+});
+
+Deno.test("clearing marks: taken once, newest first, within their life", async (t) => {
+  const at = (ms: number) => new Date(NOW.getTime() + ms);
+  await t.step("a mark is taken once", async () => {
+    await using p = await scratchProject();
+    assert.equal(markClearing(p.store, "s-a", NOW), true);
+    assert.equal(takeClearing(p.store, at(1_000)), "s-a");
+    assert.equal(takeClearing(p.store, at(1_000)), undefined);
+  });
+  await t.step("of two, the newest; the other waits", async () => {
+    await using p = await scratchProject();
+    markClearing(p.store, "s-old", at(-5_000));
+    markClearing(p.store, "s-new", NOW);
+    assert.equal(takeClearing(p.store, at(100)), "s-new");
+    assert.equal(takeClearing(p.store, at(100)), "s-old");
+  });
+  for (
+    const [what, age, taken] of [
+      ["exactly its life", CLEARING_MS, true],
+      ["its life + 1 ms", CLEARING_MS + 1, false],
+      ["a minute ahead (clock skew)", -FUTURE_SKEW_MS, true],
+      ["a minute + 1 ms ahead", -FUTURE_SKEW_MS - 1, false],
+    ] as const
+  ) {
+    await t.step(`${what}: ${taken ? "taken" : "links nothing, removed"}`, async () => {
+      await using p = await scratchProject();
+      markClearing(p.store, "s-a", NOW);
+      assert.equal(takeClearing(p.store, at(age)), taken ? "s-a" : undefined);
+      const left = [...Deno.readDirSync(p.store.dir)].filter((e) =>
+        e.name.startsWith(CLEARING_PREFIX)
+      );
+      assert.deepEqual(left, [], "no mark left behind");
+    });
+  }
+  await t.step("no store, or an id a file name cannot carry: no mark", async () => {
+    await using p = await scratchProject({ store: false });
+    assert.equal(markClearing(p.store, "s-a", NOW), false);
+    await Deno.mkdir(p.store.dir, { recursive: true });
+    assert.equal(markClearing(p.store, "a:b", NOW), false);
+    assert.equal(markClearing(p.store, "../x", NOW), false);
+    assert.deepEqual([...Deno.readDirSync(p.store.dir)], []);
+    assert.equal(takeClearing(p.store, NOW), undefined);
+  });
+  await t.step("an unreadable mark links nothing and is removed", async () => {
+    await using p = await scratchProject();
+    await Deno.writeTextFile(join(p.store.dir, `${CLEARING_PREFIX}s-a`), "not a stamp\n");
+    assert.equal(takeClearing(p.store, NOW), undefined);
+    assert.deepEqual([...Deno.readDirSync(p.store.dir)], []);
+  });
+});
