@@ -50,16 +50,19 @@ export interface Budget {
  * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
  * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
  * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
- * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ * with a margin. Gemini CLI (0.61), Qwen Code (0.24) and opencode (1.18) have no such limit (the
+ * last two put it in the system prompt whole); they get Claude Code's numbers.
  */
 export const BUDGETS: Record<string, Budget> = {
   claude: { digestOver: 8_000, limit: 9_500 },
   gemini: { digestOver: 8_000, limit: 9_500 },
+  qwen: { digestOver: 8_000, limit: 9_500 },
+  opencode: { digestOver: 8_000, limit: 9_500 },
   codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
 };
 
 /** The agents the hook knows, by the name `--agent` takes. */
-export type Agent = "claude" | "codex" | "gemini";
+export type Agent = "claude" | "codex" | "gemini" | "qwen" | "opencode";
 
 /** Hook options: which sources inject, the window, the agent and its budget. */
 export interface RestoreOptions {
@@ -134,8 +137,8 @@ export function parseHookArgs(args: string[]): RestoreOptions {
       options.fault = value();
     } else if (flag === "--agent") {
       const agent = value();
-      if (agent === "claude" || agent === "codex" || agent === "gemini") {
-        options.agent = agent;
+      if (agent in BUDGETS) {
+        options.agent = agent as Agent;
         options.budget = BUDGETS[agent];
       }
     }
@@ -296,7 +299,8 @@ function answerPointer(
     const busy = claimAndConsume(dir, slug, text, consumedAt, options.fault, sessionId);
     if (busy !== undefined) return { general: busy };
   }
-  return { stdout: hookOutput(context), reason: `injected "${slug}"` };
+  const title = options.agent === "claude" ? slug : undefined;
+  return { stdout: hookOutput(context, "SessionStart", title), reason: `injected "${slug}"` };
 }
 
 /**
@@ -1080,11 +1084,17 @@ export function branchWords(branch: string | undefined): string {
 }
 
 /**
- * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
- * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
+ * The one JSON object the hook prints (the form Claude Code, Codex CLI, Gemini CLI and Qwen Code
+ * read). `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred
+ * restore. `title`, for Claude Code's restore of a handover, names the session after it
+ * (`sessionTitle`, read since 2.1.152).
  */
-export function hookOutput(context: string, event = "SessionStart"): string {
+export function hookOutput(context: string, event = "SessionStart", title?: string): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: event, additionalContext: context },
+    hookSpecificOutput: {
+      hookEventName: event,
+      additionalContext: context,
+      ...(title ? { sessionTitle: title } : {}),
+    },
   });
 }

@@ -59,7 +59,7 @@ export {
  * slug as printed ({@link Pending} `label`); `redacted` the note of what was redacted, if anything.
  */
 export type Outcome =
-  | { injected: true; slug: string; context: string; redacted?: string }
+  | { injected: true; slug: string; context: string; redacted?: string; handover?: boolean }
   | { injected: false; reason: string };
 
 /** The context the agent receives: a one-line banner, then the body or its digest, fenced. */
@@ -279,7 +279,13 @@ export function consumePending(
     // does not work, for a slug that holds a secret).
     const shown = { ...found, slug: found.label };
     const context = found.draft ? draftNotice(shown, now) : buildContext(shown, now, budget);
-    return { injected: true, slug: found.label, context, redacted: found.redacted || undefined };
+    return {
+      injected: true,
+      slug: found.label,
+      context,
+      redacted: found.redacted || undefined,
+      handover: !found.draft,
+    };
   } finally {
     lock.release();
   }

@@ -50,8 +50,9 @@ function chatSide(
       return chat.requestText(r, "tool");
     },
     clear: async () => {
+      await sleep(3_000); // side calls after a turn (Qwen: memory, suggestions) settle first
       await tmux.submit(fresh);
-      await sleep(2_000);
+      await sleep(3_000);
     },
     log: () =>
       standIn.requests.map((r) =>
