@@ -365,7 +365,7 @@ export interface AgentSpec {
   label: string;
   /** Its registrations (one per hook event), written in this order. */
   targets: HookTarget[];
-  /** The scopes it has (Codex and Gemini have no local settings file). */
+  /** The scopes it has (only Claude Code has a local settings file). */
   scopes: Scope[];
 }
 

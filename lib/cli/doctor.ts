@@ -20,7 +20,8 @@ export const SPEC: ModeSpec = {
   flags: AGENT_FLAG,
   notes: [
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
-    "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
+    "--agent codex|gemini|qwen|opencode: their hook files instead (Codex, Gemini: and whether " +
+    "the agent will run the hook).",
     "Flags an older registration (SessionStart only: run install to update), a hook registered " +
     "both in settings and by the plugin, and a SessionEnd only in the plugin when a draft would " +
     "not fit Claude Code's 1.5 s SessionEnd budget.",

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { isoStamp } from "../../lib/store/time.ts";
+import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { claudeEnv, ensureClaudes, makeWorld, startClaude, type World } from "./support/claude.ts";
 import {
   isToolResult,
@@ -218,6 +219,16 @@ for (const { version, bin } of await ensureClaudes()) {
       );
       const latest = await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "");
       assert.equal(latest.trim(), "");
+      // The restored session is named after the handover (the hook's sessionTitle): Claude Code
+      // records the title in the new session's transcript.
+      const marker = [...Deno.readDirSync(`${world.project}/${STORE}`)]
+        .find((e) => e.name.startsWith(".restored-"));
+      assert.ok(marker, "the marker of the handover the new session started from");
+      const session = marker.name.slice(".restored-".length);
+      await waitForFile(
+        `${world.home}/.claude/projects/${encodeProjectDir(world.project)}/${session}.jsonl`,
+        (t) => /"customTitle":"e2e-handover"/.test(t),
+      );
     });
 
     await t.step("a second /clear carries nothing", async () => {
