@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { commandFor } from "../../lib/agents/registration.ts";
 import { opencodePluginCommand } from "../../lib/agents/plugin_file.ts";
+import { qwenFindings } from "../../lib/agents/trust.ts";
 import { REPO, scratchDir, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess } from "../support/run.ts";
 
@@ -70,6 +71,34 @@ Deno.test("install --agent qwen", async (t) => {
         assert.equal(local.code, 2);
       }),
   );
+});
+
+Deno.test("doctor --agent qwen: folder trust", async (t) => {
+  await using homeDir = await scratchDir("qwen-home-");
+  const home = homeDir.path;
+  const env = (name: string) => (name === "HOME" ? home : undefined);
+  await Deno.mkdir(`${home}/.qwen`);
+  await t.step("trust off (Qwen's default): nothing to say", async () => {
+    assert.deepEqual(await qwenFindings("/p/app", env, true), []);
+    await Deno.writeTextFile(`${home}/.qwen/settings.json`, '{"security":{}}');
+    assert.deepEqual(await qwenFindings("/p/app", env, true), []);
+  });
+  await t.step("trust on: an untrusted project is a fix, a trusted one ok", async () => {
+    await Deno.writeTextFile(
+      `${home}/.qwen/settings.json`,
+      JSON.stringify({ security: { folderTrust: { enabled: true } } }),
+    );
+    const [untrusted] = await qwenFindings("/p/app", env, true);
+    assert.equal(untrusted.status, "fix");
+    assert.match(untrusted.text, /\/trust/);
+    await Deno.writeTextFile(
+      `${home}/.qwen/trustedFolders.json`,
+      JSON.stringify({ "/p/app/sub": "TRUST_PARENT" }),
+    );
+    const [trusted] = await qwenFindings("/p/app", env, true);
+    assert.equal(trusted.status, "ok");
+    assert.deepEqual(await qwenFindings("/p/app", env, false), [], "no project install");
+  });
 });
 
 Deno.test("install --agent opencode", async (t) => {
