@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isDir, join, parentDir } from "../fs/path.ts";
+import { isDir, join } from "../fs/path.ts";
 import { UsageError } from "../errors.ts";
 import { type FileFormat, OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE } from "./plugin_file.ts";
 
@@ -118,8 +118,9 @@ const HOME_VARS: Record<string, string[]> = {
 /**
  * Why the user settings file `path` of `agent` cannot be used, or undefined when it can: it must
  * be absolute (HOME unset or empty, or an override set empty, would put it in the current
- * directory), and under HOME at most the agent's own folder (e.g. `~/.claude`) may be missing: a
- * home directory that does not exist is a mistake to report, not a tree to create.
+ * directory), and under HOME only the agent's own folders (e.g. `~/.claude`,
+ * `~/.config/opencode/plugins`) may be missing: a home directory that does not exist is a mistake
+ * to report, not a tree to create.
  */
 export function userSettingsProblem(
   agent: string,
@@ -139,7 +140,7 @@ export function userSettingsProblem(
       `(${shown}) — fix: ${fix}, and rerun`;
   }
   // An override the user set names a directory the agent itself creates; HOME must exist.
-  const home = env(vars[0]) ? undefined : parentDir(parentDir(path) ?? "/");
+  const home = env(vars[0]) ? undefined : env("HOME") ?? env("USERPROFILE");
   if (home !== undefined && !isDir(home)) {
     return `--user would write ${path}, but ${home} is not a directory (${shown}) — fix: ${fix}, ` +
       `and rerun`;
