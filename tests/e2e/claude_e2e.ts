@@ -25,6 +25,8 @@ import { sleep, type Tmux } from "./support/tmux.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
 const NOW = new Date("2026-11-30T12:00:00Z");
+/** The tested Claude Code that applies a SessionStart hook's `sessionTitle`. */
+const TITLED_VERSION = "2.1.332";
 const ENV = { SESSION_NOW: isoStamp(NOW) };
 const STORE = ".claude/state/session";
 
@@ -219,16 +221,6 @@ for (const { version, bin } of await ensureClaudes()) {
       );
       const latest = await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "");
       assert.equal(latest.trim(), "");
-      // The restored session is named after the handover (the hook's sessionTitle): Claude Code
-      // records the title in the new session's transcript.
-      const marker = [...Deno.readDirSync(`${world.project}/${STORE}`)]
-        .find((e) => e.name.startsWith(".restored-"));
-      assert.ok(marker, "the marker of the handover the new session started from");
-      const session = marker.name.slice(".restored-".length);
-      await waitForFile(
-        `${world.home}/.claude/projects/${encodeProjectDir(world.project)}/${session}.jsonl`,
-        (t) => /"customTitle":"e2e-handover"/.test(t),
-      );
     });
 
     await t.step("a second /clear carries nothing", async () => {
@@ -257,6 +249,37 @@ for (const { version, bin } of await ensureClaudes()) {
       assert.equal(await Deno.readTextFile(settings), original);
     });
   });
+
+  // Claude Code takes a SessionStart hook's sessionTitle at startup, resume and fork (2.1.332's
+  // bundle; after /clear it is ignored): a handover restored at start-up names the session.
+  if (version === TITLED_VERSION) {
+    claudeTest(
+      "install --startup: a handover restored at start-up names the session",
+      async (t, s) => {
+        const { world, standIn } = s;
+        const mark = `TITLE-${crypto.randomUUID().slice(0, 8)}`;
+        const installed = await cli(world, ["install", "--startup"]);
+        assert.equal(installed.code, 0, installed.stderr);
+        await dumpOutside(world, "e2e-titled", mark, NOW);
+        s.tmux = await startClaude(bin, world, standIn, { env: ENV });
+        await t.step(
+          "the first request carries the handover; the session is named after it",
+          async () => {
+            const r = await ask(s.tmux!, standIn, "where were we?");
+            assert.ok(r.raw.includes(mark), "handover in the first request");
+            const marker = [...Deno.readDirSync(`${world.project}/${STORE}`)]
+              .find((e) => e.name.startsWith(".restored-"));
+            assert.ok(marker, "the marker of the handover the session started from");
+            const session = marker.name.slice(".restored-".length);
+            await waitForFile(
+              `${world.home}/.claude/projects/${encodeProjectDir(world.project)}/${session}.jsonl`,
+              (t) => /"type":"custom-title","customTitle":"e2e-titled"/.test(t),
+            );
+          },
+        );
+      },
+    );
+  }
 
   claudeTest(
     "with the checkout as a plugin: skill listed, hook restores",

@@ -22,7 +22,7 @@ export interface Body {
   model?: string;
   stream?: boolean;
   messages?: Message[];
-  tools?: { type?: string; function?: { name?: string } }[];
+  tools?: { type?: string; function?: { name?: string; description?: string } }[];
 }
 
 /** A request the stand-in received (path e.g. `/v1/chat/completions`). */
@@ -48,6 +48,12 @@ export function messageText(m: Message): string {
 export function requestText(r: Recorded, role?: string): string {
   return (r.body.messages ?? []).filter((m) => role === undefined || m.role === role)
     .map(messageText).join("\n");
+}
+
+/** What the model is shown beyond the messages: each tool's name and description. */
+export function toolsText(r: Recorded): string {
+  return (r.body.tools ?? []).map((t) => `${t.function?.name}: ${t.function?.description ?? ""}`)
+    .join("\n");
 }
 
 /** The last user message's text. */

@@ -2,8 +2,8 @@
  * Qwen Code and opencode as {@link Side}s of the cross-agent end-to-end test: each a real client
  * in tmux with its own Chat Completions stand-in, whose scripted model dumps through the client's
  * shell tool when asked `please dump as <slug> with <mark>` (support/cross.ts), and answers "OK."
- * otherwise. What a side "carried" is all the text of its next agent request, system included
- * (both put the restored context in the system prompt).
+ * otherwise. What a side "carried" is all the text of its next agent request, system prompt and
+ * tool descriptions included (both put the restored context in the system prompt).
  * @module
  */
 
@@ -32,7 +32,7 @@ function chatSide(
       (r) => chat.isTurn(r) && chat.lastUser(r).includes(message),
       { since, timeoutMs: WAIT_MS },
     );
-    return chat.requestText(r);
+    return `${chat.requestText(r)}\n${chat.toolsText(r)}`;
   };
   return {
     name,
