@@ -22,7 +22,7 @@ export interface Body {
   model?: string;
   stream?: boolean;
   messages?: Message[];
-  tools?: { type?: string; function?: { name?: string; description?: string } }[];
+  tools?: { type?: string; function?: { name?: string } }[];
 }
 
 /** A request the stand-in received (path e.g. `/v1/chat/completions`). */
@@ -50,10 +50,9 @@ export function requestText(r: Recorded, role?: string): string {
     .map(messageText).join("\n");
 }
 
-/** What the model is shown beyond the messages: each tool's name and description. */
+/** What the model is shown beyond the messages: the tools, as sent (names, descriptions, schemas). */
 export function toolsText(r: Recorded): string {
-  return (r.body.tools ?? []).map((t) => `${t.function?.name}: ${t.function?.description ?? ""}`)
-    .join("\n");
+  return JSON.stringify(r.body.tools ?? []);
 }
 
 /** The last user message's text. */
