@@ -27,8 +27,6 @@ export interface Tmux {
   submit: (text: string) => Promise<void>;
   /** The visible screen as text. */
   screen: () => Promise<string>;
-  /** The terminal title the program set (OSC 0/2), as tmux keeps it. */
-  title: () => Promise<string>;
   /** Resolves with the screen once `test` holds (string: substring); rejects after the timeout. */
   waitForScreen: (
     test: string | RegExp | ((s: string) => boolean),
@@ -97,7 +95,6 @@ export async function startTmux(options: TmuxStart): Promise<Tmux> {
       await tmux("send-keys", "-t", "e2e", "Enter");
     },
     screen,
-    title: async () => (await tmux("display-message", "-p", "-t", "e2e", "#{pane_title}")).trim(),
     waitForScreen: async (test, timeoutMs = 30_000) => {
       const ok = typeof test === "string"
         ? (s: string) => s.includes(test)
