@@ -27,7 +27,7 @@ import { head } from "../text/cut.ts";
 
 /**
  * Fuse's import map name, imported by a computed specifier: a literal one puts the npm package in
- * the module graph Deno resolves before `drop` starts, which every drop paid for, exact or not.
+ * the module graph Deno resolves before `drop` starts, which every drop would pay for, exact or not.
  */
 const FUSE = "fuse.js";
 
