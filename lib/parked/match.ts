@@ -138,7 +138,7 @@ export async function matchParked(
   if (!slug || words.length === 0) return { kind: "none" };
   if (queryProblem(query)) return { kind: "slow" };
   const exact = items.filter((i) => i.slug === slug);
-  // An exact slug needs no fuzzy search (and no Fuse import): the common, fast path.
+  // An exact slug needs no fuzzy search (and no Fuse import): the common case.
   if (exact.length) return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
   const { default: Fuse } = await (import(FUSE) as Promise<typeof import("fuse.js")>);
   const fuse = new Fuse(items.map(haystack), {
