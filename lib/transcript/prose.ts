@@ -86,36 +86,27 @@ const STOP_WORDS = new Set(
  * Anything else "starts something else": the question stays open.
  */
 export function answersQuestion(question: string, reply: string): boolean {
-  // ASCII texts (the usual case) are read with ASCII classes: the Unicode-class regexes' first use
-  // costs a SessionEnd draft or a dump ~2 ms. The same words either way.
-  const ascii = !NON_ASCII.test(question) && !NON_ASCII.test(reply);
-  const first = (ascii ? ASCII_OPENING : OPENING).exec(reply.trim().toLowerCase())?.[0] ?? "";
+  const first = OPENING.exec(reply.trim().toLowerCase())?.[0] ?? "";
   if (ANSWER_OPENERS.has(first) || isDigits(first)) return true;
   const asked = new Set<string>();
-  for (const run of wordRuns(question, ascii)) {
+  for (const run of wordRuns(question)) {
     const w = trimDashes(run);
     if (w.length >= 4 && !STOP_WORDS.has(w)) asked.add(w);
   }
   if (asked.size === 0) return false;
-  for (const run of wordRuns(reply, ascii)) if (asked.has(trimDashes(run))) return true;
+  for (const run of wordRuns(reply)) if (asked.has(trimDashes(run))) return true;
   return false;
 }
 
-/** Any character outside ASCII. */
-const NON_ASCII = /[\u0080-\uFFFF]/;
 /** A reply's opening word: letters, digits and `'`. */
 const OPENING = /^[\p{L}\p{N}']+/u;
-/** {@link OPENING} for a lower-cased ASCII text (`\p{L}` and `\p{N}` are `a-z` and `0-9` there). */
-const ASCII_OPENING = /^[a-z0-9']+/;
 
 /** Maximal runs of 4+ letters, digits, `_` and `-`. */
 const RUNS = /[\p{L}\p{N}_-]{4,}/gu;
-/** {@link RUNS} in a lower-cased ASCII text. */
-const ASCII_RUNS = /[a-z0-9_-]{4,}/g;
 
 /** The lower-cased text's {@link RUNS} (`match` starts a global regex from the start each time). */
-function wordRuns(text: string, ascii: boolean): string[] {
-  return text.toLowerCase().match(ascii ? ASCII_RUNS : RUNS) ?? [];
+function wordRuns(text: string): string[] {
+  return text.toLowerCase().match(RUNS) ?? [];
 }
 
 /** One or more ASCII digits and nothing else. */
