@@ -11,6 +11,7 @@ import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 
 /** Arguments and help of `doctor`. */
 export const SPEC: ModeSpec = {
@@ -46,5 +47,18 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
   const fixes = findings.filter((f) => f.status === "fix").length;
   ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
+  ctx.out(renderConfidence([doctorPoint(findings.length, fixes)]));
   return fixes === 0 ? EXIT.ok : NEEDS_FIXING;
+}
+
+/** The point of a doctor run (pure): how many checks ran, and how many found something to fix. */
+export function doctorPoint(checks: number, fixes: number): Point {
+  return fixes
+    ? point(
+      "checks",
+      false,
+      `${fixes} of ${count(checks, "check")} found something to fix (✗ above)`,
+      "do what each ✗ line says, then run doctor again",
+    )
+    : point("checks", true, `${count(checks, "check")}, none found anything to fix`);
 }

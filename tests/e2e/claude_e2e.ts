@@ -198,6 +198,21 @@ for (const { version, bin } of await ensureClaudes()) {
         });
         const out = messageText(lastMessage(result)!).trim();
         assert.equal(out.split("\n").at(-1), "/clear", out);
+        // The dump's `## Confidence` block reached the model in the tool result, computed from
+        // the sections it piped: its decision has a why; its next step names nothing concrete.
+        const lines = out.split("\n");
+        const block = lines.slice(lines.indexOf("## Confidence"));
+        assert.ok(lines.includes("## Confidence"), out);
+        assert.match(block[1], /^[✓⚠] files: /);
+        assert.equal(block[2], "✓ decisions: 1, each with its why");
+        assert.match(block[3], /^⚠ sweep: not run /);
+        assert.match(
+          block[4],
+          /^⚠ next step: names nothing concrete: "Check the restored context\."/,
+        );
+        assert.match(block[5], /^✓ size: \d+ lines/);
+        assert.match(block[6], /Fix what is flagged and rerun once.*dump e2e-handover --force$/);
+        assert.equal(block[7], "Next step: Check the restored context.");
         assert.match(await Deno.readTextFile(doc), /^consumed: false$/m);
         assert.equal(
           (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(),
