@@ -59,6 +59,10 @@ export const SPEC: ModeSpec = {
     "(SessionEnd at Codex's 3 s cap); Codex asks you to trust it.",
     "--agent gemini: .gemini/settings.json (--user: ~/.gemini/settings.json), SessionStart " +
     "(clear) and BeforeAgent.",
+    "--agent qwen: .qwen/settings.json (--user: ~/.qwen/settings.json), SessionStart " +
+    "(clear, compact).",
+    "--agent opencode: the plugin file .opencode/plugins/session-restore.ts (--user: " +
+    "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
   ],
 };
 
@@ -83,6 +87,17 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "Gemini runs project hooks only in a trusted folder. After /clear it says the handover " +
       "will be restored with your next message, and sends it with that message.",
+    ];
+  }
+  if (agent.name === "qwen") {
+    return [
+      "Qwen Code runs project hooks only in a trusted folder when its folder trust is on.",
+    ];
+  }
+  if (agent.name === "opencode") {
+    return [
+      "opencode loads the plugin at its next start. After a dump, /new restores the handover " +
+      "into the new session.",
     ];
   }
   return [];
