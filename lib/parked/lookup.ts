@@ -127,3 +127,8 @@ export function uniqueSlug(doc: ParkedDoc, base: string): string {
   const taken = new Set(slugFamily(doc, base).map((i) => i.slug));
   for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
+
+/** Whether `item`'s bullet stands in `doc` exactly as written, found by its slug in place. */
+export function holdsBullet(doc: ParkedDoc, item: ParkedItem): boolean {
+  return itemsWithSlug(doc, item.slug).some((i) => i.text === item.text);
+}
