@@ -19,7 +19,7 @@ import { readLatest } from "../store/latest.ts";
 import { sessionDocs, takeClearing } from "../store/sessions.ts";
 import { ageMs, inWindow } from "../store/time.ts";
 import type * as Consume from "./pending.ts";
-import type { Outcome, Pending } from "./pending.ts";
+import type { Candidate, Outcome, Pending } from "./pending.ts";
 import { gate, type Payload, type RestoreOptions } from "./input.ts";
 
 /** The lazily loaded half of the restore, once a handover is pending. */
@@ -42,6 +42,17 @@ export async function findPending(
   env: HookEnv,
   now: Date,
 ): Promise<Pending | { reason: string }> {
+  const found = findCandidate(payload, options, env, now);
+  return "reason" in found ? found : await (await pendingStep()).redactPending(found);
+}
+
+/** Every gate of the restore, claiming nothing: the handover as stored, or why there is none. */
+function findCandidate(
+  payload: Payload,
+  options: RestoreOptions,
+  env: HookEnv,
+  now: Date,
+): Candidate | { reason: string } {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
   const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
@@ -83,16 +94,7 @@ export async function findPending(
   // The notice switched off: nothing injected and nothing claimed, so recall and list still see
   // the draft as the pending one.
   if (draft && options.noNotice) return { reason: `document "${slug}" is a draft; --no-notice` };
-  return await (await pendingStep()).redactPending({
-    store,
-    slug,
-    text,
-    created,
-    branch,
-    body: split.body,
-    draft,
-    viaLatest,
-  });
+  return { store, slug, text, created, branch, body: split.body, draft, viaLatest };
 }
 
 /**
@@ -130,7 +132,7 @@ function choose(
 
 /**
  * Runs the restore for one payload against the store of its project: every gate, then
- * lib/hook/pending.ts `consumePending`. Never throws for bad data; a failed write throws with the
+ * lib/hook/pending.ts `redactPending` and `consumePending`. Never throws for bad data; a failed write throws with the
  * store as it was.
  */
 export async function restore(
@@ -139,7 +141,13 @@ export async function restore(
   env: HookEnv,
   now: Date,
 ): Promise<Outcome> {
-  const found = await findPending(payload, options, env, now);
+  const found = findCandidate(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
-  return await (await pendingStep()).consumePending(found, now, options.budget, payload.session_id);
+  const step = await pendingStep();
+  return await step.consumePending(
+    await step.redactPending(found),
+    now,
+    options.budget,
+    payload.session_id,
+  );
 }
