@@ -2,8 +2,10 @@
  * End to end across agents, in one scratch project with the hooks of Claude Code, Codex CLI and
  * Gemini CLI all installed (each real client pinned, offline, against its loopback stand-in): a
  * handover one agent's model dumps through its shell tool is what the next model request of
- * another agent carries after `/clear`, once. Claude Code → Codex, Codex → Claude Code,
- * Claude Code → Gemini, Gemini → Codex. The store is the project's, not the agent's.
+ * another agent carries after `/clear`, once: Claude Code → Codex, Claude Code → Gemini,
+ * Gemini → Codex. A handover whose writer is a known session still open in another agent is
+ * that session's (Codex → Claude Code stays pending; docs/HOOK.md, "Two sessions in one
+ * project"). The store is the project's, not the agent's.
  */
 
 import assert from "node:assert/strict";
@@ -149,8 +151,16 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
   await step("Codex's model dumps through its shell tool", async () => {
     await dumpOn(codex, world, "from-codex", fromCodex);
   });
-  await step("Claude Code /clear: the next request carries Codex's handover, once", async () => {
-    await pickUp(claude, world, "from-codex", fromCodex, "from codex");
+  // Codex's thread wrote it and is still open: another session's /clear leaves it pending (SPEC,
+  // two sessions), even another agent's; Codex links no /clear, so its next /clear takes it.
+  await step("Claude Code /clear: Codex's handover stays pending for Codex", async () => {
+    await claude.clear();
+    const text = await claude.say("carry on from codex");
+    assert.ok(!text.includes(fromCodex), "Claude Code was given Codex's handover");
+    assert.match(await doc(world, "from-codex"), /^consumed: false$/m);
+  });
+  await step("Codex /clear: the next request carries its own handover, once", async () => {
+    await pickUp(codex, world, "from-codex", fromCodex, "from codex");
   });
 
   const forGemini = mark("CLAUDE2");
