@@ -3,9 +3,9 @@
  * Gemini CLI all installed (each real client pinned, offline, against its loopback stand-in): a
  * handover one agent's model dumps through its shell tool is what the next model request of
  * another agent carries after `/clear`, once: Claude Code → Codex, Claude Code → Gemini,
- * Gemini → Codex. A handover whose writer is a known session still open in another agent is
- * that session's (Codex → Claude Code stays pending; docs/HOOK.md, "Two sessions in one
- * project"). The store is the project's, not the agent's.
+ * Gemini → Codex. A handover a known session of another agent wrote is that session's: Claude
+ * Code's `/clear` leaves Codex's dump pending (docs/HOOK.md, "Two sessions in one project"). The
+ * store is the project's, not the agent's.
  */
 
 import assert from "node:assert/strict";
@@ -151,8 +151,8 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
   await step("Codex's model dumps through its shell tool", async () => {
     await dumpOn(codex, world, "from-codex", fromCodex);
   });
-  // Codex's thread wrote it and is still open: another session's /clear leaves it pending (SPEC,
-  // two sessions), even another agent's; Codex links no /clear, so its next /clear takes it.
+  // Codex's thread wrote it: another session's /clear leaves it pending (SPEC, two sessions), even
+  // another agent's; Codex links no /clear, so its next /clear takes it.
   await step("Claude Code /clear: Codex's handover stays pending for Codex", async () => {
     await claude.clear();
     const text = await claude.say("carry on from codex");
