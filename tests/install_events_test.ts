@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { AGENTS } from "../lib/agents/targets.ts";
+import { AGENTS, eventOf } from "../lib/agents/targets.ts";
 import { findHooks } from "../lib/agents/settings.ts";
 import { grantedPaths } from "../lib/agents/doctor.ts";
 import { join } from "../lib/fs/path.ts";
@@ -19,10 +19,14 @@ const EVENTS: Record<string, string[]> = {
   claude: ["SessionStart", "SessionEnd", "PreCompact"],
   codex: ["SessionStart", "SessionEnd", "PreCompact"],
   gemini: ["SessionStart", "BeforeAgent"],
+  qwen: ["SessionStart"],
+  opencode: ["SessionStart"],
 };
 
 /** Every group of the agent's settings file, by event. */
-async function groups(path: string): Promise<Record<string, Record<string, unknown>[]>> {
+type Groups = Record<string, Record<string, unknown>[]>;
+
+async function groups(path: string): Promise<Groups> {
   return JSON.parse(await Deno.readTextFile(path)).hooks;
 }
 
@@ -38,12 +42,20 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
       const spec = AGENTS[agent];
       const env = (name: string) => name === "HOME" ? home : undefined;
       const path = spec.targets[0].settingsPath(scope, { root: p.root, env });
-      const hooks = await groups(path);
-      assert.deepEqual(Object.keys(hooks), EVENTS[agent]);
+      const text = await Deno.readTextFile(path);
+      assert.deepEqual(
+        spec.targets.filter((t) => findHooks(text, t).length > 0).map(eventOf),
+        EVENTS[agent],
+      );
+      // opencode's registration is a plugin file, not a settings file.
+      const hooks: Groups = spec.targets[0].file ? {} : await groups(path);
+      if (!spec.targets[0].file) assert.deepEqual(Object.keys(hooks), EVENTS[agent]);
       const transcripts = agent === "claude"
         ? join(home, ".claude", "projects")
         : join(home, ".codex", "sessions");
-      if (agent !== "gemini") {
+      if (agent === "qwen" || agent === "opencode") {
+        assert.equal(findHooks(text, spec.targets[0])[0].matcher, "clear|compact");
+      } else if (agent !== "gemini") {
         assert.equal(hooks.SessionStart[0].matcher, "clear|compact");
         assert.equal(hooks.SessionEnd[0].matcher, undefined, "every reason");
         assert.equal(hooks.PreCompact[0].matcher, undefined, "manual and auto");

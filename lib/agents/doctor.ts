@@ -28,7 +28,7 @@ import {
 import { encodeProjectDir } from "../transcript/paths.ts";
 import { grantPath } from "./command.ts";
 import type { Finding } from "./finding.ts";
-import { codexFindings, geminiFindings } from "./trust.ts";
+import { codexFindings, geminiFindings, qwenFindings } from "./trust.ts";
 import { readIfExists, stateIgnored } from "./registration.ts";
 import { findHooks, SettingsError } from "./settings.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
@@ -374,8 +374,8 @@ export async function doctorFindings(store: Store, agent: AgentSpec, env: Env): 
     ...registration.findings,
     ...(agent.name === "codex"
       ? await codexFindings(store.root, env, registration.paths)
-      : agent.name === "gemini"
-      ? await geminiFindings(
+      : agent.name === "gemini" || agent.name === "qwen"
+      ? await (agent.name === "gemini" ? geminiFindings : qwenFindings)(
         store.root,
         env,
         registration.paths.some((p) => p.startsWith(`${store.root}/`)),

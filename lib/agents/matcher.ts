@@ -8,6 +8,8 @@
  * - Codex CLI: none, `""` or `"*"` match all; otherwise a regular expression (`clear|compact`
  *   reads the same either way).
  * - Gemini CLI: lifecycle matchers are exact strings; none, `""` or `"*"` match all.
+ * - Qwen Code: a `|` list of exact names, else a regular expression (read here as Codex's).
+ * - opencode: no matcher; its plugin file stands for the sources it sends.
  * @module
  */
 
@@ -16,6 +18,9 @@ export const SOURCES: Record<string, string[]> = {
   claude: ["startup", "resume", "clear", "compact"],
   codex: ["startup", "resume", "clear", "compact"],
   gemini: ["startup", "resume", "clear"],
+  qwen: ["startup", "resume", "clear", "compact"],
+  // What opencode's plugin sends (hooks/opencode.ts): a new session as `clear`, and `compact`.
+  opencode: ["clear", "compact"],
 };
 
 /** Whether `matcher` (as `agent` reads it) lets `source` through. */

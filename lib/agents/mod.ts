@@ -1,11 +1,14 @@
 /**
- * The agents session serves (Claude Code, Codex CLI, Gemini CLI): where each registers the
- * hook for each event (SessionStart, SessionEnd, PreCompact; Gemini's BeforeAgent), the command registered, editing their settings files, and what `doctor` finds.
+ * The agents session serves (Claude Code, Codex CLI, Gemini CLI, Qwen Code, opencode): where each
+ * registers the hook for each event (SessionStart, SessionEnd, PreCompact; Gemini's BeforeAgent;
+ * opencode's plugin file), the command registered, editing their settings files, and what
+ * `doctor` finds.
  * The modes `install`, `uninstall` and `doctor` (lib/cli/) are thin over these.
  *
  * - targets.ts: each agent's settings files per scope and the shape of its hook entry (data)
  * - command.ts: the exact CLI and hook commands, with their least-privilege Deno flags
  * - settings.ts: pure edits of a JSONC settings file, comments and formatting kept: find, add, remove our hook
+ * - plugin_file.ts: opencode's registration, a whole plugin file: its text, and the command read back
  * - gitignore.ts: whether `.gitignore` keeps `.claude/state/` out of git, and the line to add
  * - registration.ts: the IO around those edits: read, edit, write atomically; the gitignore
  * - finding.ts: one line of doctor's report
@@ -28,3 +31,4 @@ export * from "./doctor.ts";
 export * from "./matcher.ts";
 export * from "./event_findings.ts";
 export * from "./trust.ts";
+export * from "./plugin_file.ts";

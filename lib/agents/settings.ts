@@ -117,6 +117,13 @@ function places(tree: Node | undefined, target: HookTarget): Place[] {
 
 /** Our hook entries in `text` (throws SettingsError on a file we cannot read safely). */
 export function findHooks(text: string, target: HookTarget): FoundHook[] {
+  if (target.file) {
+    const command = target.file.read(text);
+    const entry = target.entry(command ?? "");
+    return command !== undefined && target.isOurs({ command })
+      ? [{ matcher: String(entry.matcher ?? ""), command, timeout: undefined }]
+      : [];
+  }
   return places(parseSettings(text), target).map((p) => p.found);
 }
 
@@ -165,6 +172,7 @@ function remove(text: string, path: JSONPath): string {
 
 /** Removes our hooks, then any group, array or object that removal left empty. */
 export function removeHooks(text: string, target: HookTarget): string {
+  if (target.file) return findHooks(text, target).length > 0 ? "" : text;
   let out = text;
   const found = places(parseSettings(out), target).reverse();
   for (const p of found) {
@@ -193,6 +201,12 @@ export function addHook(
   command: string,
   options: EntryOptions = {},
 ): string {
+  if (target.file) {
+    if (text !== "" && findHooks(text, target).length === 0) {
+      throw new SettingsError("the file is not one install wrote (it is left as it is)");
+    }
+    return target.file.render(command);
+  }
   const tree = parseSettings(text);
   const existing = places(tree, target);
   const want = target.entry(command, options);

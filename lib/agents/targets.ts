@@ -6,8 +6,9 @@
  * @module
  */
 
-import { isDir, join, parentDir } from "../fs/path.ts";
+import { isDir, join } from "../fs/path.ts";
 import { UsageError } from "../errors.ts";
+import { type FileFormat, OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE } from "./plugin_file.ts";
 
 /** Where a registration goes: the project's shared settings, its local settings, or the user's. */
 export type Scope = "project" | "local" | "user";
@@ -53,6 +54,11 @@ export interface HookTarget {
   transcripts?: (env: (name: string) => string | undefined) => string | undefined;
   /** True for the restoring events (SessionStart, BeforeAgent): they carry the restore flags. */
   restores?: boolean;
+  /**
+   * Set when the registration is a whole file of its own (opencode's plugin), not an entry in a
+   * settings file: how its text is written and read back.
+   */
+  file?: FileFormat;
 }
 
 /** The event a target registers, e.g. `SessionStart`. */
@@ -105,13 +111,16 @@ const HOME_VARS: Record<string, string[]> = {
   claude: ["CLAUDE_CONFIG_DIR", "HOME"],
   codex: ["CODEX_HOME", "HOME"],
   gemini: ["GEMINI_CLI_HOME", "HOME"],
+  qwen: ["QWEN_HOME", "HOME"],
+  opencode: ["XDG_CONFIG_HOME", "HOME"],
 };
 
 /**
  * Why the user settings file `path` of `agent` cannot be used, or undefined when it can: it must
  * be absolute (HOME unset or empty, or an override set empty, would put it in the current
- * directory), and under HOME at most the agent's own folder (e.g. `~/.claude`) may be missing: a
- * home directory that does not exist is a mistake to report, not a tree to create.
+ * directory), and under HOME only the agent's own folders (e.g. `~/.claude`,
+ * `~/.config/opencode/plugins`) may be missing: a home directory that does not exist is a mistake
+ * to report, not a tree to create.
  */
 export function userSettingsProblem(
   agent: string,
@@ -131,7 +140,7 @@ export function userSettingsProblem(
       `(${shown}) — fix: ${fix}, and rerun`;
   }
   // An override the user set names a directory the agent itself creates; HOME must exist.
-  const home = env(vars[0]) ? undefined : parentDir(parentDir(path) ?? "/");
+  const home = env(vars[0]) ? undefined : env("HOME") ?? env("USERPROFILE");
   if (home !== undefined && !isDir(home)) {
     return `--user would write ${path}, but ${home} is not a directory (${shown}) — fix: ${fix}, ` +
       `and rerun`;
@@ -306,21 +315,67 @@ export const GEMINI_DELIVER: HookTarget = {
   },
 };
 
+/** Qwen Code's user directory: `QWEN_HOME`, else `~/.qwen`. */
+export function qwenHome(env: (name: string) => string | undefined): string {
+  return env("QWEN_HOME") || join(home(env), ".qwen");
+}
+
+/**
+ * Qwen Code (0.24): SessionStart with matcher `clear|compact` in `.qwen/settings.json` (`--user`:
+ * `$QWEN_HOME/settings.json`, else `~/.qwen/settings.json`), Claude Code's shape; it reads a
+ * `|`-list matcher as exact names, timeouts in seconds. Its `clear` and `compact` sources carry
+ * `additionalContext` into the system instruction, so it restores as Claude Code does.
+ */
+export const QWEN: HookTarget = {
+  ...CODEX,
+  name: "qwen",
+  settingsPath: (scope, { root, env }) =>
+    scope === "user" ? join(qwenHome(env), "settings.json") : join(root, ".qwen", "settings.json"),
+};
+
+/** opencode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
+export function opencodeConfig(env: (name: string) => string | undefined): string {
+  return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), "opencode");
+}
+
+/**
+ * opencode (1.18): no shell hooks; its plugins folder (`.opencode/plugins/`, `--user`:
+ * `~/.config/opencode/plugins/`) gets a thin plugin file running the hook command
+ * (lib/agents/plugin_file.ts, hooks/opencode.ts). It sends SessionStart `clear` for a new session
+ * and `compact` at a compaction: the sources its matcher stands for.
+ */
+export const OPENCODE: HookTarget = {
+  name: "opencode",
+  settingsPath: (scope, { root, env }) =>
+    join(
+      scope === "user" ? join(opencodeConfig(env), "plugins") : join(root, ".opencode", "plugins"),
+      OPENCODE_PLUGIN_FILE,
+    ),
+  hookPath: ["SessionStart"],
+  timeout: 10,
+  entry: (command) => ({ matcher: startSources().join("|"), command }),
+  isOurs: runsRestore,
+  restores: true,
+  file: OPENCODE_PLUGIN,
+};
+
 /** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
 export interface AgentSpec {
-  name: "claude" | "codex" | "gemini";
+  name: "claude" | "codex" | "gemini" | "qwen" | "opencode";
   /** The product's name, for messages. */
   label: string;
   /** Its registrations (one per hook event), written in this order. */
   targets: HookTarget[];
-  /** The scopes it has (Codex and Gemini have no local settings file). */
+  /** The scopes it has (only Claude Code has a local settings file). */
   scopes: Scope[];
 }
 
 /**
  * Every agent by the name `--agent` takes. Gemini CLI gets no SessionEnd nor PreCompress: its chat
  * files are not read (nothing to draft from), its SessionEnd is not awaited, its PreCompress is
- * advisory and its SessionStart has no `compact` source to deliver a card with.
+ * advisory and its SessionStart has no `compact` source to deliver a card with. Qwen Code and
+ * opencode get no SessionEnd nor PreCompact either: their transcripts are not read, so there is
+ * nothing to draft from, and SessionStart `compact` gathers the card from the store itself.
  */
 export const AGENTS: Record<string, AgentSpec> = {
   claude: {
@@ -339,6 +394,18 @@ export const AGENTS: Record<string, AgentSpec> = {
     name: "gemini",
     label: "Gemini CLI",
     targets: [GEMINI_START, GEMINI_DELIVER],
+    scopes: ["project", "user"],
+  },
+  qwen: {
+    name: "qwen",
+    label: "Qwen Code",
+    targets: [QWEN],
+    scopes: ["project", "user"],
+  },
+  opencode: {
+    name: "opencode",
+    label: "opencode",
+    targets: [OPENCODE],
     scopes: ["project", "user"],
   },
 };

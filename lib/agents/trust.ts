@@ -1,12 +1,12 @@
 /**
  * What `doctor --agent codex|gemini` checks beyond the registration: whether the agent will run
- * the hook at all (Codex's feature flag and hook trust, Gemini's folder trust). Read-only: these
+ * the hook at all (Codex's feature flag and hook trust, Gemini's and Qwen Code's folder trust). Read-only: these
  * files belong to the agents, and trust is the user's to give in the agent itself.
  * @module
  */
 
 import type { Finding } from "./finding.ts";
-import { codexHome, geminiHome } from "./targets.ts";
+import { codexHome, geminiHome, qwenHome } from "./targets.ts";
 import { readIfExists } from "./registration.ts";
 import { join, parentDir } from "../fs/path.ts";
 
@@ -87,6 +87,22 @@ export async function codexFindings(
   return out;
 }
 
+/**
+ * True when the trusted-folders file at `path` (Gemini CLI's format, which Qwen Code shares)
+ * trusts `root`: TRUST_FOLDER trusts that folder and below; TRUST_PARENT the folder's parent and
+ * below.
+ */
+async function trustedIn(path: string, root: string): Promise<boolean> {
+  let trusted: Record<string, unknown> = {};
+  try {
+    trusted = JSON.parse((await readIfExists(path)) ?? "{}");
+  } catch { /* unreadable: treated as no record */ }
+  return Object.entries(trusted).some(([dir, level]) => {
+    const top = level === "TRUST_PARENT" ? parentDir(dir) : level === "TRUST_FOLDER" ? dir : "";
+    return top !== undefined && top !== "" && (root === top || root.startsWith(`${top}/`));
+  });
+}
+
 /** Gemini: project hooks run only in a trusted folder. */
 export async function geminiFindings(
   root: string,
@@ -94,20 +110,38 @@ export async function geminiFindings(
   projectInstalled: boolean,
 ): Promise<Finding[]> {
   if (!projectInstalled) return [];
-  const path = join(geminiHome(env), "trustedFolders.json");
-  let trusted: Record<string, unknown> = {};
-  try {
-    trusted = JSON.parse((await readIfExists(path)) ?? "{}");
-  } catch { /* unreadable: treated as no record */ }
-  // TRUST_FOLDER trusts that folder and below; TRUST_PARENT trusts the folder's parent and below.
-  const ok = Object.entries(trusted).some(([dir, level]) => {
-    const top = level === "TRUST_PARENT" ? parentDir(dir) : level === "TRUST_FOLDER" ? dir : "";
-    return top !== undefined && top !== "" && (root === top || root.startsWith(`${top}/`));
-  });
   return [
-    ok ? { status: "ok", text: `Gemini trusts ${root}` } : {
-      status: "info",
-      text: `Gemini runs project hooks only in a trusted folder: trust ${root} when Gemini asks`,
-    },
+    (await trustedIn(join(geminiHome(env), "trustedFolders.json"), root))
+      ? { status: "ok", text: `Gemini trusts ${root}` }
+      : {
+        status: "info",
+        text: `Gemini runs project hooks only in a trusted folder: trust ${root} when Gemini asks`,
+      },
+  ];
+}
+
+/**
+ * Qwen Code: project hooks run only in a trusted folder, when folder trust is on
+ * (`security.folderTrust.enabled` in its user settings; off by default).
+ */
+export async function qwenFindings(
+  root: string,
+  env: (name: string) => string | undefined,
+  projectInstalled: boolean,
+): Promise<Finding[]> {
+  if (!projectInstalled) return [];
+  let settings: { security?: { folderTrust?: { enabled?: unknown } } } = {};
+  try {
+    settings = JSON.parse((await readIfExists(join(qwenHome(env), "settings.json"))) ?? "{}");
+  } catch { /* unreadable (or with comments): treated as the default, trust off */ }
+  if (settings?.security?.folderTrust?.enabled !== true) return [];
+  return [
+    (await trustedIn(join(qwenHome(env), "trustedFolders.json"), root))
+      ? { status: "ok", text: `Qwen Code trusts ${root}` }
+      : {
+        status: "fix",
+        text: `Qwen Code's folder trust is on and ${root} is not trusted: its project hooks ` +
+          `do not run — fix: trust the folder in Qwen Code (/trust), or install --user`,
+      },
   ];
 }

@@ -11,6 +11,7 @@ import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 
 /** Arguments and help of `doctor`. */
 export const SPEC: ModeSpec = {
@@ -22,7 +23,8 @@ export const SPEC: ModeSpec = {
   notes: [
     `Prints the Deno it runs on; one older than ${MIN_DENO} is a fix (upgrade: npm i -g deno).`,
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
-    "--agent codex|gemini: their hook files instead, and whether the agent will run the hook.",
+    "--agent codex|gemini|qwen|opencode: their hook files instead (Codex, Gemini, Qwen: and " +
+    "whether the agent will run the hook).",
     "Flags an older registration (SessionStart only, or a command with --v8-flags: run install " +
     "to update it in place), a hook registered both in settings and by the plugin, and a " +
     "SessionEnd only in the plugin when a draft would not fit Claude Code's 1.5 s SessionEnd " +
@@ -46,5 +48,18 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
   const fixes = findings.filter((f) => f.status === "fix").length;
   ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
+  ctx.out(renderConfidence([doctorPoint(findings.length, fixes)]));
   return fixes === 0 ? EXIT.ok : NEEDS_FIXING;
+}
+
+/** The point of a doctor run (pure): how many checks ran, and how many found something to fix. */
+export function doctorPoint(checks: number, fixes: number): Point {
+  return fixes
+    ? point(
+      "checks",
+      false,
+      `${fixes} of ${count(checks, "check")} found something to fix (✗ above)`,
+      "do what each ✗ line says, then run doctor again",
+    )
+    : point("checks", true, `${count(checks, "check")}, none found anything to fix`);
 }

@@ -8,7 +8,9 @@ import { EXIT } from "../errors.ts";
 import { collectRedacted } from "../handover/evidence/collect.ts";
 import { redactionNoteLazily } from "../secrets/lazy.ts";
 import { renderEvidence } from "../handover/evidence/render.ts";
+import type { Evidence } from "../handover/evidence/model.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import type { Context } from "./context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
@@ -38,6 +40,46 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }));
   const note = await redactionNoteLazily(redacted);
   if (note) ctx.err(note);
-  ctx.out(a.flags.json ? JSON.stringify(ev, null, 2) : renderEvidence(ev));
+  const points = evidencePoints(ev);
+  ctx.out(
+    a.flags.json
+      ? JSON.stringify({ ...ev, confidence: points }, null, 2)
+      : `${renderEvidence(ev)}\n${renderConfidence(points)}`,
+  );
   return EXIT.ok;
+}
+
+/**
+ * The points of the evidence (pure): what a dump's files table can be backed by — git (inside a
+ * repository), and the session's transcript (merged, so the files and tasks are the session's).
+ */
+export function evidencePoints(ev: Evidence): Point[] {
+  const git = ev.git
+    ? point(
+      "git",
+      true,
+      `${count(ev.files.filter((f) => f.source === "git").length, "file")} changed, ${
+        count(ev.commits.length, "commit")
+      } since ${ev.since}`,
+    )
+    : point(
+      "git",
+      false,
+      "not a git repository: no diff, commits or untracked files",
+      "run it inside the project's repository, or give --dir",
+    );
+  const seen = ev.files.filter((f) => f.line !== undefined).length;
+  const transcript = ev.transcript
+    ? point(
+      "transcript",
+      true,
+      `merged: ${count(seen, "file")} the session touched, ${ev.transcript}`,
+    )
+    : point(
+      "transcript",
+      false,
+      `none merged${ev.transcriptNote ? ` (${ev.transcriptNote})` : ""}`,
+      "give --transcript PATH or --session ID",
+    );
+  return [git, transcript];
 }

@@ -12,8 +12,17 @@ import {
   type HookTarget,
   settingsFile,
 } from "../agents/targets.ts";
-import { commandFor, ignoreState, register } from "../agents/registration.ts";
-import { SettingsError } from "../agents/settings.ts";
+import {
+  commandFor,
+  ignoreState,
+  linkTarget,
+  readIfExists,
+  register,
+  stateIgnored,
+} from "../agents/registration.ts";
+import { findHooks, SettingsError } from "../agents/settings.ts";
+import { findGitTop } from "../store/store.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
@@ -50,6 +59,10 @@ export const SPEC: ModeSpec = {
     "(SessionEnd at Codex's 3 s cap); Codex asks you to trust it.",
     "--agent gemini: .gemini/settings.json (--user: ~/.gemini/settings.json), SessionStart " +
     "(clear) and BeforeAgent.",
+    "--agent qwen: .qwen/settings.json (--user: ~/.qwen/settings.json), SessionStart " +
+    "(clear, compact).",
+    "--agent opencode: the plugin file .opencode/plugins/session-restore.ts (--user: " +
+    "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
   ],
 };
 
@@ -74,6 +87,17 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "Gemini runs project hooks only in a trusted folder. After /clear it says the handover " +
       "will be restored with your next message, and sends it with that message.",
+    ];
+  }
+  if (agent.name === "qwen") {
+    return [
+      "Qwen Code runs project hooks only in a trusted folder when its folder trust is on.",
+    ];
+  }
+  if (agent.name === "opencode") {
+    return [
+      "opencode loads the plugin at its next start. After a dump, /new restores the handover " +
+      "into the new session.",
     ];
   }
   return [];
@@ -113,5 +137,50 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   for (const line of afterInstall(agent)) ctx.out(line);
   if (await ignoreState(root)) ctx.out(`Added .claude/state/ to ${root}/.gitignore`);
+  // Each file read again: the registration is there as written, not only reported so.
+  const missing: string[] = [];
+  for (const [i, target] of agent.targets.entries()) {
+    const text = await readIfExists(await linkTarget(paths[i])) ?? "";
+    if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${paths[i]}`);
+  }
+  ctx.out(renderConfidence(installPoints({
+    hooks: agent.targets.length,
+    missing,
+    git: findGitTop(root) !== undefined,
+    ignored: await stateIgnored(root),
+  })));
   return EXIT.ok;
+}
+
+/** What an install left, read back: the hooks missing from their files, the store's ignore. */
+export interface InstallFacts {
+  hooks: number;
+  /** `<event> in <file>` for each registration the file does not hold on a re-read. */
+  missing: string[];
+  git: boolean;
+  ignored: boolean;
+}
+
+/** The points of an install (pure): every hook in its file on a re-read; the store git-ignored. */
+export function installPoints(f: InstallFacts): Point[] {
+  return [
+    f.missing.length
+      ? point(
+        "registered",
+        false,
+        `re-read: ${f.missing.length} of ${f.hooks} not found: ${f.missing.join(", ")}`,
+        "run session.ts doctor",
+      )
+      : point("registered", true, `re-read: ${count(f.hooks, "hook")}, each in its file`),
+    !f.git
+      ? point("gitignore", true, "not a git project: nothing to ignore")
+      : f.ignored
+      ? point("gitignore", true, "git ignores .claude/state/")
+      : point(
+        "gitignore",
+        false,
+        "git does not ignore .claude/state/: handovers could be committed",
+        "add .claude/state/ to .gitignore",
+      ),
+  ];
 }

@@ -22,6 +22,7 @@ import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import {
   newestTranscript,
   type TranscriptFile,
@@ -314,6 +315,64 @@ export function renderListing(l: Listing, now = new Date()): string {
   return out.join("\n");
 }
 
+/** The points of a listing (pure): the store read (even empty), every front matter parsed, ages
+ * from `created` / `Raised:`. */
+export function listPoints(l: Listing): Point[] {
+  const removed = l.removed.length ? `; ${count(l.removed.length, "expired one")} removed` : "";
+  const found = `${count(l.handovers.length, "handover")} and ${
+    count(l.parked.length, "parked item")
+  } found${removed}`;
+  const glob = l.notRemoved.length
+    ? point(
+      "store",
+      false,
+      `${found}; ${count(l.notRemoved.length, "expired one")} could not be removed`,
+      "make the store writable and run list again",
+    )
+    : point("store", true, l.handovers.length || l.parked.length ? found : `empty: ${found}`);
+  const unparsed = l.handovers.filter((h) => h.consumed === null).map((h) => h.slug);
+  const frontMatter = unparsed.length
+    ? point(
+      "front matter",
+      false,
+      `${unparsed.length} of ${l.handovers.length} without a readable consumed field: ${
+        names(unparsed)
+      }`,
+      "fix or remove those documents' front matter",
+    )
+    : point(
+      "front matter",
+      true,
+      l.handovers.length ? "every one parsed" : "no documents to parse",
+    );
+  const undated = l.handovers.filter((h) => h.ageMs === null).map((h) => h.slug);
+  const unraised = l.parked.filter((p) => p.raised === null).map((p) => p.slug);
+  const ages = point(
+    "ages",
+    undated.length + unraised.length === 0,
+    undated.length + unraised.length === 0
+      ? `from \`created\` (${count(l.handovers.length, "handover")}) and \`Raised:\` (${
+        count(l.parked.length, "parked item")
+      })`
+      : [
+        undated.length
+          ? `${undated.length} without a valid \`created\` (${names(undated)}: kept, never expired)`
+          : "",
+        unraised.length
+          ? `${unraised.length} parked without \`Raised:\` (${names(unraised)}: never stale)`
+          : "",
+      ].filter(Boolean).join("; "),
+    "give each a `created:` (ISO 8601 UTC) or `Raised: YYYY-MM-DD`",
+  );
+  return [glob, frontMatter, ages];
+}
+
+/** Up to three names, then how many more. */
+function names(slugs: string[]): string {
+  const shown = slugs.slice(0, 3).map((s) => `\`${s}\``).join(", ");
+  return slugs.length > 3 ? `${shown} and ${slugs.length - 3} more` : shown;
+}
+
 /** Runs `list`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
@@ -326,7 +385,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     exclude: ctx.env("CLAUDE_CODE_SESSION_ID"),
     dir: a.dir === undefined ? undefined : store.root,
   });
-  ctx.out(a.flags.json ? JSON.stringify(l, null, 2) : renderListing(l, ctx.now));
+  const points = listPoints(l);
+  ctx.out(
+    a.flags.json
+      ? JSON.stringify({ ...l, confidence: points }, null, 2)
+      : `${renderListing(l, ctx.now)}\n${renderConfidence(points)}`,
+  );
   if (l.notRemoved.length === 0) return EXIT.ok;
   // The listing is shown, but a removal failed: a failure, said on stderr after it.
   throw new FailureError(

@@ -10,7 +10,8 @@ import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
 import { findParked, slugFamily } from "../parked/lookup.ts";
 import { appendParked, upsertParked } from "../parked/edit.ts";
-import { editParked } from "../parked/file.ts";
+import { editParked, readParked } from "../parked/file.ts";
+import { type Point, point, renderConfidence } from "./confidence.ts";
 import { refusal, slugify } from "../store/slug.ts";
 import { join } from "../fs/path.ts";
 import { dayStamp, isoStamp } from "../store/time.ts";
@@ -161,11 +162,73 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       next,
     };
     const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
-    return { doc: r.doc, result: { slug: r.item.slug, open: r.doc.count, ...r } };
+    const base = explicit === undefined ? slugFromSummary(summary) || "item" : target.slug;
+    return {
+      doc: r.doc,
+      result: { slug: r.item.slug, open: r.doc.count, before: doc.count, base, ...r },
+    };
   }).catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
   const note = await redactionNoteLazily(...counts);
   if (note) ctx.err(note);
   ctx.out(`Parked: ${outcome.slug} (${outcome.open} open)`);
   if (outcome.updated) ctx.out(`Updated the existing bullet "${outcome.slug}" in ${store.parked}.`);
+  const after = readParked(store);
+  ctx.out(renderConfidence(parkPoints({
+    ...outcome,
+    reread: {
+      open: after.count,
+      found: after.text.includes(outcome.item.text),
+    },
+  })));
   return EXIT.ok;
+}
+
+/** What a park did, as its points are computed from it. */
+export interface ParkFacts {
+  slug: string;
+  /** The slug the summary (or `--slug`) asked for; a different `slug` took a suffix. */
+  base: string;
+  updated: boolean;
+  /** Open items under the lock before and after the edit. */
+  before: number;
+  open: number;
+  /** PARKED.md read again after the write: its open count, and whether the bullet is there. */
+  reread: { open: number; found: boolean };
+}
+
+/**
+ * The points of a park (pure): the slug new or updated (and a suffix said, since a different
+ * item held the slug asked for), the lock held (the count moved by exactly what the edit did),
+ * the file re-read after the write (the bullet there as written).
+ */
+export function parkPoints(f: ParkFacts): Point[] {
+  const slug = f.slug !== f.base
+    ? point(
+      "slug",
+      false,
+      `\`${f.slug}\`, new: \`${f.base}\` already holds a different item`,
+      `if it is the same loop, park it again with --slug ${f.base} to update that one`,
+    )
+    : point("slug", true, `\`${f.slug}\`, ${f.updated ? "updated the existing bullet" : "new"}`);
+  const expected = f.updated ? f.before : f.before + 1;
+  const lock = point(
+    "lock",
+    f.open === expected,
+    `PARKED.md edited under its lock: ${f.before} → ${f.open} open${
+      f.open === expected ? "" : `, not ${expected}`
+    }`,
+    "run session.ts list and check the parked items",
+  );
+  const r = f.reread;
+  const reread = r.found && r.open === f.open
+    ? point("re-read", true, `\`${f.slug}\` is in PARKED.md as written, ${r.open} open`)
+    : point(
+      "re-read",
+      false,
+      r.found
+        ? `PARKED.md now has ${r.open} open, not ${f.open} (another edit since)`
+        : `\`${f.slug}\` is not in PARKED.md as written (another edit since)`,
+      "run session.ts list and check the parked items",
+    );
+  return [slug, lock, reread];
 }

@@ -15,6 +15,8 @@ import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
+import { parseSections } from "../handover/document.ts";
 
 /** Arguments and help of `recall`. */
 export const SPEC: ModeSpec = {
@@ -77,6 +79,88 @@ function missMessage(store: Store, name: string | undefined, slug: string | unde
     : `No handover "${name}" (looked for ${path}).`;
 }
 
+/** How a recall found its document, and what else the name could have meant. */
+export interface Target {
+  slug: string;
+  /** `latest`: LATEST named it; `claim`: a claim a killed hook left; `name`: the name given. */
+  via: "latest" | "claim" | "name";
+  /** Later dumps of the same name (`<slug>-2`, `-3`, …) the store also holds. */
+  siblings: string[];
+}
+
+/** What a recall did, as its points are computed from it. */
+export interface RecallFacts {
+  /** Undefined: nothing was found to recall. */
+  target?: Target;
+  /** The printed body's line and section counts, and whether the front matter parsed. */
+  printed?: { lines: number; sections: number; frontMatter: boolean };
+  /** `written` (re-read as true), `before` (already true), `replaced` (a newer dump came
+   * meanwhile: kept, not marked), `unmarked` (no `consumed: false` to flip), `unread` (written,
+   * but did not re-read as true). */
+  consumed?: "written" | "before" | "replaced" | "unmarked" | "unread";
+}
+
+/** The points of a recall (pure): target unambiguous, doc printed intact, consumed written. */
+export function recallPoints(f: RecallFacts): Point[] {
+  const t = f.target;
+  if (t === undefined || f.printed === undefined) {
+    return [
+      point("target", false, "nothing found to recall", "name one of the handovers listed"),
+      point("doc", false, "nothing printed"),
+      point("consumed", false, "nothing marked"),
+    ];
+  }
+  const how = t.via === "latest"
+    ? "named by LATEST"
+    : t.via === "claim"
+    ? "recovered from a claim a killed hook left"
+    : "by its name";
+  const target = t.siblings.length
+    ? point(
+      "target",
+      false,
+      `\`${t.slug}\` ${how}; the store also holds ${t.siblings.map((s) => `\`${s}\``).join(", ")}`,
+      `recall \`${t.siblings.at(-1)}\` if that is the one you meant`,
+    )
+    : point("target", true, `\`${t.slug}\`, ${how}, the only one of that name`);
+  const p = f.printed;
+  const doc = p.frontMatter
+    ? point(
+      "doc",
+      true,
+      `${count(p.lines, "line")}, ${count(p.sections, "section")}, printed whole`,
+    )
+    : point("doc", false, `no front matter: printed whole as stored (${count(p.lines, "line")})`);
+  const consumed = {
+    written: point("consumed", true, "marked consumed, and re-read so"),
+    before: point("consumed", true, "marked consumed already (recalled before)"),
+    replaced: point(
+      "consumed",
+      false,
+      "not marked: a newer dump replaced the document meanwhile",
+      `recall \`${t.slug}\` again for the newer one`,
+    ),
+    unmarked: point(
+      "consumed",
+      false,
+      "no consumed field to flip; the document is unchanged",
+    ),
+    unread: point("consumed", false, "marked, but the document does not read back as consumed"),
+  }[f.consumed ?? "unread"];
+  return [target, doc, consumed];
+}
+
+/** Later dumps of the same name: `<slug>-2`, `-3`, … in the store, oldest first. */
+async function siblingsOf(store: Store, slug: string): Promise<string[]> {
+  const { listSlugs }: typeof import("../store/catalog.ts") = await import(
+    import.meta.resolve("../store/catalog.ts")
+  );
+  const suffix = (s: string) => Number(s.slice(slug.length + 1));
+  return listSlugs(store)
+    .filter((s) => s.startsWith(`${slug}-`) && /^[1-9]\d*$/.test(s.slice(slug.length + 1)))
+    .sort((a, b) => suffix(a) - suffix(b));
+}
+
 /** Runs `recall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
@@ -89,26 +173,49 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   // A pointer a killed hook of an earlier version left in a claim is recovered first.
+  const latest = name === undefined ? readLatest(store) : undefined;
   const slug = name === undefined
-    ? readLatest(store) ?? await withDocsLock(store, () => recoverClaims(store))
+    ? latest ?? await withDocsLock(store, () => recoverClaims(store))
     : resolveSlug(store, name);
   const text = slug === undefined ? undefined : readDoc(store, slug);
   if (slug === undefined || text === undefined) {
-    throw new NotFoundError(
-      `${missMessage(store, name, slug)}\n${await whatExists(store, ctx.now)}`,
-    );
+    const message = `${missMessage(store, name, slug)}\n${await whatExists(store, ctx.now)}`;
+    ctx.out(renderConfidence(recallPoints({})));
+    throw new NotFoundError(message);
   }
   const split = splitFrontMatter(text);
   const body = (split?.body ?? text).replace(/\r\n?/g, "\n").trim();
   ctx.out(`${banner(slug, split?.fields ?? {}, ctx.now)}\n\n${body}`);
+  const facts: RecallFacts = {
+    target: {
+      slug,
+      via: name !== undefined ? "name" : latest !== undefined ? "latest" : "claim",
+      // A named recall may mean a later dump of that name; LATEST names exactly one.
+      siblings: name === undefined ? [] : await siblingsOf(store, slug),
+    },
+    printed: {
+      lines: body === "" ? 0 : body.split("\n").length,
+      sections: parseSections(body).filter((s) => s.title).length,
+      frontMatter: split !== undefined,
+    },
+  };
   const consumed = markConsumed(text);
-  if (consumed === undefined && readLatest(store) !== slug) return EXIT.ok;
+  if (consumed === undefined && readLatest(store) !== slug) {
+    facts.consumed = split?.fields.consumed === "true" ? "before" : "unmarked";
+    ctx.out(renderConfidence(recallPoints(facts)));
+    return EXIT.ok;
+  }
   // Under the store's docs lock (every writer of a document or LATEST holds it), and only if the
   // document is still the one printed: a dump that replaced it meanwhile is newer, unseen, and kept.
-  await withDocsLock(store, async () => {
-    if (readDoc(store, slug) !== text) return;
+  facts.consumed = await withDocsLock(store, async () => {
+    if (readDoc(store, slug) !== text) return "replaced" as const;
     if (consumed !== undefined) await writeFileAtomic(docPath(store, slug), consumed);
     takeLatest(store, slug);
+    if (consumed === undefined) return split?.fields.consumed === "true" ? "before" : "unmarked";
+    const reread = readDoc(store, slug);
+    const fields = reread === undefined ? undefined : splitFrontMatter(reread)?.fields;
+    return fields?.consumed === "true" ? "written" : "unread";
   });
+  ctx.out(renderConfidence(recallPoints(facts)));
   return EXIT.ok;
 }

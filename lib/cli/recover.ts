@@ -9,6 +9,10 @@ import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { collectRedacted, transcriptFor } from "../handover/evidence/collect.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
 import { writeHandover } from "../handover/write.ts";
+import { concreteMention, kindName } from "../handover/checks.ts";
+import { codeSpan } from "../handover/files_table.ts";
+import { findSection } from "../handover/document.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { refusal } from "../store/slug.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -92,5 +96,50 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `LATEST → ${d.slug}`,
     ].join("\n"),
   );
+  const f = loaded.facts;
+  ctx.out(renderConfidence(recoverPoints({
+    transcript: f.path,
+    lines: f.lines ?? 0,
+    badLines: f.badLines ?? 0,
+    nextStep: findSection(d.sections, "Next step"),
+    slug: d.slug,
+  })));
   return EXIT.ok;
+}
+
+/** What a recover read and wrote, as its points are computed from it. */
+export interface RecoverFacts {
+  transcript: string;
+  lines: number;
+  /** Lines that were not JSON records (skipped). */
+  badLines: number;
+  /** The draft's `## Next step`, if it has one. */
+  nextStep?: string;
+  slug: string;
+}
+
+/**
+ * The points of a recover (pure): the transcript read whole (no line skipped as not JSON), and
+ * the draft's next step concrete by dump's rule (lib/handover/checks.ts) — a draft's is the last
+ * request and the last assistant text, which may name nothing.
+ */
+export function recoverPoints(f: RecoverFacts): Point[] {
+  const read = point(
+    "transcript",
+    f.badLines === 0,
+    `${f.transcript}: ${count(f.lines, "line")}${
+      f.badLines ? `, ${f.badLines} not JSON (skipped)` : ", every one read"
+    }`,
+    "the draft may miss what those lines held",
+  );
+  const named = f.nextStep === undefined ? undefined : concreteMention(f.nextStep);
+  const next = named
+    ? point("next step", true, `names ${codeSpan(named.what)} (${kindName(named.kind)})`)
+    : point(
+      "next step",
+      false,
+      f.nextStep === undefined ? "missing" : "names nothing concrete",
+      `recall ${f.slug}, then dump it again with a next step that names where to start`,
+    );
+  return [read, next];
 }

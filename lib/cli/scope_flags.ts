@@ -15,7 +15,8 @@ export const AGENT_FLAG: ModeSpec["flags"] = {
   agent: {
     type: "string",
     value: "NAME",
-    help: "claude (default), codex (.codex/hooks.json) or gemini (.gemini/settings.json)",
+    help: "claude (default), codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen " +
+      "(.qwen/settings.json) or opencode (.opencode/plugins/)",
   },
 };
 

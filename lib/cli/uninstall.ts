@@ -5,8 +5,9 @@
  * @module
  */
 
-import { unregister } from "../agents/registration.ts";
-import { SettingsError } from "../agents/settings.ts";
+import { linkTarget, readIfExists, unregister } from "../agents/registration.ts";
+import { findHooks, SettingsError } from "../agents/settings.ts";
+import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { settingsFile } from "../agents/targets.ts";
 import { EXIT, FailureError, NotFoundError } from "../errors.ts";
 import type { Context } from "./context.ts";
@@ -53,5 +54,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     throw new NotFoundError(`no session hook in ${path}; nothing to remove.`);
   }
   for (const line of removed.reverse()) ctx.out(`Uninstalled: ${line}`);
+  // Each file read again: none of ours is left in it.
+  const left: string[] = [];
+  for (const target of agent.targets) {
+    const path = target.settingsPath(scope, inputs);
+    const text = await readIfExists(await linkTarget(path)) ?? "";
+    if (findHooks(text, target).length) left.push(`${target.hookPath.at(-1)} in ${path}`);
+  }
+  ctx.out(renderConfidence([uninstallPoint(removed.length, left)]));
   return EXIT.ok;
+}
+
+/** The point of an uninstall (pure): none of our hooks left in the files, on a re-read. */
+export function uninstallPoint(removed: number, left: string[]): Point {
+  return left.length
+    ? point("removed", false, `re-read: still there: ${left.join(", ")}`, "run session.ts doctor")
+    : point("removed", true, `${count(removed, "hook")} removed; re-read: none of ours left`);
 }

@@ -17,6 +17,7 @@ import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
 import { hasSince } from "./glance.ts";
+import { withSince } from "./since.ts";
 import { sessionDocs } from "../store/sessions.ts";
 
 /** What {@link draftSession} needs. */
@@ -105,8 +106,8 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
 }
 
 /**
- * Appends `section` to the session's unconsumed document `slug`, under the docs lock: the agent's
- * text stays byte for byte, the section goes after it. Nothing when the document was consumed,
+ * Adds `section` to the session's unconsumed document `slug`, under the docs lock: the agent's
+ * text stays byte for byte, the section goes after its sections (since.ts `withSince`). Nothing when the document was consumed,
  * changed hands or already carries the section meanwhile.
  */
 export async function appendSince(
@@ -124,10 +125,7 @@ export async function appendSince(
       return { reason: `"${slug}" was consumed or changed meanwhile; nothing appended` };
     }
     if (hasSince(text)) return { reason: `"${slug}" already says what came after` };
-    const eol = text.includes("\r\n") ? "\r\n" : "\n";
-    const joined = text.replace(/(?:\r?\n)*$/, eol + eol) +
-      clean.replaceAll("\n", eol) + eol;
-    await writeFileAtomic(docPath(store, slug), joined);
+    await writeFileAtomic(docPath(store, slug), withSince(text, clean));
     return { reason: `appended "Since the dump" to "${slug}"` };
   });
 }

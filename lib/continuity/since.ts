@@ -11,6 +11,7 @@ import { isOwnState } from "../handover/evidence/model.ts";
 import { codeSpan } from "../handover/files_table.ts";
 import { SINCE_TITLE } from "./glance.ts";
 import { clip } from "../text/cut.ts";
+import { DROPPED } from "../handover/document.ts";
 
 /** At most this many of each kind are listed; the rest are counted. */
 export const SINCE_MAX = 10;
@@ -72,4 +73,21 @@ export function sinceSection(s: SinceFacts): string | undefined {
   if (commits.length) out.push(`- Commits: ${listed(commits)}`);
   if (tasks.length) out.push(`- Tasks: ${listed(tasks)}`);
   return out.join("\n");
+}
+
+/**
+ * `text` (a whole document) with `section` placed after the agent's sections and before the
+ * closing `## Dropped deliberately`, which closes every document (SPEC); at the end when the
+ * document has none. Every byte of `text` stays; `section` takes the document's line ends.
+ */
+export function withSince(text: string, section: string): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const block = section.replace(/(?:\r?\n)+$/, "").replaceAll("\n", eol);
+  const headings = [...text.matchAll(/^## (.*?)\r?$/gm)];
+  const last = headings.at(-1);
+  if (last && last[1].trim() === DROPPED && last.index !== undefined) {
+    const before = text.slice(0, last.index);
+    return before + block + eol + eol + text.slice(last.index);
+  }
+  return text.replace(/(?:\r?\n)*$/, eol + eol) + block + eol;
 }

@@ -18,7 +18,16 @@ export const SECTIONS = [
   "Outstanding",
   "Artifacts",
   "Next step",
+  "Dropped deliberately",
 ] as const;
+
+/** The section that always closes a document: what was left out on purpose. */
+export const DROPPED = "Dropped deliberately";
+
+/** {@link DROPPED}'s line when the agent names nothing: the gaps a handover leaves by design. */
+export const DROPPED_DEFAULT =
+  "Implementation detail, tool output and the exploration transcript: the code, git and the " +
+  "session's transcript hold them.";
 
 /** One `## Title` section: its title and the lines under it (without the heading). */
 export interface Section {
@@ -175,8 +184,9 @@ export function knownTitle(title: string): (typeof SECTIONS)[number] | undefined
 
 /**
  * Puts sections in the document's order: the known ones in the spec's order under their
- * canonical titles (repeats merged), then the agent's unknown ones in its order; empty sections
- * are dropped. Text before the first heading stays first.
+ * canonical titles (repeats merged), then the agent's unknown ones in its order, then
+ * {@link DROPPED}, which closes the document; empty sections are dropped. Text before the first
+ * heading stays first.
  */
 export function orderSections(sections: Section[]): Section[] {
   const known = new Map<string, string[]>();
@@ -193,10 +203,11 @@ export function orderSections(sections: Section[]): Section[] {
     else unknown.push(s);
   }
   const ordered = SECTIONS.filter((t) => known.has(t)).map((title) => ({
-    title,
+    title: title as string,
     content: known.get(title)!.join("\n\n"),
   }));
-  return [...preamble, ...ordered, ...unknown];
+  const last = ordered.at(-1)?.title === DROPPED ? ordered.splice(-1) : [];
+  return [...preamble, ...ordered, ...unknown, ...last];
 }
 
 /** The handover document: front matter, then the sections (already ordered) under `##`. */
@@ -248,8 +259,17 @@ export function largestSections(sections: Section[], n = 3): (Size & { title: st
     .slice(0, n);
 }
 
-/** The number of top-level list items (`-`, `*`, `+`, `1.`) in a section's content. */
+/** The top-level list items (`-`, `*`, `+`, `1.`) of a section's content, with their continuations. */
+export function listItems(content: string | undefined): string[] {
+  const items: string[] = [];
+  for (const line of (content ?? "").replace(/\r\n?/g, "\n").split("\n")) {
+    if (/^ ?(?:[-*+]|\d+[.)])[ \t]+\S/.test(line)) items.push(line.trim());
+    else if (items.length && line.trim()) items[items.length - 1] += `\n${line.trim()}`;
+  }
+  return items;
+}
+
+/** The number of top-level list items in a section's content. */
 export function countItems(content: string | undefined): number {
-  if (!content) return 0;
-  return content.split(/\r?\n/).filter((l) => /^ ?(?:[-*+]|\d+[.)])[ \t]+\S/.test(l)).length;
+  return listItems(content).length;
 }

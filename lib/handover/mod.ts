@@ -8,6 +8,9 @@
  * - write.ts: writing a handover (sections + evidence, a free slug, the docs lock, LATEST)
  * - recover.ts: a handover drafted from the transcript of a session that ended without a dump
  * - sweep.ts: the numbered "Unlanded" table of work not yet landed, from every source
+ * - unlanded.ts: where sweep's table is written, and its stamp (read back by `dump`)
+ * - checks.ts: the rules a dump is scored by: a next step "concrete", a files row "backed", a
+ *   decision with its why
  *
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
@@ -19,3 +22,4 @@ export * from "./evidence/mod.ts";
 export * from "./write.ts";
 export * from "./recover.ts";
 export * from "./sweep.ts";
+export * from "./checks.ts";

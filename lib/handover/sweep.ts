@@ -23,6 +23,7 @@ import type { RedactionCounts } from "../secrets/redact.ts";
 import type { Store } from "../store/store.ts";
 import { isUnfinished, latestOfEach, type TranscriptFacts } from "../transcript/facts.ts";
 import { loadTranscript } from "../transcript/load.ts";
+import { sweptLine } from "./unlanded.ts";
 import type { LocateInputs } from "../transcript/locate.ts";
 import { clip } from "../text/cut.ts";
 
@@ -49,6 +50,8 @@ export interface Candidate {
   ref?: string;
   /** The transcript line it came from (1-based), for transcript candidates. */
   line?: number;
+  /** A task's status as the transcript last gave it (`pending`, `in_progress`). */
+  status?: string;
 }
 
 /** The order of kinds in the table: the agent's own open loops first, then the repository's. */
@@ -137,6 +140,7 @@ export function fromTranscript(facts: TranscriptFacts): Candidate[] {
       where: `transcript:L${t.line}`,
       ref: t.id,
       line: t.line,
+      status: t.status,
     });
   }
   for (
@@ -197,7 +201,7 @@ export function renderUnlanded(sweep: Sweep): string {
   const head = [
     "# Unlanded",
     "",
-    `Swept ${sweep.created} in ${sweep.root}${sweep.git ? "" : " (not a git repository)"}.`,
+    sweptLine(sweep.created, sweep.root, sweep.git),
     sweep.transcript
       ? `Transcript: ${sweep.transcript}.`
       : `No transcript read${sweep.transcriptNote ? ` (${sweep.transcriptNote})` : ""}.`,
@@ -217,8 +221,7 @@ export function renderUnlanded(sweep: Sweep): string {
   ].join("\n");
 }
 
-/** Where sweep writes its table, relative to the project root. */
-export const UNLANDED_REL = ".temp/session/unlanded.md";
+export { UNLANDED_REL } from "./unlanded.ts";
 
 /** `gitFacts` lists commits since a moment; a sweep wants none of them, so it asks for the future. */
 const NO_COMMITS = new Date(8.64e15);

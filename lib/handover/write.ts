@@ -12,6 +12,8 @@ import { FailureError, UsageError } from "../errors.ts";
 import type { Evidence, OpenItem } from "./evidence/model.ts";
 import { codeSpan, filesSection } from "./files_table.ts";
 import {
+  DROPPED,
+  DROPPED_DEFAULT,
   findSection,
   orderSections,
   parseSections,
@@ -33,7 +35,10 @@ export interface Dumped {
   files: number;
 }
 
-/** Builds the handover's sections from the agent's markdown and the evidence (pure). */
+/**
+ * Builds the handover's sections from the agent's markdown and the evidence (pure); the
+ * document closes with `## Dropped deliberately`, the agent's or {@link DROPPED_DEFAULT}.
+ */
 export function composeSections(
   markdown: string,
   ev: Evidence,
@@ -54,6 +59,7 @@ export function composeSections(
     { title: "Outstanding", content: outstanding.filter((s) => s.trim()).join("\n") },
     { title: "Artifacts", content: artifacts },
   );
+  if (!findSection(agent, DROPPED)) out.push({ title: DROPPED, content: DROPPED_DEFAULT });
   return { sections: orderSections(out), files: files.files };
 }
 

@@ -53,13 +53,20 @@ export function takeArm(store: Store, session: string | undefined): Arm | undefi
   return { session: (lines[0] ?? "").trim(), slug: (lines[1] ?? "").trim() };
 }
 
-/** What the hook answers for an outcome of the restore, on `event`. */
-function answerOf(outcome: Outcome, event?: string): HookAnswer {
+/**
+ * What the hook answers for an outcome of the restore, on `event`; `titled`: a restored handover
+ * names the session (Claude Code's `sessionTitle`).
+ */
+function answerOf(outcome: Outcome, event?: string, titled = false): HookAnswer {
   if (!outcome.injected) return { reason: outcome.reason };
   // Under SESSION_DEBUG the reason goes to stderr: what was redacted, by kind, never a value.
   const note = outcome.redacted ? ` (${outcome.redacted})` : "";
   return {
-    stdout: hookOutput(outcome.context, event),
+    stdout: hookOutput(
+      outcome.context,
+      event,
+      titled && outcome.handover ? outcome.slug : undefined,
+    ),
     reason: `injected "${outcome.slug}"${note}`,
   };
 }
@@ -72,7 +79,13 @@ export async function answer(
   now: Date,
 ): Promise<HookAnswer> {
   setFault(options.fault);
-  if (options.agent !== "gemini") return answerOf(await restore(payload, options, env, now));
+  if (options.agent !== "gemini") {
+    return answerOf(
+      await restore(payload, options, env, now),
+      undefined,
+      options.agent === "claude",
+    );
+  }
   // Gemini sets CLAUDE_PROJECT_DIR to its own cwd "for compatibility"; its shell tool does not,
   // so honouring it would let the hook and the CLI disagree on the store. The walk-up rule wins.
   const geminiEnv = {};

@@ -115,11 +115,17 @@ export function branchWords(branch: string | undefined): string {
 }
 
 /**
- * The one JSON object the hook prints (the form Claude Code, Codex CLI and Gemini CLI read).
- * `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore.
+ * The one JSON object the hook prints (the form Claude Code, Codex CLI, Gemini CLI and Qwen Code
+ * read). `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred
+ * restore. `title`, for Claude Code's restore of a handover, names the session after it
+ * (`sessionTitle`, read since 2.1.152).
  */
-export function hookOutput(context: string, event = "SessionStart"): string {
+export function hookOutput(context: string, event = "SessionStart", title?: string): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: event, additionalContext: context },
+    hookSpecificOutput: {
+      hookEventName: event,
+      additionalContext: context,
+      ...(title ? { sessionTitle: title } : {}),
+    },
   });
 }

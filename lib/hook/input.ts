@@ -33,16 +33,19 @@ export interface Budget {
  * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
  * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
  * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
- * with a margin. Gemini CLI (0.61) has no such limit; it gets Claude Code's numbers.
+ * with a margin. Gemini CLI (0.61), Qwen Code (0.24) and opencode (1.18) have no such limit (the
+ * last two put it in the system prompt whole); they get Claude Code's numbers.
  */
 export const BUDGETS: Record<string, Budget> = {
   claude: { digestOver: 8_000, limit: 9_500 },
   gemini: { digestOver: 8_000, limit: 9_500 },
+  qwen: { digestOver: 8_000, limit: 9_500 },
+  opencode: { digestOver: 8_000, limit: 9_500 },
   codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
 };
 
 /** The agents the hook knows, by the name `--agent` takes. */
-export type Agent = "claude" | "codex" | "gemini";
+export type Agent = "claude" | "codex" | "gemini" | "qwen" | "opencode";
 
 /** Hook options: which sources inject, the window, the agent and its budget. */
 export interface RestoreOptions {
@@ -120,8 +123,8 @@ export function parseHookArgs(args: string[]): RestoreOptions {
       options.fault = value();
     } else if (flag === "--agent") {
       const agent = value();
-      if (agent === "claude" || agent === "codex" || agent === "gemini") {
-        options.agent = agent;
+      if (Object.hasOwn(BUDGETS, agent)) {
+        options.agent = agent as Agent;
         options.budget = BUDGETS[agent];
       }
     }

@@ -31,7 +31,7 @@ import { type Budget, gate, type Payload, type RestoreOptions } from "./input.ts
  * slug as printed ({@link Pending} `label`); `redacted` the note of what was redacted, if anything.
  */
 export type Outcome =
-  | { injected: true; slug: string; context: string; redacted?: string }
+  | { injected: true; slug: string; context: string; redacted?: string; handover?: boolean }
   | { injected: false; reason: string };
 
 /**
@@ -243,7 +243,13 @@ export async function consumePending(
     const marker = found.draft ? undefined : restoredMarker(store.dir, sessionId);
     if (latest === slug) takeLatestAs(store.latest, marker);
     else if (marker !== undefined) writeFileAtomicSync(marker, `${slug}\n`);
-    return { injected: true, slug: found.label, context, redacted: found.redacted || undefined };
+    return {
+      injected: true,
+      slug: found.label,
+      context,
+      redacted: found.redacted || undefined,
+      handover: !found.draft,
+    };
   } finally {
     lock.release();
   }

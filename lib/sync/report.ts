@@ -65,15 +65,15 @@ export const REMOTE_FLAG = {
 } as const;
 
 /**
- * Runs `push` or `pull` for a store and returns the lines to print, and the note on what was
- * redacted on the way (for stderr; "" when nothing).
+ * Runs `push` or `pull` for a store and returns the lines to print, the note on what was
+ * redacted on the way (for stderr; "" when nothing), and the report they describe.
  */
 export async function syncLines(
   mode: "push" | "pull",
   store: Store,
   o: { remote?: string; now: Date; env: (name: string) => string | undefined },
-): Promise<{ lines: string[]; note: string }> {
+): Promise<{ lines: string[]; note: string; report: SyncReport }> {
   const opts = { remote: o.remote, now: o.now, who: await whoAmI(store.root, o.env) };
   const report = await (mode === "push" ? push : pull)(store, opts);
-  return { lines: describe(report, mode), note: redactionNote(report.redacted) };
+  return { lines: describe(report, mode), note: redactionNote(report.redacted), report };
 }

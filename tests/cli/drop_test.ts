@@ -10,6 +10,7 @@ import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { FREED_WAIT_MS, put, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
+import { type DropFacts, dropPoints } from "../../lib/cli/drop.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
 const DROPPED = ".claude/state/session/dropped.jsonl";
@@ -39,7 +40,14 @@ Deno.test("drop: process-level", async (t) => {
     await Deno.mkdir(join(root, "sub"));
     const r = await runCliProcess(["drop", "fix-parser"], { cwd: join(root, "sub") });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "Dropped: fix-parser (3 open)\n");
+    const [said, block] = r.stdout.split("\n\n## Confidence\n");
+    assert.equal(said, "Dropped: fix-parser (3 open)");
+    assert.equal(
+      block,
+      "✓ match: `fix-parser`, its exact slug\n" +
+        "✓ removed: only `fix-parser`: PARKED.md re-read, 3 open\n" +
+        "✓ audit: dropped.jsonl ends with `fix-parser`'s entry, full text kept\n",
+    );
     assert.equal(
       await read(root, PARKED),
       FILE.replace(/- \*\*fix-parser\*\*.*\n.*\n/, ""),
@@ -58,7 +66,10 @@ Deno.test("drop: process-level", async (t) => {
   await t.step("fuzzy, with a typo; quotes and braces stay valid JSON", async () => {
     const r = await runCliProcess(["drop", "handle", "qoutes"], { cwd: root });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "Dropped: quote-test (2 open)\n");
+    assert.match(
+      r.stdout,
+      /^Dropped: quote-test \(2 open\)\n\n## Confidence\n✓ match: `quote-test`, the one closest item\n/,
+    );
     const lines = (await read(root, DROPPED)).trimEnd().split("\n").map((l) => JSON.parse(l));
     assert.equal(lines.length, 2);
     assert.equal(lines[1].text, FILE.split("\n")[3]);
@@ -100,8 +111,10 @@ Deno.test("drop: ties exit 3 with the closest four; nothing dropped", async () =
   const r = await runCliProcess(["drop", "cache", "warmup"], { cwd: repo.root });
   assert.equal(r.code, 3, r.stderr);
   assert.match(r.stderr, /6 parked items match "cache warmup" equally closely/);
-  const listed = r.stdout.trimEnd().split("\n");
+  const [candidates, block] = r.stdout.split("\n\n## Confidence\n");
+  const listed = candidates.split("\n");
   assert.equal(listed.length, 4);
+  assert.match(block, /^⚠ match: 6 items equally close: nothing dropped → give the exact slug/);
   assert.match(
     listed[0],
     /^ {2}1\. alpha — cache alpha warmup \(raised 2026-11-01\) \[0 edits\]$/,
@@ -264,4 +277,56 @@ Deno.test("drop: a 6,000-character query over 10,000 items never costs a concurr
   const after = parseParked(await read(repo.root, PARKED));
   assert.equal(after.count, 10_001);
   assert.equal(after.items.at(-1)?.slug, "parked-while-dropping");
+});
+
+Deno.test("drop's points flip between ✓ and ⚠ with the facts", async (t) => {
+  const item = parseParked("- **flaky** — Flaky CI. Raised: 2026-11-29.").items[0];
+  const ts = "2026-11-30T12:00:00Z";
+  const good: DropFacts = {
+    outcome: { kind: "dropped", item, open: 2, redacted: {} },
+    query: "flaky",
+    after: { open: 2, gone: true },
+    logged: { ts, item: "flaky", action: "dropped" },
+    ts,
+  };
+  const scores = (f: DropFacts) => dropPoints(f).map((p) => `${p.ok ? "✓" : "⚠"} ${p.name}`);
+  await t.step("exact slug, only it gone, its entry last: ✓ each", () => {
+    assert.deepEqual(scores(good), ["✓ match", "✓ removed", "✓ audit"]);
+    assert.equal(
+      dropPoints({ ...good, query: "flaky ci" })[0].fact,
+      "`flaky`, the one closest item",
+    );
+  });
+  await t.step("match: a tie, no match, nothing parked: ⚠, nothing removed", () => {
+    for (
+      const outcome of [{ kind: "none", items: [] }, { kind: "empty" }] as DropFacts["outcome"][]
+    ) {
+      assert.deepEqual(scores({ ...good, outcome }), ["⚠ match", "✓ removed", "✓ audit"]);
+    }
+  });
+  await t.step("removed: the bullet still there, or another count on re-read: ⚠", () => {
+    assert.equal(dropPoints({ ...good, after: { open: 2, gone: false } })[1].ok, false);
+    const other = dropPoints({ ...good, after: { open: 3, gone: true } })[1];
+    assert.deepEqual([other.ok, other.fact], [
+      false,
+      "PARKED.md re-read: 3 open, not the 2 the drop left (another edit since)",
+    ]);
+    assert.equal(dropPoints({ ...good, after: undefined })[1].ok, false);
+  });
+  await t.step("audit: another drop's line last, or no line: ⚠", () => {
+    assert.equal(dropPoints({ ...good, logged: { ...good.logged, item: "x" } })[2].ok, false);
+    assert.equal(dropPoints({ ...good, logged: { ...good.logged, ts: "then" } })[2].ok, false);
+    assert.equal(dropPoints({ ...good, logged: undefined })[2].ok, false);
+  });
+  await t.step("through the CLI: a dropped.jsonl that does not end in JSON is ⚠", async () => {
+    await using repo = await scratchProject({ git: false, store: false });
+    await put(repo.root, PARKED, "# Parked items\n\n- **a** — A.\n- **b** — B.\n");
+    const r = await runCliInProcess(["drop", "a"], { cwd: repo.root });
+    assert.match(r.out, /\n✓ audit: dropped\.jsonl ends with `a`'s entry/);
+    // A log whose last line a hand edit broke: the next drop appends after it, so it is fine;
+    // what the audit point reads is the line this drop wrote.
+    await Deno.writeTextFile(join(repo.root, DROPPED), "{broken\n", { append: true });
+    const again = await runCliInProcess(["drop", "b"], { cwd: repo.root });
+    assert.match(again.out, /\n✓ audit: dropped\.jsonl ends with `b`'s entry/);
+  });
 });

@@ -72,7 +72,12 @@ Deno.test("dump", async (t) => {
         "Files touched",
         "Next step",
         "Notes from the agent",
+        "Dropped deliberately",
       ]);
+      assert.match(
+        text,
+        /## Dropped deliberately\n\nImplementation detail, tool output and the exploration transcript[^\n]*\n$/,
+      );
       assert.ok(text.includes("| `a.ts` | +1/-0 | wip |"));
       assert.ok(text.includes("| `src/new.ts` | uncommitted-new | wip | uncommitted |"));
       assert.equal(readLatest(storeAt(p.root)), "login-page");

@@ -3,6 +3,8 @@ import { parseSince } from "../../lib/handover/evidence/since.ts";
 import { join } from "../../lib/fs/path.ts";
 import { git, NOW, put, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
+import { evidencePoints } from "../../lib/cli/evidence.ts";
+import type { Evidence } from "../../lib/handover/evidence/model.ts";
 
 Deno.test("evidence mode", async (t) => {
   await t.step("--json in a repo: the documented shape, pinned clock", async () => {
@@ -30,6 +32,11 @@ Deno.test("evidence mode", async (t) => {
       "artifacts",
       "outstanding",
       "transcriptNote",
+      "confidence",
+    ]);
+    assert.deepEqual(ev.confidence.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [
+      ["git", true],
+      ["transcript", false],
     ]);
     assert.equal(ev.root, p.root);
     assert.equal(ev.branch, "feat/login");
@@ -140,5 +147,33 @@ Deno.test("--since out of range is a usage error (exit 2, no stack, nothing writ
       }
     }
     await assert.rejects(Deno.stat(join(p.root, ".claude")));
+  });
+});
+
+Deno.test("evidence's points flip between ✓ and ⚠ with the facts", async (t) => {
+  const ev = {
+    git: true,
+    since: "2026-11-30T04:00:00Z",
+    files: [
+      { path: "a.ts", change: "+1/-0", state: "wip", ref: "uncommitted", source: "git", line: 3 },
+    ],
+    commits: [],
+    transcript: "/t.jsonl",
+  } as unknown as Evidence;
+  await t.step("in git, a transcript merged: ✓ both", () => {
+    assert.deepEqual(evidencePoints(ev).map((p) => [p.name, p.ok, p.fact]), [
+      ["git", true, "1 file changed, 0 commits since 2026-11-30T04:00:00Z"],
+      ["transcript", true, "merged: 1 file the session touched, /t.jsonl"],
+    ]);
+  });
+  await t.step("outside git, no transcript: ⚠ both", () => {
+    const p = evidencePoints({ ...ev, git: false, transcript: undefined, transcriptNote: "none" });
+    assert.deepEqual(p.map((x) => [x.name, x.ok]), [["git", false], ["transcript", false]]);
+    assert.equal(p[1].fact, "none merged (none)");
+  });
+  await t.step("through the CLI: the block ends the text", async () => {
+    await using p = await scratchProject({ git: false, store: false });
+    const r = await runCliInProcess(["evidence"], { cwd: p.root });
+    assert.match(r.out, /\n\n## Confidence\n⚠ git: not a git repository: [^\n]+\n⚠ transcript: /);
   });
 });

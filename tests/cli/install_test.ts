@@ -6,6 +6,8 @@ import { join } from "../../lib/fs/path.ts";
 import { REPO, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 import { clearPayload, runCliProcess } from "../support/run.ts";
 import { runRegistered as runHookCommand } from "../support/registered.ts";
+import { installPoints } from "../../lib/cli/install.ts";
+import { uninstallPoint } from "../../lib/cli/uninstall.ts";
 
 async function readOr(path: string): Promise<string | undefined> {
   return await Deno.readTextFile(path).catch(() => undefined);
@@ -238,5 +240,34 @@ Deno.test("plugin and skill files agree with the code", async (t) => {
       "SKILL.md runs session.ts with CLI_FLAGS from its own folder",
     );
     assert.ok(skill.split("\n").length < 80, "short: every line costs context");
+  });
+});
+
+Deno.test("install's and uninstall's points flip between ✓ and ⚠ with the facts", async (t) => {
+  await t.step("registered: every hook found on a re-read, or one missing", () => {
+    const good = { hooks: 3, missing: [], git: true, ignored: true };
+    assert.deepEqual(installPoints(good).map((p) => p.ok), [true, true]);
+    const p = installPoints({ ...good, missing: ["SessionEnd in /p/.claude/settings.json"] })[0];
+    assert.deepEqual([p.ok, p.fact], [
+      false,
+      "re-read: 1 of 3 not found: SessionEnd in /p/.claude/settings.json",
+    ]);
+  });
+  await t.step("gitignore: not ignored in git is ⚠; outside git nothing to ignore", () => {
+    const p = (git: boolean, ignored: boolean) =>
+      installPoints({ hooks: 1, missing: [], git, ignored })[1].ok;
+    assert.deepEqual([p(true, true), p(true, false), p(false, false)], [true, false, true]);
+  });
+  await t.step("removed: none left on a re-read, or one still there", () => {
+    assert.equal(uninstallPoint(3, []).ok, true);
+    assert.equal(uninstallPoint(3, ["SessionEnd in /p/s.json"]).ok, false);
+  });
+  await t.step("through the CLI: install and uninstall end with their block", async () => {
+    await using p = await scratchProject({ store: false });
+    const on = await runCliProcess(["install"], { cwd: p.root });
+    assert.equal(on.code, 0, on.stderr);
+    assert.match(on.stdout, /\n## Confidence\n✓ registered: re-read: 3 hooks, each in its file\n/);
+    const off = await runCliProcess(["uninstall"], { cwd: p.root });
+    assert.match(off.stdout, /\n✓ removed: 3 hooks removed; re-read: none of ours left\n$/);
   });
 });

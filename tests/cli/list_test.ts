@@ -9,7 +9,14 @@ import {
   readHead,
 } from "../../lib/store/catalog.ts";
 import { writeFileAtomic } from "../../lib/fs/atomic.ts";
-import { expire, isUnsaved, listing, parkedRows, renderListing } from "../../lib/cli/list.ts";
+import {
+  expire,
+  isUnsaved,
+  listing,
+  listPoints,
+  parkedRows,
+  renderListing,
+} from "../../lib/cli/list.ts";
 import { CLI_FLAGS, cliCommand } from "../../lib/agents/command.ts";
 import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { parseParked } from "../../lib/parked/scanner.ts";
@@ -173,7 +180,13 @@ Deno.test("list", async (t) => {
     await using p = await scratchProject();
     const r = await runCliInProcess(["list"], { cwd: p.root });
     assert.equal(r.code, 0);
-    assert.equal(r.out, "No stored handovers, no parked items.");
+    assert.equal(
+      r.out,
+      "No stored handovers, no parked items.\n\n## Confidence\n" +
+        "✓ store: empty: 0 handovers and 0 parked items found\n" +
+        "✓ front matter: no documents to parse\n" +
+        "✓ ages: from `created` (0 handovers) and `Raised:` (0 parked items)",
+    );
   });
   await t.step("expires by created (never mtime); undated kept; stale flagged", async () => {
     await using p = await scratchProject();
@@ -212,6 +225,18 @@ Deno.test("list", async (t) => {
       "notRemoved",
       "handovers",
       "parked",
+      "confidence",
+    ]);
+    // The same points as the text's block; the undated parked item is the weak one.
+    assert.deepEqual(l.confidence, [
+      { name: "store", ok: true, fact: "1 handover and 3 parked items found" },
+      { name: "front matter", ok: true, fact: "every one parsed" },
+      {
+        name: "ages",
+        ok: false,
+        fact: "1 parked without `Raised:` (`undated`: never stale)",
+        fix: "give each a `created:` (ISO 8601 UTC) or `Raised: YYYY-MM-DD`",
+      },
     ]);
     assert.equal(l.latest, "d");
     assert.deepEqual(l.handovers, [{
@@ -597,4 +622,75 @@ Deno.test("list: 200,000 parked items render (their lines are appended, not spre
   }, NOW);
   assert.match(text, /Parked items \(200000 open\):/);
   assert.ok(text.includes("| item-199999 | 2026-11-30 | thing 199999 |"));
+});
+
+Deno.test("list at its thresholds: stale at 14 days, expiry at 30 (both sides)", async () => {
+  await using p = await scratchProject();
+  const minute = 60_000 / 86_400_000;
+  await writeDoc(p.store, "d14", { created: ago(14), latest: false });
+  await writeDoc(p.store, "d14-plus", { created: ago(14 + minute), latest: false });
+  await writeDoc(p.store, "d30", { created: ago(30), latest: false });
+  await writeDoc(p.store, "d30-plus", { created: ago(30 + minute), latest: false });
+  await Deno.writeTextFile(
+    p.store.parked,
+    "# Parked items\n\n- **p13** — Thirteen and a half. Raised: 2026-11-17.\n" +
+      "- **p14** — Fourteen and a half. Raised: 2026-11-16.\n",
+  );
+  const r = await runCliInProcess(["list"], { cwd: p.root });
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Removed 1 expired handover\(s\) \(over 30 days\): d30-plus$/m);
+  assert.match(r.out, /^\| d14 \| 14 d \|/m, "exactly 14 days: not stale yet");
+  assert.match(r.out, /^\| ⚠ stale d14-plus \| 14 d \|/m);
+  assert.match(r.out, /^\| ⚠ stale d30 \| 30 d \|/m, "exactly 30 days: kept");
+  assert.match(r.out, /^\| p13 \| 2026-11-17 \|/m);
+  assert.match(r.out, /^\| ⚠ stale p14 \| 2026-11-16 \|/m);
+  assert.match(r.out, /^✓ store: 3 handovers and 2 parked items found; 1 expired one removed$/m);
+});
+
+Deno.test("list's points flip between ✓ and ⚠ with the facts", async (t) => {
+  await using p = await scratchProject();
+  const points = async () => {
+    const r = await runCliInProcess(["list", "--json"], { cwd: p.root });
+    return (JSON.parse(r.out).confidence as { name: string; ok: boolean; fact: string }[])
+      .map((c) => `${c.ok ? "✓" : "⚠"} ${c.name}: ${c.fact}`);
+  };
+  await t.step("dated documents with front matter, dated items: ✓ each", async () => {
+    await writeDoc(p.store, "good", { created: ago(1) });
+    await Deno.writeTextFile(
+      p.store.parked,
+      "# Parked items\n\n- **a** — A. Raised: 2026-11-29.\n",
+    );
+    assert.deepEqual(await points(), [
+      "✓ store: 1 handover and 1 parked item found",
+      "✓ front matter: every one parsed",
+      "✓ ages: from `created` (1 handover) and `Raised:` (1 parked item)",
+    ]);
+  });
+  await t.step("front matter: a document without one is ⚠ (and its age unknown)", async () => {
+    await Deno.writeTextFile(join(p.store.dir, "bare.md"), "## Goal\n\nNo front matter.\n");
+    const [, fm, ages] = await points();
+    assert.equal(fm, "⚠ front matter: 1 of 2 without a readable consumed field: `bare`");
+    assert.equal(ages, "⚠ ages: 1 without a valid `created` (`bare`: kept, never expired)");
+  });
+  await t.step("ages: a parked item without Raised: is ⚠", async () => {
+    await Deno.remove(join(p.store.dir, "bare.md"));
+    await Deno.writeTextFile(p.store.parked, "# Parked items\n\n- **a** — A.\n");
+    assert.equal(
+      (await points())[2],
+      "⚠ ages: 1 parked without `Raised:` (`a`: never stale)",
+    );
+  });
+  await t.step("store: an expired document that cannot be removed is ⚠", () => {
+    const l = {
+      store: p.store.dir,
+      latest: null,
+      removed: [],
+      notRemoved: [{ slug: "old", reason: "read-only" }],
+      handovers: [],
+      parked: [],
+    };
+    const [store] = listPoints(l);
+    assert.equal(store.ok, false);
+    assert.match(store.fact, /1 expired one could not be removed/);
+  });
 });

@@ -4,6 +4,7 @@ import { join } from "../../lib/fs/path.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { put, scratchProject, tempFilesIn } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
+import { type ParkFacts, parkPoints } from "../../lib/cli/park.ts";
 
 const PARKED = ".claude/state/session/PARKED.md";
 
@@ -13,6 +14,11 @@ async function readParkedFile(root: string): Promise<string> {
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
+}
+
+/** What park said before its `## Confidence` block. */
+function said(stdout: string): string {
+  return `${stdout.split("\n\n## Confidence\n")[0]}\n`;
 }
 
 Deno.test("park: process-level", async (t) => {
@@ -33,7 +39,13 @@ Deno.test("park: process-level", async (t) => {
       "add a seed",
     ], { cwd: join(root, "src/deep") });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "Parked: retry-flaky-upload-test (1 open)\n");
+    assert.equal(said(r.stdout), "Parked: retry-flaky-upload-test (1 open)\n");
+    assert.equal(
+      r.stdout.split("\n## Confidence\n")[1],
+      "✓ slug: `retry-flaky-upload-test`, new\n" +
+        "✓ lock: PARKED.md edited under its lock: 0 → 1 open\n" +
+        "✓ re-read: `retry-flaky-upload-test` is in PARKED.md as written, 1 open\n",
+    );
     assert.equal(
       await readParkedFile(root),
       "# Parked items\n\n- **retry-flaky-upload-test** — Retry the flaky upload test. " +
@@ -60,14 +72,14 @@ Deno.test("park: process-level", async (t) => {
       const item = parseParked(await readParkedFile(root)).items[1];
       assert.equal(item.summary, "commit with --no-verify -x --why not");
       assert.equal(item.why, undefined);
-      assert.equal(r.stdout, `Parked: ${item.slug} (2 open)\n`);
+      assert.equal(said(r.stdout), `Parked: ${item.slug} (2 open)\n`);
     },
   );
   await t.step("--opt=value form and --slug; the same slug updates that bullet", async () => {
     const a = await runCliProcess(["park", "first", "words", "--slug", "Mine", "--why=because"], {
       cwd: root,
     });
-    assert.equal(a.stdout, "Parked: mine (3 open)\n");
+    assert.equal(said(a.stdout), "Parked: mine (3 open)\n");
     const b = await runCliProcess(["park", "better", "words", "--slug=mine", "--next", "do it"], {
       cwd: root,
     });
@@ -94,7 +106,11 @@ Deno.test("park: process-level", async (t) => {
       // Five telling words: "retry flaky upload test harder" derives a different slug already.
       assert.equal(other.code, 0);
       const clash = await runCliProcess(["park", "Retry: flaky upload test!"], { cwd: root });
-      assert.equal(clash.stdout, "Parked: retry-flaky-upload-test-2 (5 open)\n");
+      assert.equal(said(clash.stdout), "Parked: retry-flaky-upload-test-2 (5 open)\n");
+      assert.match(
+        clash.stdout,
+        /\n⚠ slug: `retry-flaky-upload-test-2`, new: `retry-flaky-upload-test` already holds a different item → /,
+      );
     },
   );
   await t.step(
@@ -239,7 +255,7 @@ Deno.test("park: process-level", async (t) => {
       await Deno.writeFile(path, bytes);
       const r = await runCliProcess(["park", "x"], { cwd: other.root });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, "Parked: x (2 open)\n");
+      assert.equal(said(r.stdout), "Parked: x (2 open)\n");
       const after = await Deno.readFile(path);
       assert.deepEqual(after.subarray(0, bytes.length), bytes);
       const dropped = await runCliProcess(["drop", "x"], { cwd: other.root });
@@ -310,4 +326,37 @@ Deno.test("park: in-process (fast paths)", async (t) => {
       );
     },
   );
+});
+
+Deno.test("park's points flip between ✓ and ⚠ with the facts", async (t) => {
+  const good: ParkFacts = {
+    slug: "retry",
+    base: "retry",
+    updated: false,
+    before: 2,
+    open: 3,
+    reread: { open: 3, found: true },
+  };
+  const scores = (f: ParkFacts) => parkPoints(f).map((p) => `${p.ok ? "✓" : "⚠"} ${p.name}`);
+  await t.step("new (or updated) as asked, counted under the lock, re-read: ✓ each", () => {
+    assert.deepEqual(scores(good), ["✓ slug", "✓ lock", "✓ re-read"]);
+    const updated = { ...good, updated: true, open: 2, reread: { open: 2, found: true } };
+    assert.deepEqual(scores(updated), ["✓ slug", "✓ lock", "✓ re-read"]);
+    assert.equal(parkPoints(updated)[0].fact, "`retry`, updated the existing bullet");
+  });
+  await t.step("slug: a suffix taken because another item holds the slug is ⚠", () => {
+    const p = parkPoints({ ...good, slug: "retry-2" })[0];
+    assert.deepEqual([p.ok, p.fix], [
+      false,
+      "if it is the same loop, park it again with --slug retry to update that one",
+    ]);
+  });
+  await t.step("lock: a count that moved by other than the edit is ⚠", () => {
+    const p = parkPoints({ ...good, open: 4, reread: { open: 4, found: true } })[1];
+    assert.deepEqual([p.ok, p.fact], [false, "PARKED.md edited under its lock: 2 → 4 open, not 3"]);
+  });
+  await t.step("re-read: the bullet missing, or another count: ⚠", () => {
+    assert.equal(parkPoints({ ...good, reread: { open: 3, found: false } })[2].ok, false);
+    assert.equal(parkPoints({ ...good, reread: { open: 5, found: true } })[2].ok, false);
+  });
 });

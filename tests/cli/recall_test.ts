@@ -3,6 +3,7 @@ import { CLAIM_PREFIX, readLatest } from "../../lib/store/latest.ts";
 import { join } from "../../lib/fs/path.ts";
 import { BODY, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
+import { type RecallFacts, recallPoints } from "../../lib/cli/recall.ts";
 
 Deno.test("recall", async (t) => {
   await t.step(
@@ -15,11 +16,15 @@ Deno.test("recall", async (t) => {
       });
       const r = await runCliInProcess(["recall"], { cwd: p.root });
       assert.equal(r.code, 0, r.err);
+      const [printed, block] = r.out.split("\n\n## Confidence\n");
       assert.equal(
-        r.out,
+        printed,
         `[session] Handover "auth" (dumped 2 h ago, branch main)\n\n${BODY.trim()}`,
       );
-      assert.ok(!r.out.includes("consumed:"));
+      assert.match(block, /^✓ target: `auth`, named by LATEST, the only one of that name\n/);
+      assert.match(block, /\n✓ doc: \d+ lines, \d+ sections, printed whole\n/);
+      assert.match(block, /\n✓ consumed: marked consumed, and re-read so$/);
+      assert.ok(!printed.includes("consumed:"), "no front matter printed");
       const after = await Deno.readTextFile(join(p.store.dir, "auth.md"));
       assert.equal(
         after,
@@ -171,5 +176,55 @@ Deno.test("recall", async (t) => {
     Deno.utimeSync(path, 0, 0);
     assert.equal((await runCliInProcess(["list"], { cwd: p.root })).code, 0);
     assert.equal(readLatest(p.store), "pending");
+  });
+});
+
+Deno.test("recall's points flip between ✓ and ⚠ with the facts", async (t) => {
+  const good: RecallFacts = {
+    target: { slug: "auth", via: "latest", siblings: [] },
+    printed: { lines: 12, sections: 3, frontMatter: true },
+    consumed: "written",
+  };
+  const scores = (f: RecallFacts) => recallPoints(f).map((p) => `${p.ok ? "✓" : "⚠"} ${p.name}`);
+  await t.step("found by LATEST, printed whole, marked: ✓ each", () => {
+    assert.deepEqual(scores(good), ["✓ target", "✓ doc", "✓ consumed"]);
+    assert.deepEqual(scores({ ...good, consumed: "before" }), ["✓ target", "✓ doc", "✓ consumed"]);
+  });
+  await t.step("target: a later dump of the same name is ⚠, and named", () => {
+    const p = recallPoints({
+      ...good,
+      target: { slug: "auth", via: "name", siblings: ["auth-2"] },
+    });
+    assert.equal(p[0].ok, false);
+    assert.equal(p[0].fact, "`auth` by its name; the store also holds `auth-2`");
+    assert.equal(p[0].fix, "recall `auth-2` if that is the one you meant");
+  });
+  await t.step("doc: no front matter is ⚠", () => {
+    const p = recallPoints({ ...good, printed: { lines: 3, sections: 0, frontMatter: false } });
+    assert.equal(p[1].ok, false);
+  });
+  await t.step("consumed: replaced meanwhile, no field, or not read back: ⚠", () => {
+    for (const consumed of ["replaced", "unmarked", "unread"] as const) {
+      assert.equal(recallPoints({ ...good, consumed })[2].ok, false, consumed);
+    }
+  });
+  await t.step("a miss: ⚠ each", () => {
+    assert.deepEqual(scores({}), ["⚠ target", "⚠ doc", "⚠ consumed"]);
+  });
+  await t.step("through the CLI: siblings found; a document without front matter", async () => {
+    await using p = await scratchProject();
+    await writeDoc(p.store, "auth", { latest: false });
+    await writeDoc(p.store, "auth-2", { latest: false });
+    await writeDoc(p.store, "auth-x", { latest: false });
+    const r = await runCliInProcess(["recall", "auth"], { cwd: p.root });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /\n⚠ target: `auth` by its name; the store also holds `auth-2` → /);
+    await Deno.writeTextFile(join(p.store.dir, "bare.md"), "## Goal\n\nNo front matter.\n");
+    const bare = await runCliInProcess(["recall", "bare"], { cwd: p.root });
+    assert.match(bare.out, /\n⚠ doc: no front matter: printed whole as stored \(3 lines\)\n/);
+    assert.match(bare.out, /\n⚠ consumed: no consumed field to flip; the document is unchanged$/);
+    const miss = await runCliInProcess(["recall", "nope"], { cwd: p.root });
+    assert.equal(miss.code, 1);
+    assert.match(miss.out, /^⚠ target: nothing found to recall/m);
   });
 });

@@ -61,7 +61,9 @@ export async function writeSessionDump(
     ["session", o.session ?? SESSION],
   ];
   if (o.draft) fields.push(["draft", "auto"]);
-  const text = renderFrontMatter(fields) + "\n" + BODY;
+  // Closed as dump closes every document.
+  const text = renderFrontMatter(fields) + "\n" + BODY +
+    "\n## Dropped deliberately\n\nTool output.\n";
   await Deno.writeTextFile(join(store.dir, `${slug}.md`), text);
   if (o.latest !== false) await Deno.writeTextFile(store.latest, slug + "\n");
   return text;

@@ -76,8 +76,10 @@ Deno.test("SessionEnd's 'Since the dump': a secret in the transcript is redacted
   const r = await end(p.root, t);
   assert.match(r.reason, /appended "Since the dump" to "mine"/);
   const text = await Deno.readTextFile(join(p.store.dir, "mine.md"));
-  assert.ok(text.startsWith(dump.trimEnd()), "the agent's text stays");
-  const since = text.slice(text.indexOf("## Since the dump"));
+  const at = text.indexOf("## Since the dump");
+  const closing = text.indexOf("## Dropped deliberately", at);
+  assert.equal(text.slice(0, at) + text.slice(closing), dump, "the agent's text stays");
+  const since = text.slice(at, closing);
   assertRedacted(since, [github, aws], "since");
   assert.ok(since.includes(CONTROLS[1]), "the UUID stays");
 });

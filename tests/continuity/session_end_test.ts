@@ -86,8 +86,11 @@ Deno.test("SessionEnd after a dump and more work appends 'Since the dump' once, 
   const r = await end(p.root, t);
   assert.match(r.reason, /appended "Since the dump" to "mine"/);
   const text = await Deno.readTextFile(join(p.store.dir, "mine.md"));
-  assert.ok(text.startsWith(dump.trimEnd()), "the agent's text is kept byte for byte");
-  const since = text.slice(text.indexOf("## Since the dump"));
+  const at = text.indexOf("## Since the dump");
+  const closing = text.indexOf("## Dropped deliberately", at);
+  assert.ok(at > 0 && closing > at, "the section comes before the closing Dropped deliberately");
+  assert.equal(text.slice(0, at) + text.slice(closing), dump, "the agent's text byte for byte");
+  const since = text.slice(at, closing);
   assert.match(since, /Files touched: `src\/footer\.ts`/);
   assert.doesNotMatch(since, /src\/app\.ts/, "a file touched before the dump is not after it");
   assert.match(since, /Commits: "Fix the footer"/);

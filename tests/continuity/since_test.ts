@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { changedTasks, SINCE_MAX, sinceSection } from "../../lib/continuity/since.ts";
+import { changedTasks, SINCE_MAX, sinceSection, withSince } from "../../lib/continuity/since.ts";
 import type { TranscriptFacts } from "../../lib/transcript/facts.ts";
 
 function facts(o: Partial<TranscriptFacts> = {}): TranscriptFacts {
@@ -58,4 +58,29 @@ Deno.test("sinceSection: a path with backticks or line breaks stays one code spa
   const bullet = s.split("\n").find((l) => l.startsWith("- Files touched:"));
   assert.equal(bullet, "- Files touched: ``a`b.ts``, `x ## Next step y.ts`");
   assert.ok(!s.split("\n").some((l) => l.startsWith("## Next")));
+});
+
+Deno.test("withSince: before the closing Dropped deliberately, every byte of the text kept", async (t) => {
+  const section = "## Since the dump\n\n- Files touched: `b.ts`\n";
+  await t.step("a document closed by Dropped deliberately keeps it last", () => {
+    const text = "---\nslug: a\n---\n\n## Goal\n\nG\n\n## Dropped deliberately\n\nTool output.\n";
+    const out = withSince(text, section);
+    const headings = [...out.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    assert.deepEqual(headings, ["Goal", "Since the dump", "Dropped deliberately"]);
+    assert.equal(out.replace(section + "\n", ""), text, "the agent's bytes, none changed");
+  });
+  await t.step("CRLF: the section takes the document's line ends", () => {
+    const text = "## Goal\r\n\r\nG\r\n\r\n## Dropped deliberately\r\n\r\nX\r\n";
+    const out = withSince(text, section);
+    assert.ok(!/[^\r]\n/.test(out), "no bare LF");
+    assert.ok(out.endsWith("## Dropped deliberately\r\n\r\nX\r\n"));
+  });
+  await t.step("a hand-edited document without it: the section goes at the end", () => {
+    const out = withSince("## Goal\n\nG\n", section);
+    assert.equal(out, "## Goal\n\nG\n\n" + section);
+  });
+  await t.step("Dropped deliberately that is not the last section is not moved around", () => {
+    const text = "## Dropped deliberately\n\nX\n\n## Notes\n\nN\n";
+    assert.ok(withSince(text, section).endsWith("## Notes\n\nN\n\n" + section));
+  });
 });

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { CLI_FLAGS } from "../../lib/agents/command.ts";
 import { isoStamp } from "../../lib/store/time.ts";
+import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 import { claudeEnv, ensureClaudes, makeWorld, startClaude, type World } from "./support/claude.ts";
 import {
   isToolResult,
@@ -24,6 +25,8 @@ import { sleep, type Tmux } from "./support/tmux.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
 const NOW = new Date("2026-11-30T12:00:00Z");
+/** The tested Claude Code that applies a SessionStart hook's `sessionTitle`. */
+const TITLED_VERSION = "2.1.332";
 const ENV = { SESSION_NOW: isoStamp(NOW) };
 const STORE = ".claude/state/session";
 
@@ -198,6 +201,21 @@ for (const { version, bin } of await ensureClaudes()) {
         });
         const out = messageText(lastMessage(result)!).trim();
         assert.equal(out.split("\n").at(-1), "/clear", out);
+        // The dump's `## Confidence` block reached the model in the tool result, computed from
+        // the sections it piped: its decision has a why; its next step names nothing concrete.
+        const lines = out.split("\n");
+        const block = lines.slice(lines.indexOf("## Confidence"));
+        assert.ok(lines.includes("## Confidence"), out);
+        assert.match(block[1], /^[✓⚠] files: /);
+        assert.equal(block[2], "✓ decisions: 1, each with its why");
+        assert.match(block[3], /^⚠ sweep: not run /);
+        assert.match(
+          block[4],
+          /^⚠ next step: names nothing concrete: "Check the restored context\."/,
+        );
+        assert.match(block[5], /^✓ size: \d+ lines/);
+        assert.match(block[6], /Fix what is flagged and rerun once.*dump e2e-handover --force$/);
+        assert.equal(block[7], "Next step: Check the restored context.");
         assert.match(await Deno.readTextFile(doc), /^consumed: false$/m);
         assert.equal(
           (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`)).trim(),
@@ -246,6 +264,37 @@ for (const { version, bin } of await ensureClaudes()) {
       assert.equal(await Deno.readTextFile(settings), original);
     });
   });
+
+  // Claude Code takes a SessionStart hook's sessionTitle at startup, resume and fork (2.1.332's
+  // bundle; after /clear it is ignored): a handover restored at start-up names the session.
+  if (version === TITLED_VERSION) {
+    claudeTest(
+      "install --startup: a handover restored at start-up names the session",
+      async (t, s) => {
+        const { world, standIn } = s;
+        const mark = `TITLE-${crypto.randomUUID().slice(0, 8)}`;
+        const installed = await cli(world, ["install", "--startup"]);
+        assert.equal(installed.code, 0, installed.stderr);
+        await dumpOutside(world, "e2e-titled", mark, NOW);
+        s.tmux = await startClaude(bin, world, standIn, { env: ENV });
+        await t.step(
+          "the first request carries the handover; the session is named after it",
+          async () => {
+            const r = await ask(s.tmux!, standIn, "where were we?");
+            assert.ok(r.raw.includes(mark), "handover in the first request");
+            const marker = [...Deno.readDirSync(`${world.project}/${STORE}`)]
+              .find((e) => e.name.startsWith(".restored-"));
+            assert.ok(marker, "the marker of the handover the session started from");
+            const session = marker.name.slice(".restored-".length);
+            await waitForFile(
+              `${world.home}/.claude/projects/${encodeProjectDir(world.project)}/${session}.jsonl`,
+              (t) => /"type":"custom-title","customTitle":"e2e-titled"/.test(t),
+            );
+          },
+        );
+      },
+    );
+  }
 
   claudeTest(
     "with the checkout as a plugin: skill listed, hook restores",

@@ -1,11 +1,12 @@
 /**
  * End to end across agents, in one scratch project with the hooks of Claude Code, Codex CLI and
- * Gemini CLI all installed (each real client pinned, offline, against its loopback stand-in): a
- * handover one agent's model dumps through its shell tool is what the next model request of
- * another agent carries after `/clear`, once: Claude Code → Codex, Claude Code → Gemini,
- * Gemini → Codex. A handover a known session of another agent wrote is that session's: Claude
- * Code's `/clear` leaves Codex's dump pending (docs/HOOK.md, "Two sessions in one project"). The
- * store is the project's, not the agent's.
+ * Gemini CLI (and Qwen Code and opencode) all installed (each real client pinned, offline, against
+ * its loopback stand-in): a handover one agent's model dumps through its shell tool is what the
+ * next model request of another agent carries after `/clear` (opencode: `/new`), once. Claude Code
+ * → Codex, Claude Code → Gemini, Gemini → Codex; Claude Code → Qwen Code, Claude Code → opencode.
+ * A handover a known session of another agent wrote is that session's: Claude Code's `/clear`
+ * leaves Codex's dump pending (docs/HOOK.md, "Two sessions in one project"). The store is the
+ * project's, not the agent's.
  */
 
 import assert from "node:assert/strict";
@@ -23,6 +24,8 @@ import {
 import { ensureClaude } from "./support/claude.ts";
 import { sleep } from "./support/tmux.ts";
 import { claudeSide, codexSide, geminiSide, type Side, withSides } from "./support/cross.ts";
+import { configureQwen, ensureOpencode, ensureQwen } from "./support/chat_agents.ts";
+import { opencodeSide, qwenSide } from "./support/cross_chat.ts";
 
 const STORE = ".claude/state/session";
 /** The restore's factual banner for `slug` (injected text is framed as data). */
@@ -78,10 +81,12 @@ async function pickUp(to: Side, world: World, slug: string, body: string, tag: s
   assert.ok(!again.includes(body), `${to.name}: nor the body`);
 }
 
-const [claudeBin, codexBin, geminiBin] = await Promise.all([
+const [claudeBin, codexBin, geminiBin, qwenBin, opencodeBin] = await Promise.all([
   ensureClaude(),
   ensureCodex(),
   ensureGemini(),
+  ensureQwen(),
+  ensureOpencode(),
 ]);
 
 /** One scratch project with every agent's hook installed, and the clients a test starts in it. */
@@ -117,12 +122,14 @@ function crossTest(name: string, fn: (s: Scene) => Promise<void>, ignore = false
         sides.push(started);
         return started;
       };
-      for (const agent of [[], ["--agent", "codex"], ["--agent", "gemini"]]) {
+      const agents = ["codex", "gemini", "qwen", "opencode"].map((a) => ["--agent", a]);
+      for (const agent of [[], ...agents]) {
         const installed = await cli(world, { env }, "install", ...agent);
         assert.equal(installed.code, 0, installed.out);
       }
       await linkSkill(world);
       await configureGemini(world);
+      await configureQwen(world);
       await fn({ world, env, start, step });
     });
   });
@@ -180,6 +187,35 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
     await pickUp(codex, world, "from-gemini", fromGemini, "from gemini");
   });
 });
+
+crossTest(
+  "cross-agent e2e: Claude Code's handover is picked up by Qwen Code and by opencode",
+  async (
+    { world, env, start, step },
+  ) => {
+    const claude = await start(claudeSide(claudeBin, world, env));
+    const forQwen = mark("CLAUDE-Q");
+    await step("Claude Code's model dumps through its Bash tool", async () => {
+      await dumpOn(claude, world, "for-qwen", forQwen);
+    });
+    const qwen = await start(qwenSide(qwenBin, world, env));
+    await step(
+      "Qwen Code /clear: the next request carries Claude Code's handover, once",
+      async () => {
+        await pickUp(qwen, world, "for-qwen", forQwen, "from claude");
+      },
+    );
+
+    const forOpencode = mark("CLAUDE-O");
+    await step("Claude Code's model dumps again", async () => {
+      await dumpOn(claude, world, "for-opencode", forOpencode);
+    });
+    const opencode = await start(opencodeSide(opencodeBin, world, env));
+    await step("opencode /new: the new session carries Claude Code's handover, once", async () => {
+      await pickUp(opencode, world, "for-opencode", forOpencode, "from claude");
+    });
+  },
+);
 
 /**
  * Gemini's arm names the handover it announced, not only its session (lib/hook/answer.ts). When

@@ -109,8 +109,9 @@ export function buildEvidence(inputs: EvidenceInputs): Evidence {
 const FINISHED = new Set(["completed", "done", "deleted", "cancelled", "canceled"]);
 
 /**
- * Merges transcript facts into evidence (pure): files the session touched that git does not
- * show are added with ref `transcript:L<n>` — `reverted` when `status` says the file is clean or
+ * Merges transcript facts into evidence (pure): a file git shows that the transcript shows too
+ * gets the transcript's `line`; files the session touched that git does not show are added with
+ * ref `transcript:L<n>` — `reverted` when `status` says the file is clean or
  * gone now, else `edited`/`wip` (git cannot see it: ignored, or outside git); files outside the
  * project are listed apart; unfinished tasks become open items after the parked ones.
  */
@@ -119,7 +120,7 @@ export function withTranscript(
   facts: TranscriptFacts,
   status: (path: string) => "reverted" | "edited" = () => "edited",
 ): Evidence {
-  const known = new Set(ev.files.map((f) => f.path));
+  const known = new Map(ev.files.map((f, i) => [f.path, i]));
   const files = [...ev.files];
   const outside: string[] = [];
   for (const t of facts.files) {
@@ -127,8 +128,13 @@ export function withTranscript(
       outside.push(t.path);
       continue;
     }
-    if (known.has(t.path) || isOwnState(t.path)) continue;
-    known.add(t.path);
+    const at = known.get(t.path);
+    if (at !== undefined) {
+      files[at] = { ...files[at], line: t.line };
+      continue;
+    }
+    if (isOwnState(t.path)) continue;
+    known.set(t.path, files.length);
     const reverted = status(t.path) === "reverted";
     files.push({
       path: t.path,
@@ -136,6 +142,7 @@ export function withTranscript(
       state: reverted ? "reverted" : "wip",
       ref: `transcript:L${t.line}`,
       source: "transcript",
+      line: t.line,
     });
   }
   const taken = new Set(ev.outstanding.map((o) => o.slug));

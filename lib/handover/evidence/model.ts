@@ -22,6 +22,11 @@ export interface EvidenceFile {
   ref: string;
   /** Where the fact came from. */
   source: "git" | "transcript";
+  /**
+   * The transcript line of the session's last touch of the file, when a transcript shows it (for
+   * a file git shows too: the session's own edit, not one from before it).
+   */
+  line?: number;
 }
 
 /** An artifact directory changed within a day. */

@@ -16,7 +16,7 @@ export const CODEX_VERSION = "0.171.0";
 export const GEMINI_VERSION = "0.61.0";
 
 /** Installs `pkg@version` (once) into `.temp/e2e/` and returns the path of its `bin`. */
-async function ensureClient(pkg: string, version: string, bin: string): Promise<string> {
+export async function ensureClient(pkg: string, version: string, bin: string): Promise<string> {
   const prefix = projectFile(
     `.temp/e2e/${pkg.replace(/[@/]+/g, "-").replace(/^-/, "")}-${version}`,
   );

@@ -41,7 +41,7 @@ export function dumpAsked(text: string): { slug: string; mark: string } | undefi
 }
 
 /** The prompt that makes a side's model dump. */
-function dumpPrompt(slug: string, mark: string): string {
+export function dumpPrompt(slug: string, mark: string): string {
   return `please dump as ${slug} with ${mark}`;
 }
 

@@ -61,6 +61,7 @@ Deno.test("evidence merges the transcript with git", async (t) => {
       state: "reverted",
       ref: "transcript:L10",
       source: "transcript",
+      line: 10,
     });
     assert.equal(row("lib/gone.ts")?.state, "reverted");
     assert.equal(row("debug.log")?.state, "wip");

@@ -75,7 +75,12 @@ Deno.test("evidence: pure parts", async (t) => {
         state: "wip",
         ref: "transcript:L9",
         source: "transcript",
+        line: 9,
       });
+      // A file git shows that the session touched keeps git's facts and gains the line.
+      const a = merged.files.find((f) => f.path === "lib/a.ts")!;
+      assert.deepEqual([a.source, a.line], ["git", 4]);
+      assert.equal(merged.files.find((f) => f.path === "lib/b.ts")!.line, undefined);
       assert.equal(merged.outstanding.length, 2);
       assert.equal(merged.outstanding[1].slug, "add-crlf-tests-for-the");
       assert.match(merged.outstanding[1].text, /^\*\*add-crlf-tests-for-the\*\* — Add CRLF tests/);

@@ -1,0 +1,156 @@
+/**
+ * `install`, `uninstall` and `doctor` with `--agent qwen` and `--agent opencode`: the files each
+ * agent reads (as verified in Qwen Code 0.24.4 and opencode 1.18.33), idempotence, exact removal,
+ * the user scopes, and a file install did not write left alone.
+ */
+import assert from "node:assert/strict";
+import { commandFor } from "../../lib/agents/registration.ts";
+import { opencodePluginCommand } from "../../lib/agents/plugin_file.ts";
+import { qwenFindings } from "../../lib/agents/trust.ts";
+import { REPO, scratchDir, scratchProject } from "../support/scratch.ts";
+import { runCliInProcess } from "../support/run.ts";
+
+async function withRepo(fn: (root: string, home: string) => Promise<void>) {
+  await using repo = await scratchProject({ git: "repo", store: false });
+  await using homeDir = await scratchDir("agents-home-");
+  await fn(repo.root, homeDir.path);
+}
+
+const PLUGIN = ".opencode/plugins/session-restore.ts";
+
+Deno.test("install --agent qwen", async (t) => {
+  await t.step(
+    "writes .qwen/settings.json: SessionStart clear|compact, seconds",
+    () =>
+      withRepo(async (root, home) => {
+        const run = await runCliInProcess(["install", "--agent", "qwen"], {
+          cwd: root,
+          env: { HOME: home },
+        });
+        assert.equal(run.code, 0, run.err);
+        const settings = JSON.parse(await Deno.readTextFile(`${root}/.qwen/settings.json`));
+        assert.deepEqual(Object.keys(settings.hooks), ["SessionStart"]);
+        const group = settings.hooks.SessionStart[0];
+        assert.equal(group.matcher, "clear|compact");
+        assert.equal(group.hooks[0].timeout, 10);
+        assert.equal(group.hooks[0].command, commandFor("project", root, "qwen"));
+        assert.match(group.hooks[0].command, /session_restore\.ts --agent qwen$/);
+      }),
+  );
+  await t.step(
+    "keeps the user's settings; uninstall restores the bytes",
+    () =>
+      withRepo(async (root, home) => {
+        const before = '{\n  // mine\n  "model": { "name": "qwen3-coder" }\n}\n';
+        await Deno.mkdir(`${root}/.qwen`);
+        await Deno.writeTextFile(`${root}/.qwen/settings.json`, before);
+        const opts = { cwd: root, env: { HOME: home } };
+        assert.equal((await runCliInProcess(["install", "--agent", "qwen"], opts)).code, 0);
+        const again = await runCliInProcess(["install", "--agent", "qwen"], opts);
+        assert.match(again.out, /Already installed/);
+        assert.equal((await runCliInProcess(["uninstall", "--agent", "qwen"], opts)).code, 0);
+        assert.equal(await Deno.readTextFile(`${root}/.qwen/settings.json`), before);
+      }),
+  );
+  await t.step(
+    "--user honours QWEN_HOME; --local does not apply",
+    () =>
+      withRepo(async (root, home) => {
+        const qwenHome = `${home}/qh`;
+        const env = { HOME: home, QWEN_HOME: qwenHome };
+        const run = await runCliInProcess(["install", "--agent", "qwen", "--user"], {
+          cwd: root,
+          env,
+        });
+        assert.equal(run.code, 0, run.err);
+        assert.match(await Deno.readTextFile(`${qwenHome}/settings.json`), /--agent qwen/);
+        const local = await runCliInProcess(["install", "--agent", "qwen", "--local"], {
+          cwd: root,
+          env,
+        });
+        assert.equal(local.code, 2);
+      }),
+  );
+});
+
+Deno.test("doctor --agent qwen: folder trust", async (t) => {
+  await using homeDir = await scratchDir("qwen-home-");
+  const home = homeDir.path;
+  const env = (name: string) => (name === "HOME" ? home : undefined);
+  await Deno.mkdir(`${home}/.qwen`);
+  await t.step("trust off (Qwen's default): nothing to say", async () => {
+    assert.deepEqual(await qwenFindings("/p/app", env, true), []);
+    await Deno.writeTextFile(`${home}/.qwen/settings.json`, '{"security":{}}');
+    assert.deepEqual(await qwenFindings("/p/app", env, true), []);
+  });
+  await t.step("trust on: an untrusted project is a fix, a trusted one ok", async () => {
+    await Deno.writeTextFile(
+      `${home}/.qwen/settings.json`,
+      JSON.stringify({ security: { folderTrust: { enabled: true } } }),
+    );
+    const [untrusted] = await qwenFindings("/p/app", env, true);
+    assert.equal(untrusted.status, "fix");
+    assert.match(untrusted.text, /\/trust/);
+    await Deno.writeTextFile(
+      `${home}/.qwen/trustedFolders.json`,
+      JSON.stringify({ "/p/app/sub": "TRUST_PARENT" }),
+    );
+    const [trusted] = await qwenFindings("/p/app", env, true);
+    assert.equal(trusted.status, "ok");
+    assert.deepEqual(await qwenFindings("/p/app", env, false), [], "no project install");
+  });
+});
+
+Deno.test("install --agent opencode", async (t) => {
+  await t.step(
+    "writes the plugin file with the project's command; uninstall deletes it",
+    () =>
+      withRepo(async (root, home) => {
+        const opts = { cwd: root, env: { HOME: home } };
+        const run = await runCliInProcess(["install", "--agent", "opencode"], opts);
+        assert.equal(run.code, 0, run.err);
+        assert.match(run.out, /SessionStart \(clear, compact\) hook in .*session-restore\.ts/);
+        const text = await Deno.readTextFile(`${root}/${PLUGIN}`);
+        assert.ok(text.includes(JSON.stringify(`${REPO}/hooks/opencode.ts`)), text);
+        assert.equal(opencodePluginCommand(text), commandFor("project", root, "opencode"));
+        assert.match(opencodePluginCommand(text)!, /session_restore\.ts --agent opencode$/);
+        const again = await runCliInProcess(["install", "--agent", "opencode"], opts);
+        assert.match(again.out, /Already installed/);
+        const doctor = await runCliInProcess(["doctor", "--agent", "opencode"], opts);
+        assert.match(doctor.out, /ok .*session-restore\.ts/, doctor.out);
+        assert.equal((await runCliInProcess(["uninstall", "--agent", "opencode"], opts)).code, 0);
+        await assert.rejects(Deno.stat(`${root}/${PLUGIN}`), Deno.errors.NotFound);
+        const none = await runCliInProcess(["uninstall", "--agent", "opencode"], opts);
+        assert.equal(none.code, 1);
+      }),
+  );
+  await t.step(
+    "a plugin file of the same name install did not write is left as it is",
+    () =>
+      withRepo(async (root, home) => {
+        const mine = "export const Mine = async () => ({});\n";
+        await Deno.mkdir(`${root}/.opencode/plugins`, { recursive: true });
+        await Deno.writeTextFile(`${root}/${PLUGIN}`, mine);
+        const opts = { cwd: root, env: { HOME: home } };
+        const run = await runCliInProcess(["install", "--agent", "opencode"], opts);
+        assert.equal(run.code, 1);
+        assert.match(run.out + run.err, /not one install wrote/);
+        assert.equal((await runCliInProcess(["uninstall", "--agent", "opencode"], opts)).code, 1);
+        assert.equal(await Deno.readTextFile(`${root}/${PLUGIN}`), mine);
+      }),
+  );
+  await t.step(
+    "--user: $XDG_CONFIG_HOME/opencode/plugins, an unrestricted command",
+    () =>
+      withRepo(async (root, home) => {
+        const env = { HOME: home, XDG_CONFIG_HOME: `${home}/xdg` };
+        const run = await runCliInProcess(["install", "--agent", "opencode", "--user"], {
+          cwd: root,
+          env,
+        });
+        assert.equal(run.code, 0, run.err);
+        const text = await Deno.readTextFile(`${home}/xdg/opencode/plugins/session-restore.ts`);
+        assert.equal(opencodePluginCommand(text), commandFor("user", root, "opencode"));
+      }),
+  );
+});

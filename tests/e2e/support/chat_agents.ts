@@ -1,0 +1,119 @@
+/**
+ * Qwen Code and opencode for the end-to-end tests: installed pinned from npm into `.temp/e2e/`,
+ * configured in a scratch HOME to talk to the Chat Completions stand-in (support/chat_stand_in.ts)
+ * with no update check, telemetry or approval prompt, and started interactive in tmux.
+ * @module
+ */
+
+import { ensureClient, type World } from "./agents.ts";
+import { clientEnv } from "./process.ts";
+import { sleep, startTmux, type Tmux } from "./tmux.ts";
+
+/** The Qwen Code version the end-to-end tests run (and that the README names). */
+export const QWEN_VERSION = "0.24.4";
+/** The opencode version the end-to-end tests run (and that the README names). */
+export const OPENCODE_VERSION = "1.18.33";
+
+/** The model name both clients ask the stand-in for. */
+const MODEL = "e2e-model";
+
+/** Installs the pinned Qwen Code (once); returns its `qwen` binary. */
+export function ensureQwen(): Promise<string> {
+  return ensureClient("@qwen-code/qwen-code", QWEN_VERSION, "qwen");
+}
+
+/** Installs the pinned opencode (once); returns its `opencode` binary. */
+export function ensureOpencode(): Promise<string> {
+  return ensureClient("opencode-ai", OPENCODE_VERSION, "opencode");
+}
+
+/** Kills a client that never came up, so it cannot outlive the test. */
+async function ready(tmux: Tmux, prompt: string, timeoutMs: number): Promise<Tmux> {
+  await tmux.waitForScreen(prompt, timeoutMs).catch(async (err) => {
+    await tmux.kill();
+    throw err;
+  });
+  await sleep(1_500);
+  return tmux;
+}
+
+/** Qwen's user settings: OpenAI-compatible auth, no update checks or telemetry. */
+export async function configureQwen(world: World): Promise<void> {
+  await Deno.mkdir(`${world.home}/.qwen`, { recursive: true });
+  await Deno.writeTextFile(
+    `${world.home}/.qwen/settings.json`,
+    JSON.stringify({
+      security: { auth: { selectedType: "openai" } },
+      model: { name: MODEL },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    }),
+  );
+}
+
+/** Starts interactive Qwen Code in tmux against the stand-in, YOLO approvals; waits for the prompt. */
+export async function startQwen(
+  bin: string,
+  world: World,
+  baseUrl: string,
+  env: Record<string, string> = {},
+): Promise<Tmux> {
+  const tmux = await startTmux({
+    command: [bin, "--approval-mode", "yolo"],
+    cwd: world.project,
+    env: clientEnv(world.home, {
+      OPENAI_API_KEY: "e2e-stand-in-key",
+      OPENAI_BASE_URL: baseUrl,
+      OPENAI_MODEL: MODEL,
+      ...env,
+    }),
+  });
+  return await ready(tmux, "Type your message", 60_000);
+}
+
+/**
+ * opencode's user config: the stand-in as an OpenAI-compatible provider (`baseURL`), its model
+ * the default, every tool allowed (the model's shell runs the checkout's `session.ts`, outside
+ * the project), no autoupdate or sharing.
+ */
+export async function configureOpencode(world: World, baseUrl: string): Promise<void> {
+  await Deno.mkdir(`${world.home}/.config/opencode`, { recursive: true });
+  await Deno.writeTextFile(
+    `${world.home}/.config/opencode/opencode.json`,
+    JSON.stringify({
+      $schema: "https://opencode.ai/config.json",
+      autoupdate: false,
+      share: "disabled",
+      model: `standin/${MODEL}`,
+      permission: { "*": "allow", external_directory: "allow" },
+      provider: {
+        standin: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Stand-in",
+          options: { baseURL: baseUrl, apiKey: "e2e-stand-in-key" },
+          models: { [MODEL]: { name: "E2E model" } },
+        },
+      },
+    }),
+  );
+}
+
+/** Starts the opencode TUI in tmux (no model list or LSP downloads); waits for its prompt. */
+export async function startOpencode(
+  bin: string,
+  world: World,
+  env: Record<string, string> = {},
+): Promise<Tmux> {
+  const tmux = await startTmux({
+    command: [bin],
+    cwd: world.project,
+    env: clientEnv(world.home, {
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      ...env,
+    }),
+  });
+  return await ready(tmux, "Ask anything", 90_000);
+}

@@ -1,0 +1,112 @@
+/**
+ * Qwen Code and opencode as {@link Side}s of the cross-agent end-to-end test: each a real client
+ * in tmux with its own Chat Completions stand-in, whose scripted model dumps through the client's
+ * shell tool when asked `please dump as <slug> with <mark>` (support/cross.ts), and answers "OK."
+ * otherwise. What a side "carried" is all the text of its next agent request, system prompt and
+ * tool descriptions included (both put the restored context in the system prompt).
+ * @module
+ */
+
+import { dumpAsked, dumpPrompt, type Side } from "./cross.ts";
+import { dumpCommand, type World } from "./agents.ts";
+import { configureOpencode, startOpencode, startQwen } from "./chat_agents.ts";
+import * as chat from "./chat_stand_in.ts";
+import { sleep, type Tmux } from "./tmux.ts";
+
+const WAIT_MS = 45_000;
+
+/** A side over a started client: `shell` names its shell tool, `fresh` the slash command. */
+function chatSide(
+  name: string,
+  standIn: chat.StandIn,
+  tmux: Tmux,
+  fresh: "/clear" | "/new",
+): Side {
+  const say = async (message: string) => {
+    const since = standIn.requests.length;
+    // Qwen reads keys typed in quick succession as a paste: Enter waits until the text settled.
+    await tmux.type(message);
+    await sleep(1_000);
+    await tmux.press("Enter");
+    const r = await standIn.waitFor(
+      (r) => chat.isTurn(r) && chat.lastUser(r).includes(message),
+      { since, timeoutMs: WAIT_MS },
+    );
+    return `${chat.requestText(r)}\n${chat.toolsText(r)}`;
+  };
+  return {
+    name,
+    tmux,
+    // Qwen runs its SessionStart within /clear; opencode's plugin with the new session's first message.
+    restoresOnClear: fresh === "/clear",
+    say,
+    dump: async (slug, mark) => {
+      const since = standIn.requests.length;
+      await say(dumpPrompt(slug, mark));
+      const r = await standIn.waitFor((r) => chat.isTurn(r) && chat.isToolOutput(r), {
+        since,
+        timeoutMs: WAIT_MS,
+      });
+      return chat.requestText(r, "tool");
+    },
+    clear: async () => {
+      await sleep(3_000); // side calls after a turn (Qwen: memory, suggestions) settle first
+      await tmux.submit(fresh);
+      await sleep(3_000);
+    },
+    log: () =>
+      standIn.requests.map((r) =>
+        `${name}: turn=${chat.isTurn(r)} tool=${chat.isToolOutput(r)} user=${
+          chat.lastUser(r).slice(-80)
+        }`
+      ),
+    stop: async () => {
+      await tmux.kill();
+      await standIn.close();
+    },
+  };
+}
+
+/** The stand-in's script for a client whose shell tool is `shell`. */
+function script(shell: string, args: (command: string) => Record<string, unknown>): chat.Script {
+  return (r) => {
+    if (!chat.isTurn(r)) return { text: "E2E title" };
+    if (chat.isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
+    const asked = dumpAsked(chat.lastUser(r));
+    return asked ? { tool: shell, args: args(dumpCommand(asked.slug, asked.mark)) } : {
+      text: "OK.",
+    };
+  };
+}
+
+/** Starts `start` with a new stand-in; the stand-in is closed when the client does not come up. */
+async function started(
+  standIn: chat.StandIn,
+  start: () => Promise<Tmux>,
+): Promise<Tmux> {
+  return await start().catch(async (err) => {
+    await standIn.close();
+    throw err;
+  });
+}
+
+/** Real Qwen Code (its `run_shell_command` tool); its settings are already in the world's HOME. */
+export async function qwenSide(bin: string, world: World, env: Record<string, string>) {
+  const standIn = chat.startStandIn(
+    script("run_shell_command", (command) => ({ command, description: "dump" })),
+  );
+  const tmux = await started(standIn, () => startQwen(bin, world, standIn.url, env));
+  return chatSide("Qwen Code", standIn, tmux, "/clear");
+}
+
+/** Real opencode (its `bash` tool), configured here for its own stand-in. */
+export async function opencodeSide(bin: string, world: World, env: Record<string, string>) {
+  const standIn = chat.startStandIn(
+    script("bash", (command) => ({ command, description: "Dump the session handover" })),
+  );
+  const tmux = await started(standIn, async () => {
+    await configureOpencode(world, standIn.url);
+    return await startOpencode(bin, world, env);
+  });
+  return chatSide("opencode", standIn, tmux, "/new");
+}
