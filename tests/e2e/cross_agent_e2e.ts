@@ -23,20 +23,21 @@ import {
 } from "./support/agents.ts";
 import { ensureClaude } from "./support/claude.ts";
 import { sleep } from "./support/tmux.ts";
-import { claudeSide, codexSide, geminiSide, type Side, withSides } from "./support/cross.ts";
+import {
+  banner,
+  claudeSide,
+  codexSide,
+  geminiSide,
+  type Side,
+  STORE,
+  storeDoc,
+  withSides,
+} from "./support/cross.ts";
 import { configureQwen, ensureOpencode, ensureQwen } from "./support/chat_agents.ts";
 import { opencodeSide, qwenSide } from "./support/cross_chat.ts";
 
-const STORE = ".claude/state/session";
-/** The restore's factual banner for `slug` (injected text is framed as data). */
-const banner = (slug: string) => `[session] The previous session left this handover: "${slug}"`;
-
 /** A mark no earlier request of the run can carry. */
 const mark = (who: string) => `${who}-${crypto.randomUUID().slice(0, 8)}`;
-
-async function doc(world: World, slug: string): Promise<string> {
-  return await Deno.readTextFile(`${world.project}/${STORE}/${slug}.md`);
-}
 
 async function latest(world: World): Promise<string> {
   return (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "")).trim();
@@ -45,7 +46,7 @@ async function latest(world: World): Promise<string> {
 /** Waits until the hook has consumed `slug` (as it does within the /clear for Claude Code). */
 async function consumed(world: World, slug: string, ms = 20_000) {
   const deadline = Date.now() + ms;
-  while (!/^consumed: true$/m.test(await doc(world, slug))) {
+  while (!/^consumed: true$/m.test(await storeDoc(world, slug))) {
     if (Date.now() > deadline) throw new Error(`"${slug}" not consumed ${ms} ms after /clear`);
     await sleep(200);
   }
@@ -55,7 +56,7 @@ async function consumed(world: World, slug: string, ms = 20_000) {
 async function dumpOn(from: Side, world: World, slug: string, body: string) {
   const out = await from.dump(slug, body);
   assert.match(out, /^\/clear\s*$/m, `${from.name}: dump's output:\n${out.slice(-800)}`);
-  assert.match(await doc(world, slug), /^consumed: false$/m);
+  assert.match(await storeDoc(world, slug), /^consumed: false$/m);
   assert.equal(await latest(world), slug);
 }
 
@@ -71,7 +72,7 @@ async function pickUp(to: Side, world: World, slug: string, body: string, tag: s
   const text = await to.say(`carry on ${tag}`);
   assert.ok(text.includes(banner(slug)), `${to.name}: banner in the request`);
   assert.ok(text.includes(body), `${to.name}: the body in the request`);
-  assert.match(await doc(world, slug), /^consumed: true$/m);
+  assert.match(await storeDoc(world, slug), /^consumed: true$/m);
   assert.equal(await latest(world), "");
   await to.clear();
   const again = await to.say(`and again ${tag}`);
@@ -148,7 +149,7 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
   await step("Codex, started after it, does not restore at start-up", async () => {
     const text = await codex.say("hello codex");
     assert.ok(!text.includes(fromClaude));
-    assert.match(await doc(world, "from-claude"), /^consumed: false$/m);
+    assert.match(await storeDoc(world, "from-claude"), /^consumed: false$/m);
   });
   await step("Codex /clear: the next request carries Claude Code's handover, once", async () => {
     await pickUp(codex, world, "from-claude", fromClaude, "from claude");
@@ -164,7 +165,7 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
     await claude.clear();
     const text = await claude.say("carry on from codex");
     assert.ok(!text.includes(fromCodex), "Claude Code was given Codex's handover");
-    assert.match(await doc(world, "from-codex"), /^consumed: false$/m);
+    assert.match(await storeDoc(world, "from-codex"), /^consumed: false$/m);
   });
   await step("Codex /clear: the next request carries its own handover, once", async () => {
     await pickUp(codex, world, "from-codex", fromCodex, "from codex");
@@ -246,7 +247,7 @@ crossTest(
       await dumpOn(claude, world, "second", second);
       const text = await gemini.say("hello gemini");
       assert.ok(!text.includes(second), "Gemini took the handover dumped for Claude Code");
-      assert.match(await doc(world, "second"), /^consumed: false$/m);
+      assert.match(await storeDoc(world, "second"), /^consumed: false$/m);
     });
     await step("Claude Code /clear: its next request carries it", async () => {
       await pickUp(claude, world, "second", second, "with the second");

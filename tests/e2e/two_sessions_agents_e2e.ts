@@ -24,14 +24,7 @@ import {
   makeWorld,
   type World,
 } from "./support/agents.ts";
-import { codexSide, geminiSide, withSides } from "./support/cross.ts";
-
-const STORE = ".claude/state/session";
-const banner = (slug: string) => `[session] The previous session left this handover: "${slug}"`;
-
-async function doc(world: World, slug: string): Promise<string> {
-  return await Deno.readTextFile(`${world.project}/${STORE}/${slug}.md`);
-}
+import { banner, codexSide, geminiSide, STORE, storeDoc, withSides } from "./support/cross.ts";
 
 /** The store's hidden files whose names start with `prefix`. */
 function hidden(world: World, prefix: string): string[] {
@@ -64,14 +57,14 @@ Deno.test("two sessions e2e (Codex): no /clear link; the handover goes out once"
     await t.step("A's model dumps; the document names A's thread (CODEX_THREAD_ID)", async () => {
       const out = await a.dump("from-a", mark);
       assert.match(out, /^\/clear\s*$/m, out.slice(-800));
-      assert.match(await doc(world, "from-a"), /^session: \S+$/m);
+      assert.match(await storeDoc(world, "from-a"), /^session: \S+$/m);
     });
     await t.step("A /clear: no SessionEnd, so no clearing mark; A gets its handover", async () => {
       await a.clear();
       const text = await a.say("carry on a");
       assert.deepEqual(hidden(world, ".clearing-"), [], "Codex now links /clear: use the mark");
       assert.ok(text.includes(banner("from-a")) && text.includes(mark), "A's handover");
-      assert.match(await doc(world, "from-a"), /^consumed: true$/m);
+      assert.match(await storeDoc(world, "from-a"), /^consumed: true$/m);
     });
     await t.step("B /clear: nothing of A's comes again", async () => {
       await b.clear();
@@ -97,7 +90,7 @@ Deno.test("two sessions e2e (Gemini): A's arm is A's; B's messages leave it", as
     await t.step("A's model dumps; Gemini's shell tool names no session", async () => {
       const out = await a.dump("from-a", mark);
       assert.match(out, /^\/clear\s*$/m, out.slice(-800));
-      assert.doesNotMatch(await doc(world, "from-a"), /^session:/m);
+      assert.doesNotMatch(await storeDoc(world, "from-a"), /^session:/m);
     });
     await t.step("A /clear arms A's session; B's message neither takes nor drops it", async () => {
       await a.clear();
@@ -106,12 +99,12 @@ Deno.test("two sessions e2e (Gemini): A's arm is A's; B's messages leave it", as
       const text = await b.say("hello from b");
       assert.ok(!text.includes(mark), "B was given A's handover");
       assert.deepEqual(hidden(world, ".gemini-armed-"), arms);
-      assert.match(await doc(world, "from-a"), /^consumed: false$/m);
+      assert.match(await storeDoc(world, "from-a"), /^consumed: false$/m);
     });
     await t.step("A's next message carries A's handover, once", async () => {
       const text = await a.say("carry on a");
       assert.ok(text.includes(banner("from-a")) && text.includes(mark), "A's handover");
-      assert.match(await doc(world, "from-a"), /^consumed: true$/m);
+      assert.match(await storeDoc(world, "from-a"), /^consumed: true$/m);
       await a.clear();
       const after = await a.say("after a second clear");
       assert.ok(!after.includes(mark), "a second /clear carries it no more");
