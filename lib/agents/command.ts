@@ -99,7 +99,7 @@ export function hookFlags(grant: HookGrant | undefined, code?: string): string[]
 
 /**
  * The hook command: `deno run` with {@link hookFlags}, reading the lib/ folder beside `script`:
- * the hook loads its general path by a computed specifier, which Deno checks against
+ * the hook loads each event's modules by a computed specifier, which Deno checks against
  * `--allow-read` (a literal one would make Deno read that whole module graph on every start;
  * docs/PERFORMANCE.md). Every word is single-quoted where it needs quoting, so no shell ever
  * expands a path; the one exception is a `script` under {@link PLUGIN_ROOT_VAR}, which Claude

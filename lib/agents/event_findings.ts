@@ -1,5 +1,5 @@
 /**
- * What `doctor` says about the continuity events (issue 13): a SessionStart matcher that misses
+ * What `doctor` says about the continuity events: a SessionStart matcher that misses
  * `clear` or `compact`, an older registration (SessionStart only) that `install` updates, a hook
  * that may not read the agent's transcripts, a hook registered both in settings and by the plugin,
  * and a SessionEnd that only the plugin registers, whose `timeout` cannot raise Claude Code's
@@ -14,7 +14,7 @@ import { SESSION_END_DEFAULT_BUDGET_MS, SESSION_END_TIMEOUT } from "./targets.ts
 
 /**
  * The transcript size up to which a SessionEnd draft fits Claude Code's default 1.5 s budget with
- * a margin: the draft's goal is a 10 MB transcript in under 1.5 s on the bench machine (issue 13),
+ * a margin: the draft's goal is a 10 MB transcript in under 1.5 s on the bench machine (SPEC.md),
  * and the budget is shared with every other SessionEnd hook and slower machines.
  */
 export const DRAFT_FITS_BYTES = 5 * 1024 * 1024;

@@ -19,6 +19,7 @@ import { itemLine } from "../parked/grammar.ts";
 import { MATCH_BUDGET_MS, QUERY_LIMITS, queryProblem } from "../parked/match.ts";
 import { dropMatching, type DropOutcome } from "../parked/drop.ts";
 import { readParked } from "../parked/file.ts";
+import { holdsBullet } from "../parked/lookup.ts";
 import { type Point, point, renderConfidence } from "./confidence.ts";
 import { isoStamp } from "../store/time.ts";
 import { redactionNoteLazily } from "../secrets/lazy.ts";
@@ -165,7 +166,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       ctx.out(`Dropped: ${outcome.item.slug} (${outcome.open} open)`);
       const doc = readParked(store);
       block({
-        after: { open: doc.count, gone: !doc.text.includes(outcome.item.text) },
+        after: { open: doc.count, gone: !holdsBullet(doc, outcome.item) },
         logged: lastEntry(store.dropped),
       });
       return EXIT.ok;

@@ -256,8 +256,11 @@ export function unsavedLines(u: Unsaved, now: Date): string[] {
   ];
 }
 
+/** What a table cell cannot hold as it is: a line break or the column separator. */
+const CELL_BREAK = /[\r\n|]/;
+
 function cell(text: string): string {
-  return /[\r\n|]/.test(text) ? text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|") : text;
+  return CELL_BREAK.test(text) ? text.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|") : text;
 }
 
 /** A table's two header lines. */
@@ -311,7 +314,7 @@ export function renderListing(l: Listing, now = new Date()): string {
       out.push(`| ${cell(slug)} | ${cell(p.raised ?? "?")} | ${cell(p.summary)} |`);
     }
   } else out.push("No parked items.");
-  for (const line of tail) out.push(line); // no copy of a listing's 10,000 lines
+  out.push(...tail);
   return out.join("\n");
 }
 

@@ -8,7 +8,7 @@ import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
 import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
-import { findParked, slugFamily } from "../parked/lookup.ts";
+import { findParked, holdsBullet, slugFamily } from "../parked/lookup.ts";
 import { appendParked, upsertParked } from "../parked/edit.ts";
 import { editParked, readParked } from "../parked/file.ts";
 import { type Point, point, renderConfidence } from "./confidence.ts";
@@ -177,7 +177,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ...outcome,
     reread: {
       open: after.count,
-      found: after.text.includes(outcome.item.text),
+      found: holdsBullet(after, outcome.item),
     },
   })));
   return EXIT.ok;

@@ -1,5 +1,5 @@
 /**
- * Continuity without a dump (issue 13): what the hooks carry across `/clear`, compaction, an
+ * Continuity without a dump: what the hooks carry across `/clear`, compaction, an
  * exit or a crash when nobody dumped. session_restore.ts dispatches on `hook_event_name`.
  *
  * SessionEnd — draft a handover for a session that made no dump, or append what came after the

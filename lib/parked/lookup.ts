@@ -51,8 +51,7 @@ const SLUG_UNKNOWN = -3;
  * {@link SLUG_UNKNOWN} when only a parse can tell. Surely: a first differing byte that is a
  * lowercase letter or digit stays as it is under slugify, so the slugs differ there; any other
  * byte (a capital, a space, a second `-`) could be rewritten, so the bullet is parsed instead.
- * A number, not an object: this runs for every bullet of a large file, and cold code pays for
- * each allocation.
+ * A number, not an object: this runs for every bullet of a large file.
  */
 function compareSlugAt(b: Uint8Array, s: number, slug: string): number {
   if (b[s] !== 45 || b[s + 1] !== 32 || b[s + 2] !== 42 || b[s + 3] !== 42) return SLUG_UNKNOWN;
@@ -67,17 +66,6 @@ function compareSlugAt(b: Uint8Array, s: number, slug: string): number {
 }
 
 const ASCII_SLUG = /^[a-z0-9-]+$/;
-
-/**
- * {@link compareSlugAt}'s {@link SLUG_NO} at the first byte, checked without a call: a canonical
- * bullet whose slug starts with another letter or digit than `first`. Most bullets end here, and
- * a call per bullet is what costs in a one-shot process (the loop runs before V8 optimises it).
- */
-function surelyOther(b: Uint8Array, s: number, first: number): boolean {
-  const c = b[s + 4];
-  return c !== first && ALNUM[c] === 1 && b[s] === 45 && b[s + 1] === 32 && b[s + 2] === 42 &&
-    b[s + 3] === 42;
-}
 
 /** Whether the bytes from `k` up to `end` are `-<digits>`: a numbered sibling's suffix. */
 function numberedAt(b: Uint8Array, k: number, end: number): boolean {
@@ -95,7 +83,6 @@ function slugIndexes(d: Doc, slug: string, which: "first" | "all" | "family"): n
   const starts = d.starts;
   const n = d.count;
   const ascii = ASCII_SLUG.test(slug);
-  const first = slug.charCodeAt(0);
   const firstOnly = which === "first";
   const family = which === "family"
     ? new RegExp(`^${slug.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:-\\d+)?$`)
@@ -103,7 +90,6 @@ function slugIndexes(d: Doc, slug: string, which: "first" | "all" | "family"): n
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     if (ascii) {
-      if (surelyOther(b, starts[i], first)) continue;
       const r = compareSlugAt(b, starts[i], slug);
       if (r === SLUG_NO) continue;
       if (r === SLUG_FULL) {
@@ -140,4 +126,9 @@ export function uniqueSlug(doc: ParkedDoc, base: string): string {
   if (findParked(doc, base) < 0) return base;
   const taken = new Set(slugFamily(doc, base).map((i) => i.slug));
   for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Whether `item`'s bullet stands in `doc` exactly as written, found by its slug in place. */
+export function holdsBullet(doc: ParkedDoc, item: ParkedItem): boolean {
+  return itemsWithSlug(doc, item.slug).some((i) => i.text === item.text);
 }

@@ -27,7 +27,7 @@ import { head } from "../text/cut.ts";
 
 /**
  * Fuse's import map name, imported by a computed specifier: a literal one puts the npm package in
- * the module graph Deno resolves before `drop` starts, which every drop paid for, exact or not.
+ * the module graph Deno resolves before `drop` starts, which every drop would pay for, exact or not.
  */
 const FUSE = "fuse.js";
 
@@ -138,7 +138,7 @@ export async function matchParked(
   if (!slug || words.length === 0) return { kind: "none" };
   if (queryProblem(query)) return { kind: "slow" };
   const exact = items.filter((i) => i.slug === slug);
-  // An exact slug needs no fuzzy search (and no Fuse import): the common, fast path.
+  // An exact slug needs no fuzzy search (and no Fuse import): the common case.
   if (exact.length) return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
   const { default: Fuse } = await (import(FUSE) as Promise<typeof import("fuse.js")>);
   const fuse = new Fuse(items.map(haystack), {

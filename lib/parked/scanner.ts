@@ -272,16 +272,16 @@ export class Doc implements ParkedDoc {
       // whole lines, and UTF-8 decoding keeps every "\n" where it was).
       const lines = this.text.split("\n");
       const b = this.bytes;
-      const { starts, ends } = this;
+      const { starts, ends, lines: lineNos } = this.#get();
       for (let i = 0; i < n; i++) {
         if (this.#items[i]) continue;
-        const first = this.lines[i] - 1;
+        const first = lineNos[i] - 1;
         const s = starts[i];
         const e = ends[i];
         const nl = b.indexOf(10, s);
         let raw: string;
         if (nl === e - 1 || nl === -1 || nl >= e) {
-          const fast = parseCanonical(lines[first], nl === e - 1, this.lines[i]);
+          const fast = parseCanonical(lines[first], nl === e - 1, lineNos[i]);
           if (fast) {
             this.#items[i] = fast;
             continue;
@@ -292,7 +292,7 @@ export class Doc implements ParkedDoc {
           const count = countNewlines(b.subarray(s, e)) + (tail ? 0 : 1);
           raw = lines.slice(first, first + count).join("\n") + (tail ? "\n" : "");
         }
-        this.#items[i] = new LazyItem(raw, this.lines[i]);
+        this.#items[i] = new LazyItem(raw, lineNos[i]);
       }
     } else {
       for (let i = 0; i < n; i++) this.item(i);

@@ -11,8 +11,7 @@
  * all absent), and a secret-named assignment starts at a hit of its trigger word (assignment.ts
  * `TRIGGER`). The lists are copies (importing rules.ts would load what this saves); the tests
  * check that every literal of `RULE_GATES` and every word of `TRIGGER` is covered here, and that every
- * generated true positive passes (tests/secrets/lazy_test.ts). Here, not in a file of its own:
- * every module is ~0.15 ms more on the start of `park` and `drop`.
+ * generated true positive passes (tests/secrets/lazy_test.ts).
  * @module
  */
 

@@ -29,10 +29,9 @@
  * | 100 KB transcript-like text | 21–24 ms first call, 2.5–3.7 ms after | 0.8–1.3 ms |
  * | whole process, load + one 2 KB text, vs an empty `deno run` | 5.0–5.1× (+74–98 ms) | 1.05–1.29× (+2–7 ms) |
  *
- * The hook's whole budget is ~2.5 ms over a ~17 ms process floor (docs/PERFORMANCE.md), and
- * `park`/`drop` may cost 1.5× the floor: the preset fits no write path, and the hook also runs
- * with `--no-config` and no npm imports. It is also async only, and it misses kinds the issue
- * lists: JWTs, GCP API keys, secret-named assignments, bearer tokens, AWS key ids (off by
+ * A hook may cost 1.3× a ~17 ms process floor and `park`/`drop` 3× (docs/PERFORMANCE.md): the
+ * preset's load alone is over both, and the hook runs with `--no-config` and no npm imports. It
+ * is also async only, and it misses kinds redacted here: JWTs, GCP API keys, secret-named assignments, bearer tokens, AWS key ids (off by
  * default), OpenAI keys without the `T3BlbkFJ` marker, passwords in URLs of other schemes or
  * with symbols; and it reports its AWS secret key at the match's start, not the value's. So the
  * rules here follow its patterns where it has one (noted per rule in rules.ts), and the tests

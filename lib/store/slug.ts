@@ -16,25 +16,12 @@ import { head } from "../text/cut.ts";
  * Handover names and parked items share this one rule (lib/parked/grammar.ts imports it from here).
  */
 export function slugify(name: string): string {
-  // NFKC leaves ASCII as it is; its first use, like a Unicode class's, costs start-up time.
-  return alnumWords(isAscii(name) ? name : name.normalize("NFKC")).join("-");
+  return alnumWords(name.normalize("NFKC")).join("-");
 }
 
-/**
- * The lower-cased words of `text`: its runs of letters and digits of any script, in order. An
- * ASCII text (the usual case) is split without the Unicode-class regex, whose first use costs
- * ~1 ms in a fresh process (`park`, `drop`, a SessionEnd draft): the same words either way.
- */
+/** The lower-cased words of `text`: its runs of letters and digits of any script, in order. */
 export function alnumWords(text: string): string[] {
-  const lower = text.toLowerCase();
-  const words = isAscii(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u);
-  return words.filter((w) => w !== "");
-}
-
-/** Whether every character of `s` is ASCII. */
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
-  return true;
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
 }
 
 /**

@@ -72,9 +72,9 @@ export function dayStamp(date: Date): string {
  *
  * `T` and `Z` upper case; 1–9 fraction digits (milliseconds kept, the rest cut); month 01–12,
  * day within its month (leap years by the Gregorian rule), hour 00–23, minute and second 00–59
- * (no leap second, no 24:00), offset hours 00–23 and minutes 00–59. Why so strict: V8's
- * `Date.parse` reads `0`, `1`, `foo 1` and `12/1` as dates in 2000/2001, and `list` deleted such
- * documents as expired; anything outside this grammar is "no created" (kept, never injected).
+ * (no leap second, no 24:00), offset hours 00–23 and minutes 00–59. Why so strict:
+ * `Date.parse` reads `0`, `1`, `foo 1` and `12/1` as dates in 2000/2001, and `list` would delete
+ * such documents as expired; anything outside this grammar is "no created" (kept, never injected).
  */
 const STAMP =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
@@ -84,9 +84,7 @@ export function parseStamp(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const m = STAMP.exec(value.trim());
   if (!m) return undefined;
-  // `+` on each group, not `m.slice(1, 7).map(Number)`: `list` parses one stamp per document, in
-  // cold code, and the arrays and closure calls were most of this function's cost there.
-  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], s = +m[6];
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
   if (days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59) return undefined;

@@ -225,8 +225,8 @@ export class TranscriptReader {
         this.#apply(call, { text, extra });
       }
     }
-    // A message that carries tool results is no prompt (promptText says so too): most user
-    // records of a long session are such, and reading them twice costs in cold code.
+    // A message that carries tool results is no prompt (promptText says so too), and most user
+    // records of a long session are such: they are not read a second time.
     if (results || side) return;
     const prompt = promptText(rec);
     if (prompt === undefined) return;
@@ -373,8 +373,8 @@ const RESULT_ID = '"tool_use_id":"';
  * Tests (tests/transcript/claude_test.ts, tests/fuzz_test.ts) hold the facts equal to those of
  * every line parsed. One count may differ: a corrupt line that starts like such a record and
  * still ends in `}` is not counted in `badLines` (a diagnostic; the line's record is lost either
- * way). Scans are native (indexOf, one sticky regex): a character loop here runs in the
- * interpreter for most of a one-shot process and cost more than the parses it saved.
+ * way). Scans are native (indexOf, one sticky regex): a character loop here runs
+ * unoptimised for most of a one-shot process and costs more than the parses it saves.
  */
 function resultsOnly(text: string, pending: Map<string, PendingCall>): boolean {
   const at = text.indexOf('"message":');

@@ -202,8 +202,7 @@ export class FactsBuilder {
    * Touches may come out of order (a call settled late): the latest line is kept.
    */
   touch(path: string, tool: string, line: number, base: string = this.root): void {
-    // A session writes the same few files again and again: each (base, path) is resolved once
-    // (a few regexes a time, in the cold code of a one-shot process).
+    // A session writes the same few files again and again: each (base, path) is resolved once.
     const memo = `${base}\0${path}`;
     let where = this.#resolved.get(memo);
     if (where === undefined) {
@@ -264,8 +263,8 @@ export class FactsBuilder {
     this.#first ??= m;
     this.#last = m;
     // Which requests are substantive matters for the first and the last only: the first is
-    // judged as requests come until one is, the last from the newest back, when asked for. In a
-    // fresh process each judgement is cold code (~17 µs a prompt); a draft made ~170 of them.
+    // judged as requests come until one is, the last from the newest back, when asked for, so a
+    // long session's prompts are not each judged.
     if (this.#firstAsk === undefined) {
       if (isSubstantive(text)) this.#firstAsk = this.#lastAsk = m;
     } else if (this.#unjudged.push({ m, text }) >= UNJUDGED_MAX) this.#judgeLast();

@@ -45,7 +45,7 @@ export function encodeProjectDir(dir: string): string {
 
 /**
  * Claude Code's folder of transcripts for a project root. Here, with the path rules, rather than in
- * locate.ts, which reads transcripts: `list` needs only this, and each module is start-up time.
+ * locate.ts, which reads transcripts: `list` needs only this, not the reader.
  */
 export function projectFolder(inputs: { root: string; home?: string; configDir?: string }) {
   const base = inputs.configDir ?? (inputs.home ? `${inputs.home}/.claude` : undefined);

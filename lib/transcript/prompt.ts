@@ -3,9 +3,8 @@
  * shell input, IDE context, reminders, task notifications, interruption notices, meta, compaction
  * or sidechain records), and whether it asks for anything ({@link isSubstantive}: not a "thanks"
  * or "ok"). Its own module, importing nothing, so SessionEnd's quick look at a short transcript
- * (lib/continuity/idle.ts) needs no reader; and free of regexes on the common path (only an
- * image marker or a backslash in the text takes one), whose first use in a fresh process costs
- * that look most of its time (a Unicode property class ~0.8 ms).
+ * (lib/continuity/idle.ts), which runs on every exit, needs no reader; and free of regexes on
+ * the common path (only an image marker or a backslash in the text takes one).
  * @module
  */
 

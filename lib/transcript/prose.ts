@@ -86,54 +86,34 @@ const STOP_WORDS = new Set(
  * Anything else "starts something else": the question stays open.
  */
 export function answersQuestion(question: string, reply: string): boolean {
-  // ASCII texts (the usual case) are read with ASCII classes: the Unicode-class regexes' first use
-  // costs ~2 ms in a fresh process (a SessionEnd draft, a dump), and character loops run in V8's
-  // interpreter there (a draft's ~100 calls took ~5 ms): the same words either way.
-  const ascii = !NON_ASCII.test(question) && !NON_ASCII.test(reply);
-  const first = (ascii ? ASCII_OPENING : OPENING).exec(reply.trim().toLowerCase())?.[0] ?? "";
+  const first = OPENING.exec(reply.trim().toLowerCase())?.[0] ?? "";
   if (ANSWER_OPENERS.has(first) || isDigits(first)) return true;
   const asked = new Set<string>();
-  for (const run of wordRuns(question, ascii)) {
+  for (const run of wordRuns(question)) {
     const w = trimDashes(run);
     if (w.length >= 4 && !STOP_WORDS.has(w)) asked.add(w);
   }
   if (asked.size === 0) return false;
-  for (const run of wordRuns(reply, ascii)) if (asked.has(trimDashes(run))) return true;
+  for (const run of wordRuns(reply)) if (asked.has(trimDashes(run))) return true;
   return false;
 }
 
-/** Any character outside ASCII. */
-const NON_ASCII = /[\u0080-\uFFFF]/;
 /** A reply's opening word: letters, digits and `'`. */
 const OPENING = /^[\p{L}\p{N}']+/u;
-/** {@link OPENING} for a lower-cased ASCII text (`\p{L}` and `\p{N}` are `a-z` and `0-9` there). */
-const ASCII_OPENING = /^[a-z0-9']+/;
 
 /** Maximal runs of 4+ letters, digits, `_` and `-`. */
 const RUNS = /[\p{L}\p{N}_-]{4,}/gu;
-/** {@link RUNS} in a lower-cased ASCII text. */
-const ASCII_RUNS = /[a-z0-9_-]{4,}/g;
 
 /** The lower-cased text's {@link RUNS} (`match` starts a global regex from the start each time). */
-function wordRuns(text: string, ascii: boolean): string[] {
-  return text.toLowerCase().match(ascii ? ASCII_RUNS : RUNS) ?? [];
+function wordRuns(text: string): string[] {
+  return text.toLowerCase().match(RUNS) ?? [];
 }
 
-/** `/^\d+$/`: one or more ASCII digits and nothing else. */
-function isDigits(s: string): boolean {
-  if (s === "") return false;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 48 || s.charCodeAt(i) > 57) return false;
-  return true;
-}
+/** One or more ASCII digits and nothing else. */
+const isDigits = (s: string): boolean => /^\d+$/.test(s);
 
 /** `w` without its leading and trailing `-`s. */
-function trimDashes(w: string): string {
-  let from = 0;
-  let to = w.length;
-  while (from < to && w[from] === "-") from++;
-  while (to > from && w[to - 1] === "-") to--;
-  return w.slice(from, to);
-}
+const trimDashes = (w: string): string => w.replace(/^-+|-+$/g, "");
 
 /** Closing markup that may follow a text's last word, besides white space. */
 const TRAILING_MARKUP = "*_`)]\"'";
@@ -144,8 +124,7 @@ const SPACE = /\s/;
 /** The closing question of an assistant text (its last sentence), or undefined if it has none. */
 export function closingQuestion(text: string): string | undefined {
   // Most texts hold no `?` at all: one native scan. The trailing run is then found by a loop from
-  // the end, where a `[…]+$` regex would try it at every position of the text (the bench's draft:
-  // 224 calls, 1.2–1.45 → 0.94–1.16 ms).
+  // the end, where a `[…]+$` regex would try it at every position of the text.
   if (!text.includes("?")) return undefined;
   let end = text.length;
   while (end > 0 && (TRAILING_MARKUP.includes(text[end - 1]) || SPACE.test(text[end - 1]))) end--;
@@ -164,8 +143,7 @@ export function closingQuestion(text: string): string | undefined {
 
 /**
  * Every deferral pattern in one alternation (same flags, so it matches exactly where one of them
- * does): one regex to compile on first use instead of fifteen (~0.15 ms each in a fresh process).
- * Tried on the whole text first: a pattern that matches a sentence matches the text it came from
+ * does), tried on the whole text first: a pattern that matches a sentence matches the text it came from
  * too (each starts and ends at `\b` beside a word character, and a sentence's edges are white
  * space or the text's own), so a text it misses has no deferral and is not split at all.
  */

@@ -3,7 +3,7 @@
  * ./codex.ts, anything else by Claude Code's reader (./claude.ts), the facts redacted as they
  * come out ({@link redactedFacts}). The one place that chooses;
  * the Codex reader is imported only for a rollout, so the hooks' common path (Claude Code) never
- * loads it (every module costs start-up time: docs/PERFORMANCE.md).
+ * loads it.
  * @module
  */
 

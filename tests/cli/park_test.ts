@@ -308,7 +308,7 @@ Deno.test("park: 50 concurrent processes keep 50 items", async () => {
   assert.deepEqual(tempFilesIn(storeAt(repo.root).dir), []);
 });
 
-Deno.test("park: in-process (fast paths)", async (t) => {
+Deno.test("park: in-process", async (t) => {
   await using repo = await scratchProject({ git: false, store: false });
   await t.step(
     "CRLF PARKED.md: a new bullet is written with CRLF, the rest untouched",

@@ -1,6 +1,6 @@
 /**
  * Claude Code's restore of a handover names the session after it (`sessionTitle` in the
- * SessionStart output, read since Claude Code 2.1.152), on the fast and the general path alike;
+ * SessionStart output, read since Claude Code 2.1.152), whole or as a digest;
  * no other agent's output changes, and an automatic draft's notice names nothing.
  */
 import assert from "node:assert/strict";
@@ -25,12 +25,12 @@ async function answer(o: { agent?: string; body?: string; draft?: boolean } = {}
 }
 
 Deno.test("sessionTitle", async (t) => {
-  await t.step("Claude Code, a plain handover (fast path): the slug", async () => {
+  await t.step("Claude Code, a handover injected whole: the slug", async () => {
     const out = await answer();
     assert.equal(out.sessionTitle, "fix-login");
     assert.match(out.additionalContext, /left this handover: "fix-login"/);
   });
-  await t.step("Claude Code, a handover the general path digests: the slug", async () => {
+  await t.step("Claude Code, a handover injected as a digest: the slug", async () => {
     const body = `## Goal\n\nBig.\n\n## Decisions\n\n${
       "- a decision — why: a reason\n".repeat(400)
     }`;

@@ -40,7 +40,7 @@ Deno.test("parked: parse a bullet", async (t) => {
   });
 });
 
-Deno.test("parked: the canonical fast path reads every bullet as parseBullet does", () => {
+Deno.test("parked: the canonical reader reads every bullet as parseBullet does", () => {
   const rand = rng(11);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const words = [
@@ -100,7 +100,7 @@ Deno.test("parked: the canonical fast path reads every bullet as parseBullet doe
     fast++;
     assert.deepEqual(quick, parseBullet(line + (ended ? "\n" : ""), 7), JSON.stringify(line));
   }
-  assert.ok(fast > 400, `only ${fast} of 10,000 bullets took the fast path`);
+  assert.ok(fast > 400, `only ${fast} of 10,000 bullets took the canonical reader`);
 });
 
 Deno.test("parked: any field text reads back exactly (generated)", () => {

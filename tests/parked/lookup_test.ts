@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { emptyParked, parseParked } from "../../lib/parked/scanner.ts";
-import { findParked, slugFamily, uniqueSlug } from "../../lib/parked/lookup.ts";
+import { findParked, holdsBullet, slugFamily, uniqueSlug } from "../../lib/parked/lookup.ts";
 import { upsertParked } from "../../lib/parked/edit.ts";
 import { prng as rng } from "../support/prng.ts";
 
@@ -48,5 +48,30 @@ Deno.test("parked: slugs", async (t) => {
     assert.equal(uniqueSlug(doc, "a"), "a-2");
     doc = upsertParked(doc, { slug: "a-2", summary: "x" }).doc;
     assert.equal(uniqueSlug(doc, "a"), "a-3");
+  });
+});
+
+Deno.test("holdsBullet: the bullet as written, found by its slug", async (t) => {
+  const text = [
+    "# Parked items",
+    "",
+    "- **alpha** — First. Raised: 2026-11-01.",
+    "- **beta** — Second. Raised: 2026-11-02. Why: flaky.",
+    "",
+  ].join("\n");
+  const doc = parseParked(text);
+  const [alpha, beta] = doc.items;
+  await t.step("each bullet of the file is there", () => {
+    assert.ok(holdsBullet(doc, alpha));
+    assert.ok(holdsBullet(doc, beta));
+  });
+  await t.step("a bullet edited since (same slug, other text) is not", () => {
+    const edited = parseParked(text.replace("Why: flaky.", "Why: slow."));
+    assert.equal(holdsBullet(edited, beta), false);
+    assert.ok(holdsBullet(edited, alpha));
+  });
+  await t.step("a removed bullet is not", () => {
+    const gone = parseParked(text.replace("- **alpha** — First. Raised: 2026-11-01.\n", ""));
+    assert.equal(holdsBullet(gone, alpha), false);
   });
 });

@@ -5,7 +5,7 @@
  * widest window the session may have, then the transcript read, artifacts and parked items
  * gathered while they run; git's commits narrowed to the transcript's start — and handed to the
  * pure merge. Modes call {@link collectEvidence} and nothing else. The small collectors share
- * this file because each module is start-up time for `dump` and `evidence` (docs/PERFORMANCE.md).
+ * this file: each is short, and serves only this pipeline.
  *
  * Every fact is redacted as it is gathered, before the merge (lib/secrets/): commit subjects,
  * branch and paths from git, artifact directories, parked bullets (PARKED.md may be edited by

@@ -70,31 +70,13 @@ function fileStat(added: string, deleted: string, path: string): FileStat {
   };
 }
 
-/** `-` or one or more ASCII digits: a numstat count. */
-function isCount(s: string): boolean {
-  if (s === "-") return true;
-  if (s === "") return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
+/** One numstat record: `[\n]added\tdeleted\tpath`, each count `-` or ASCII digits. */
+const NUMSTAT = /^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/;
 
-/**
- * One numstat record, `[\n]added\tdeleted\tpath` (what `/^\n?(-|\d+)\t(-|\d+)\t([\s\S]+)$/`
- * matches, read by index: `evidence` parses a record per changed file, in cold code).
- */
+/** One numstat record as a FileStat, or undefined when it is not one ({@link NUMSTAT}). */
 export function numstatRecord(record: string): FileStat | undefined {
-  const at = record.charCodeAt(0) === 10 ? 1 : 0;
-  const t1 = record.indexOf("\t", at);
-  if (t1 < 0) return undefined;
-  const t2 = record.indexOf("\t", t1 + 1);
-  if (t2 < 0 || t2 + 1 >= record.length) return undefined;
-  const added = record.slice(at, t1);
-  const deleted = record.slice(t1 + 1, t2);
-  if (!isCount(added) || !isCount(deleted)) return undefined;
-  return fileStat(added, deleted, record.slice(t2 + 1));
+  const m = NUMSTAT.exec(record);
+  return m ? fileStat(m[1], m[2], m[3]) : undefined;
 }
 
 /** Parses `git diff --numstat -z --no-renames` output. */

@@ -10,7 +10,7 @@ export const DEFAULT_SINCE = "8h";
 /**
  * Parses `--since`: a duration before `now` (`90m`, `8h`, `2d`, `45s`; a bare number is hours)
  * or an ISO 8601 moment. Undefined when it is neither, or when the moment falls outside the years
- * 0001–9999 (`99999999999d` is no date: git and ISO stamps cannot say it, and it used to crash).
+ * 0001–9999 (`99999999999d` is no date: git and ISO stamps cannot say it).
  */
 export function parseSince(value: string, now: Date): Date | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$/i.exec(value);
