@@ -136,6 +136,30 @@ Deno.test("two sessions in one project: each handover goes to its own session's 
       assert.match(await clear(p, A, false) ?? "", /left this handover: "codex-work"/);
     },
   );
+  await t.step(
+    "a writer that ended for good (exit) leaves its handover to any /clear",
+    async () => {
+      await using p = await scratchProject();
+      await dump(p, "a-work", A);
+      assert.equal(await clear(p, B), undefined, "A is still open: its handover waits for it");
+      const ended = await runHookProcess(
+        JSON.stringify({
+          session_id: A,
+          cwd: p.root,
+          hook_event_name: "SessionEnd",
+          reason: "prompt_input_exit",
+        }),
+        { env: { CLAUDE_PROJECT_DIR: p.root } },
+      );
+      assert.equal(ended.code, 0, ended.stderr);
+      assert.match(
+        await clear(p, B) ?? "",
+        /left this handover: "a-work"/,
+        "A has no successor now",
+      );
+      assert.equal(await consumed(p, "a-work"), true);
+    },
+  );
   await t.step("recall without a name still prints the newest", async () => {
     await using p = await scratchProject();
     await dump(p, "a-work", A);

@@ -16,7 +16,7 @@ import {
   storeOutside,
 } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
-import { sessionDocs, takeClearing } from "../store/sessions.ts";
+import { hasEnded, sessionDocs, takeClearing } from "../store/sessions.ts";
 import { ageMs, inWindow } from "../store/time.ts";
 import type * as Consume from "./pending.ts";
 import type { Candidate, Outcome, Pending } from "./pending.ts";
@@ -121,7 +121,8 @@ function choose(
     ? undefined
     : readDoc(store, latest);
   const writer = text === undefined ? undefined : splitFrontMatter(text)?.fields.session;
-  if (writer !== undefined && writer !== predecessor) {
+  // A writer that ended for good (exit, not `/clear`) has no successor to wait for.
+  if (writer !== undefined && writer !== predecessor && !hasEnded(store, writer)) {
     return {
       reason: `LATEST names "${latest}", session ${writer}'s handover: it waits for that ` +
         `session's successor (this one succeeds ${predecessor})`,
