@@ -27,7 +27,13 @@ import { dumpCommand } from "./support/agents.ts";
 import { hookContext, onlyFromHook } from "./support/hook_context.ts";
 import { playScript } from "./support/plays.ts";
 import { runCli } from "./support/process.ts";
-import { commitAll, storeDocs, waitForDraft, waitUntil } from "./support/scene_store.ts";
+import {
+  commitAll,
+  storeDocs,
+  waitForClear,
+  waitForDraft,
+  waitUntil,
+} from "./support/scene_store.ts";
 import {
   isSummaryRequest,
   isToolResult,
@@ -163,7 +169,7 @@ for (const claude of await ensureClaudes()) {
     });
     await t.step("a second /clear carries no notice of that draft", async () => {
       await s.tmux!.submit("/clear");
-      await sleep(3_000);
+      await waitForClear(s.world);
       const r = await ask(s, "and now?");
       assert.ok(!hookContext(r).includes(draft), hookContext(r));
     });

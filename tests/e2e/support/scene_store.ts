@@ -44,6 +44,27 @@ export async function storeDocs(
   return out;
 }
 
+/**
+ * Waits until a `/clear` has reached its new session: the old session's SessionEnd leaves a
+ * `.clearing-` mark (lib/store/sessions.ts) and the new session's SessionStart takes it. A fixed
+ * sleep is too short on a loaded machine, and a question asked early lands in the old session.
+ */
+export async function waitForClear(world: World): Promise<void> {
+  const dir = `${world.project}/${STORE}`;
+  const marked = async () => {
+    try {
+      for await (const e of Deno.readDir(dir)) if (e.name.startsWith(".clearing-")) return true;
+    } catch { /* no store yet */ }
+    return undefined;
+  };
+  const seen = Date.now() + 5_000;
+  while (Date.now() < seen && !(await marked())) await sleep(100);
+  await waitUntil(world, "the new session's SessionStart", async () => {
+    return (await marked()) ? undefined : true;
+  });
+  await sleep(1_000);
+}
+
 /** Polls until `probe` returns a value; fails after `ms` with `what` and the store's listing. */
 export async function waitUntil<T>(
   world: World,
