@@ -142,9 +142,9 @@ export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
     }
   }
   const path = `${target}.lock.held`;
-  const holder = fileHolder();
+  const boot = bootId();
   for (let attempt = 0;; attempt++) {
-    const lock = tryFileLock(path, ages, holder);
+    const lock = tryFileLock(path, ages, boot);
     if (lock) return lock;
     if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
     sleepSync(backoff(attempt));
@@ -263,27 +263,26 @@ function pidAlive(pid: number): boolean {
 
 async function acquireFileLock(path: string, waitMs: number, ages: StaleAges): Promise<Lock> {
   const start = performance.now();
-  const holder = fileHolder();
+  const boot = bootId();
   for (let attempt = 0;; attempt++) {
-    const lock = tryFileLock(path, ages, holder);
+    const lock = tryFileLock(path, ages, boot);
     if (lock) return lock;
     if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
     await sleep(backoff(attempt));
   }
 }
 
-/** Who takes a fallback lock: this machine's boot id and the lock file's content. */
-function fileHolder(): { boot?: string; mine: string } {
-  const boot = bootId();
-  return { boot, mine: JSON.stringify({ pid: Deno.pid, boot, ts: Date.now() } satisfies Holder) };
-}
-
-/** One attempt at the fallback lock (taking a stale one over); undefined while another holds it. */
+/**
+ * One attempt at the fallback lock (taking a stale one over) by this process on machine `boot`;
+ * undefined while another holds it.
+ */
 function tryFileLock(
   path: string,
   ages: StaleAges,
-  { boot, mine }: { boot?: string; mine: string },
+  boot: string | undefined,
 ): Lock | undefined {
+  // Stamped at each try: the age rule counts from when the lock was taken, not waited for.
+  const mine = JSON.stringify({ pid: Deno.pid, boot, ts: Date.now() } satisfies Holder);
   try {
     Deno.writeTextFileSync(path, mine, { createNew: true, mode: PRIVATE_FILE });
     // Touch only our own lock, remove only our own lock: a takeover may have replaced it.

@@ -107,6 +107,20 @@ Deno.test("lock", async (t) => {
     await Deno.remove(path);
   });
 
+  await t.step(
+    "file: a lock is stamped when taken, not when its waiter began to wait",
+    async () => {
+      const first = await acquireLock(target, { kind: "file" });
+      const second = acquireLock(target, { kind: "file" });
+      await new Promise((r) => setTimeout(r, 200));
+      const released = Date.now();
+      first.release();
+      const lock = await second;
+      const holder = JSON.parse(await Deno.readTextFile(`${target}.lock.held`));
+      lock.release();
+      assert.ok(holder.ts >= released, `stamped ${released - holder.ts} ms before it was taken`);
+    },
+  );
   await t.step({
     name: "file: a holder killed with SIGKILL, not judged by pid, is taken over once silent",
     fn: async () => {
