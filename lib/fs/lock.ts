@@ -35,7 +35,7 @@ export const LOCK_BEAT_MS = 1_000;
 export const LOCK_SILENT_MS = 10_000;
 
 /** Whether this Deno can try an OS lock without blocking (else every lock is the file kind). */
-const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
+export const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
 
 /** The lock could not be had within the wait time. */
 export class LockTimeoutError extends FailureError {

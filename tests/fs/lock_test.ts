@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
-import { acquireLock, isStale, LockTimeoutError, withLock } from "../../lib/fs/lock.ts";
-import { FREED_WAIT_MS, scratchDir } from "../support/scratch.ts";
+import { acquireLock, isStale, LockTimeoutError, OS_LOCKS, withLock } from "../../lib/fs/lock.ts";
+import { FREED_WAIT_MS, LOCK_KINDS, scratchDir } from "../support/scratch.ts";
 
 const BOOT = "boot-a";
 const AGES = { staleMs: 60_000, silentMs: 10_000 };
-/** Whether this Deno has OS locks; the flock steps need them (2.0 and 2.2 have only the file kind). */
-const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
 
 Deno.test("lock", async (t) => {
   await using dirScratch = await scratchDir();
   const dir = dirScratch.path;
   const target = `${dir}/PARKED.md`;
-  for (const kind of OS_LOCKS ? ["flock", "file"] as const : ["file"] as const) {
+  // The flock steps need a Deno with OS locks (2.0 and 2.2 have only the file kind).
+  for (const kind of LOCK_KINDS) {
     await t.step(`${kind}: a second holder waits until the first releases`, async () => {
       const order: string[] = [];
       const first = await acquireLock(target, { kind });
