@@ -11,7 +11,8 @@ import { createFileAtomic, writeFileAtomicSync } from "../lib/fs/atomic.ts";
 import { run as recall } from "../lib/cli/recall.ts";
 import { DEFAULT_OPTIONS } from "../lib/hook/input.ts";
 import { acquireLock, acquireLockSync, docsLockTarget } from "../lib/fs/lock.ts";
-import { consumePending, findPending } from "../lib/hook/restore.ts";
+import { findPending } from "../lib/hook/restore.ts";
+import { consumePending } from "../lib/hook/pending.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import { parseParked } from "../lib/parked/scanner.ts";
 import {

@@ -2,7 +2,7 @@
  * Two sessions in one project, as processes: `dump` records the writer (CLAUDE_CODE_SESSION_ID),
  * SessionEnd (`reason: "clear"`) leaves its clearing mark, and the SessionStart after it restores
  * only the handover of the session it succeeds. Without a known writer, or without SessionEnd (an
- * older registration), the plain rule holds: LATEST's handover.
+ * older registration, Codex's `/clear`), the plain rule holds: LATEST's handover.
  */
 import assert from "node:assert/strict";
 import { answer } from "../lib/hook/answer.ts";
@@ -120,6 +120,46 @@ Deno.test("two sessions in one project: each handover goes to its own session's 
     await dump(p, "a-work", A);
     assert.match(await clear(p, B, false) ?? "", /left this handover: "a-work"/);
   });
+  await t.step(
+    "a Codex dump names its thread: Claude Code's /clear leaves it, Codex's /clear takes it",
+    async () => {
+      await using p = await scratchProject();
+      const ran = await runCliProcess(["dump", "codex-work"], {
+        cwd: p.root,
+        stdin: "## Goal\n\nThe work in Codex.\n",
+        env: { CODEX_THREAD_ID: "01a2346d-88da-7222-8166-b560b95adb77" },
+      });
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.equal(await clear(p, B), undefined, "Claude Code's successor is given nothing");
+      assert.equal(await consumed(p, "codex-work"), false);
+      // Codex 0.171 fires no SessionEnd on /clear: SessionStart alone, the plain rule.
+      assert.match(await clear(p, A, false) ?? "", /left this handover: "codex-work"/);
+    },
+  );
+  await t.step(
+    "a writer that ended for good (exit) leaves its handover to any /clear",
+    async () => {
+      await using p = await scratchProject();
+      await dump(p, "a-work", A);
+      assert.equal(await clear(p, B), undefined, "A is still open: its handover waits for it");
+      const ended = await runHookProcess(
+        JSON.stringify({
+          session_id: A,
+          cwd: p.root,
+          hook_event_name: "SessionEnd",
+          reason: "prompt_input_exit",
+        }),
+        { env: { CLAUDE_PROJECT_DIR: p.root } },
+      );
+      assert.equal(ended.code, 0, ended.stderr);
+      assert.match(
+        await clear(p, B) ?? "",
+        /left this handover: "a-work"/,
+        "A has no successor now",
+      );
+      assert.equal(await consumed(p, "a-work"), true);
+    },
+  );
   await t.step("recall without a name still prints the newest", async () => {
     await using p = await scratchProject();
     await dump(p, "a-work", A);

@@ -11,13 +11,8 @@ import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
-import {
-  readLatest,
-  recoverClaims,
-  takeLatest,
-  withDocsLock,
-  writeLatest,
-} from "../store/latest.ts";
+import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";

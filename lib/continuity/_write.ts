@@ -9,7 +9,8 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
-import { readLatest, withDocsLock, writeLatest } from "../store/latest.ts";
+import { readLatest, writeLatest } from "../store/latest.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";

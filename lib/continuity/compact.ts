@@ -16,7 +16,8 @@ import { cliCommand } from "../agents/command.ts";
 import { gate, type Payload, type RestoreOptions } from "../hook/input.ts";
 import { bannerAge, hookOutput } from "../hook/frame.ts";
 import { safeSessionId } from "../store/front_matter.ts";
-import { HOOK_LOCK_WAIT_MS, type HookEnv, restore } from "../hook/restore.ts";
+import { type HookEnv, restore } from "../hook/restore.ts";
+import { HOOK_LOCK_WAIT_MS } from "../hook/pending.ts";
 import type { Store } from "../store/store.ts";
 import { buildCard } from "./card.ts";
 import {

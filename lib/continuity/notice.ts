@@ -4,7 +4,7 @@
  * often clear to start something else, and an old handover must not ambush an unrelated session —
  * but at most {@link NOTICE_LIMIT} characters naming the draft, the exact recall command, the last
  * user request (cut), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
- * Pure: it reads the draft's body, which the general restore (lib/hook/restore.ts) hands it.
+ * Pure: it reads the draft's body, which the general restore (lib/hook/pending.ts) hands it.
  * @module
  */
 

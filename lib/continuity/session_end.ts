@@ -27,7 +27,7 @@ import type { HookAnswer } from "../hook/answer.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { hasSince, workInTail } from "./glance.ts";
-import { markClearing, type SessionDoc, sessionDocs } from "../store/sessions.ts";
+import { markClearing, markEnded, type SessionDoc, sessionDocs } from "../store/sessions.ts";
 import { projectStore } from "./_store.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
@@ -73,6 +73,12 @@ export async function answerSessionEnd(
     }
   };
   const first = clearing ? mark() : "";
+  // Any other reason ends the session for good: no successor will claim its handover.
+  if (!clearing) {
+    try {
+      markEnded(where.store, session, new Date(now));
+    } catch { /* the mark only frees a handover sooner; the answer does not depend on it */ }
+  }
   const answer = await carry(where, session, payload.transcript_path, now);
   const missed = first === "" ? "" : mark();
   return missed === "" || missed === "no store to mark"

@@ -20,7 +20,8 @@ import {
   renderHandover,
   type Section,
 } from "./document.ts";
-import { recoverClaims, withDocsLock, writeLatest } from "../store/latest.ts";
+import { recoverClaims, writeLatest } from "../store/latest.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { chooseSlug } from "../store/slug.ts";

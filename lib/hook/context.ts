@@ -1,7 +1,7 @@
 /**
  * The injected context when a handover does not fit whole: the digest (Goal, Files touched, Next
  * step and the recall command) capped to the agent's budget, and the short notice of an automatic
- * draft. Loaded only when one of them is needed (lib/hook/restore.ts); the whole body is
+ * draft. Loaded only when one of them is needed (lib/hook/pending.ts); the whole body is
  * lib/hook/frame.ts `wholeContext`, which this module tries first.
  * @module
  */

@@ -4,19 +4,24 @@
  *
  * - input.ts: the hook's input: the payload, its own flags, the per-agent budgets, the event and
  *   source gates
+ * - restore.ts: the decision every agent shares, claiming nothing: the gates, the root rule, the
+ *   store, LATEST or the predecessor session's own handover; then the rest of the restore
+ * - pending.ts: what runs only once a handover is pending, loaded by restore.ts only then: redact
+ *   what the hook will print (the document where it is read), build the context (whole when it
+ *   fits), claim LATEST exactly once under the docs lock, mark it consumed
  * - frame.ts: the framing every injected context shares (banner, fence) and the JSON it prints
- * - restore.ts: the restore every agent shares: decide, redact what it will print (the document
- *   where it is read), build the context (digest when big; an automatic draft's short notice),
- *   claim LATEST exactly once, mark it consumed
  * - context.ts: the digest and the draft's notice, loaded only when a handover does not fit whole
  * - answer.ts: the answer per agent, on which event and in which JSON (Gemini's deferred restore)
  *
- * session_restore.ts imports input.ts and loads the module of each event when it comes.
+ * session_restore.ts imports input.ts and loads the module of each event when it comes; on a
+ * `/clear` with nothing pending the hook loads input.ts, answer.ts, restore.ts and the store's
+ * read side only.
  * @module
  */
 
 export * from "./input.ts";
 export * from "./frame.ts";
 export * from "./restore.ts";
+export * from "./pending.ts";
 export * from "./context.ts";
 export * from "./answer.ts";

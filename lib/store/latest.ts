@@ -1,15 +1,12 @@
 /**
- * The LATEST pointer: read it, point it at a dump, clear it under the docs lock, and recover the
- * claims that earlier versions of the hook could leave behind when killed. And the docs lock
- * itself ({@link withDocsLock}), which every writer of a document or LATEST holds (`dump`,
- * `recover`, `recall`, `list`'s expiry, SessionEnd, the hook's consume): none of them can write an
- * older version of a document back over a newer one.
+ * The LATEST pointer: read it, point it at a dump, clear it under the docs lock
+ * (lib/store/docs_lock.ts), and recover the claims that earlier versions of the hook could leave
+ * behind when killed.
  * @module
  */
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
-import { acquireLock, docsLockTarget, type Lock, LockTimeoutError } from "../fs/lock.ts";
-import { exists, isDir, join, readUtf8, removeQuietly } from "../fs/path.ts";
+import { exists, join, readUtf8, removeQuietly } from "../fs/path.ts";
 import { safeSessionId, splitFrontMatter } from "./front_matter.ts";
 import { isSafeSlug, readDoc, type Store } from "./store.ts";
 
@@ -120,23 +117,4 @@ export function recoverClaims(
     removeQuietly(c.path);
   }
   return restored;
-}
-
-/**
- * Runs `fn` holding the store's docs lock (lib/fs/lock.ts `docsLockTarget`). Where it cannot be
- * had because the store is missing or cannot be written (read-only), no write can happen either
- * and `fn` runs without it; a timeout is an error.
- */
-export async function withDocsLock<T>(store: Store, fn: () => Promise<T> | T): Promise<T> {
-  let lock: Lock | undefined;
-  try {
-    if (isDir(store.dir)) lock = await acquireLock(docsLockTarget(store.dir));
-  } catch (err) {
-    if (err instanceof LockTimeoutError) throw err;
-  }
-  try {
-    return await fn();
-  } finally {
-    lock?.release();
-  }
 }

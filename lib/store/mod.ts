@@ -4,8 +4,8 @@
  *
  * - store.ts: which project (the `<root>` rule, and the git top-level it stops at), the layout
  *   (paths of one store), safe slugs, documents read confined to the store
- * - latest.ts: the LATEST pointer (read, write, take, recover old claims) and the docs lock every
- *   writer of a document or LATEST holds
+ * - latest.ts: the LATEST pointer (read, write, take, recover old claims)
+ * - docs_lock.ts: the docs lock every writer of a document or LATEST holds
  * - front_matter.ts: the hand-written front matter reader and writer (our schema only)
  * - catalog.ts: the stored handovers with their heads, ages and staleness, cached
  * - slug.ts: slugs from names or unnamed, refusals, `-2` on collision (pure)
@@ -17,6 +17,7 @@
 
 export * from "./store.ts";
 export * from "./latest.ts";
+export * from "./docs_lock.ts";
 export * from "./front_matter.ts";
 export * from "./catalog.ts";
 export * from "./slug.ts";

@@ -8,7 +8,7 @@
  */
 
 import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
-import { isDir, join, readUtf8, removeQuietly } from "../fs/path.ts";
+import { exists, isDir, join, readUtf8, removeQuietly } from "../fs/path.ts";
 import { safeSessionId, splitFrontMatter } from "./front_matter.ts";
 import type { Store } from "./store.ts";
 import { FUTURE_SKEW_MS, isoStamp, parseStamp } from "./time.ts";
@@ -95,6 +95,42 @@ export function takeClearing(store: Store, now: Date): string | undefined {
     return mark.session;
   }
   return undefined;
+}
+
+/**
+ * The prefix of the mark a session's SessionEnd for good (exit, logout: any reason but `clear`)
+ * leaves: `.ended-<session id>`. Such a session has no successor, so its pending handover is no
+ * longer held for one: the next `/clear` of any session may take it.
+ */
+export const ENDED_PREFIX = ".ended-";
+
+/**
+ * How long an ended mark is kept: a handover is written before its session ends, so once the end
+ * is older than any restore window the handover it frees is out of every window too.
+ */
+export const ENDED_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Leaves the mark "session `session` ended for good, at `now`" (atomic), and removes ended marks
+ * older than {@link ENDED_MS}; nothing for a session id a file name cannot carry plainly, or when
+ * the store does not exist.
+ */
+export function markEnded(store: Store, session: string, now: Date): boolean {
+  if (!safeSessionId(session)) return false;
+  if (!isDir(store.dir)) return false;
+  for (const [name, kind] of listFiles(store.dir)) {
+    if (kind !== "file" || !name.startsWith(ENDED_PREFIX)) continue;
+    const path = join(store.dir, name);
+    const at = parseStamp(readUtf8(path)?.trim()) ?? NaN;
+    if (!(now.getTime() - at <= ENDED_MS)) removeQuietly(path);
+  }
+  writeFileAtomicSync(join(store.dir, `${ENDED_PREFIX}${session}`), `${isoStamp(now)}\n`);
+  return true;
+}
+
+/** Whether session `session` ended for good ({@link markEnded}). */
+export function hasEnded(store: Store, session: string): boolean {
+  return safeSessionId(session) && exists(join(store.dir, `${ENDED_PREFIX}${session}`));
 }
 
 /** A directory's entries (a regular file or other), or none when it cannot be listed. */

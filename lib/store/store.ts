@@ -3,7 +3,7 @@
  * rule, {@link findRoot}, so the CLI and the hook always find the same store: docs/STORE.md),
  * its files under that root, which slugs may name a document, whether the store leads outside
  * its project, reading a document confined to the store, and creating the store. The LATEST
- * pointer and the docs lock are lib/store/latest.ts. Sync: the hook uses it.
+ * pointer is lib/store/latest.ts, the docs lock lib/store/docs_lock.ts. Sync: the hook uses it.
  * @module
  */
 

@@ -3,8 +3,10 @@
  * Gemini CLI (and Qwen Code and opencode) all installed (each real client pinned, offline, against
  * its loopback stand-in): a handover one agent's model dumps through its shell tool is what the
  * next model request of another agent carries after `/clear` (opencode: `/new`), once. Claude Code
- * → Codex, Codex → Claude Code, Claude Code → Gemini, Gemini → Codex; Claude Code → Qwen Code,
- * Claude Code → opencode. The store is the project's, not the agent's.
+ * → Codex, Claude Code → Gemini, Gemini → Codex; Claude Code → Qwen Code, Claude Code → opencode.
+ * A handover a known session of another agent wrote is that session's: Claude Code's `/clear`
+ * leaves Codex's dump pending (docs/HOOK.md, "Two sessions in one project"). The store is the
+ * project's, not the agent's.
  */
 
 import assert from "node:assert/strict";
@@ -21,20 +23,21 @@ import {
 } from "./support/agents.ts";
 import { ensureClaude } from "./support/claude.ts";
 import { sleep } from "./support/tmux.ts";
-import { claudeSide, codexSide, geminiSide, type Side, withSides } from "./support/cross.ts";
+import {
+  banner,
+  claudeSide,
+  codexSide,
+  geminiSide,
+  type Side,
+  STORE,
+  storeDoc,
+  withSides,
+} from "./support/cross.ts";
 import { configureQwen, ensureOpencode, ensureQwen } from "./support/chat_agents.ts";
 import { opencodeSide, qwenSide } from "./support/cross_chat.ts";
 
-const STORE = ".claude/state/session";
-/** The restore's factual banner for `slug` (injected text is framed as data). */
-const banner = (slug: string) => `[session] The previous session left this handover: "${slug}"`;
-
 /** A mark no earlier request of the run can carry. */
 const mark = (who: string) => `${who}-${crypto.randomUUID().slice(0, 8)}`;
-
-async function doc(world: World, slug: string): Promise<string> {
-  return await Deno.readTextFile(`${world.project}/${STORE}/${slug}.md`);
-}
 
 async function latest(world: World): Promise<string> {
   return (await Deno.readTextFile(`${world.project}/${STORE}/LATEST`).catch(() => "")).trim();
@@ -43,7 +46,7 @@ async function latest(world: World): Promise<string> {
 /** Waits until the hook has consumed `slug` (as it does within the /clear for Claude Code). */
 async function consumed(world: World, slug: string, ms = 20_000) {
   const deadline = Date.now() + ms;
-  while (!/^consumed: true$/m.test(await doc(world, slug))) {
+  while (!/^consumed: true$/m.test(await storeDoc(world, slug))) {
     if (Date.now() > deadline) throw new Error(`"${slug}" not consumed ${ms} ms after /clear`);
     await sleep(200);
   }
@@ -53,7 +56,7 @@ async function consumed(world: World, slug: string, ms = 20_000) {
 async function dumpOn(from: Side, world: World, slug: string, body: string) {
   const out = await from.dump(slug, body);
   assert.match(out, /^\/clear\s*$/m, `${from.name}: dump's output:\n${out.slice(-800)}`);
-  assert.match(await doc(world, slug), /^consumed: false$/m);
+  assert.match(await storeDoc(world, slug), /^consumed: false$/m);
   assert.equal(await latest(world), slug);
 }
 
@@ -69,7 +72,7 @@ async function pickUp(to: Side, world: World, slug: string, body: string, tag: s
   const text = await to.say(`carry on ${tag}`);
   assert.ok(text.includes(banner(slug)), `${to.name}: banner in the request`);
   assert.ok(text.includes(body), `${to.name}: the body in the request`);
-  assert.match(await doc(world, slug), /^consumed: true$/m);
+  assert.match(await storeDoc(world, slug), /^consumed: true$/m);
   assert.equal(await latest(world), "");
   await to.clear();
   const again = await to.say(`and again ${tag}`);
@@ -146,7 +149,7 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
   await step("Codex, started after it, does not restore at start-up", async () => {
     const text = await codex.say("hello codex");
     assert.ok(!text.includes(fromClaude));
-    assert.match(await doc(world, "from-claude"), /^consumed: false$/m);
+    assert.match(await storeDoc(world, "from-claude"), /^consumed: false$/m);
   });
   await step("Codex /clear: the next request carries Claude Code's handover, once", async () => {
     await pickUp(codex, world, "from-claude", fromClaude, "from claude");
@@ -156,8 +159,16 @@ crossTest("cross-agent e2e: a handover dumped under one agent is picked up by an
   await step("Codex's model dumps through its shell tool", async () => {
     await dumpOn(codex, world, "from-codex", fromCodex);
   });
-  await step("Claude Code /clear: the next request carries Codex's handover, once", async () => {
-    await pickUp(claude, world, "from-codex", fromCodex, "from codex");
+  // Codex's thread wrote it: another session's /clear leaves it pending (SPEC, two sessions), even
+  // another agent's; Codex links no /clear, so its next /clear takes it.
+  await step("Claude Code /clear: Codex's handover stays pending for Codex", async () => {
+    await claude.clear();
+    const text = await claude.say("carry on from codex");
+    assert.ok(!text.includes(fromCodex), "Claude Code was given Codex's handover");
+    assert.match(await storeDoc(world, "from-codex"), /^consumed: false$/m);
+  });
+  await step("Codex /clear: the next request carries its own handover, once", async () => {
+    await pickUp(codex, world, "from-codex", fromCodex, "from codex");
   });
 
   const forGemini = mark("CLAUDE2");
@@ -236,7 +247,7 @@ crossTest(
       await dumpOn(claude, world, "second", second);
       const text = await gemini.say("hello gemini");
       assert.ok(!text.includes(second), "Gemini took the handover dumped for Claude Code");
-      assert.match(await doc(world, "second"), /^consumed: false$/m);
+      assert.match(await storeDoc(world, "second"), /^consumed: false$/m);
     });
     await step("Claude Code /clear: its next request carries it", async () => {
       await pickUp(claude, world, "second", second, "with the second");

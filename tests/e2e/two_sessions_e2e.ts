@@ -7,17 +7,10 @@
 
 import assert from "node:assert/strict";
 import { isoStamp } from "../../lib/store/time.ts";
-import { cli, linkSkill, makeWorld, type World } from "./support/agents.ts";
+import { cli, linkSkill, makeWorld } from "./support/agents.ts";
 import { CLAUDE_CODE_VERSIONS, ensureClaude } from "./support/claude.ts";
-import { claudeSide, withSides } from "./support/cross.ts";
+import { banner, claudeSide, STORE, storeDoc, withSides } from "./support/cross.ts";
 import { sleep } from "./support/tmux.ts";
-
-const STORE = ".claude/state/session";
-const banner = (slug: string) => `[session] The previous session left this handover: "${slug}"`;
-
-async function doc(world: World, slug: string): Promise<string> {
-  return await Deno.readTextFile(`${world.project}/${STORE}/${slug}.md`);
-}
 
 for (const version of CLAUDE_CODE_VERSIONS) {
   const bin = await ensureClaude(version);
@@ -36,18 +29,18 @@ for (const version of CLAUDE_CODE_VERSIONS) {
       await t.step("A's model dumps; the document names A's session", async () => {
         const out = await a.dump("from-a", mark);
         assert.match(out, /^\/clear\s*$/m, out.slice(-800));
-        assert.match(await doc(world, "from-a"), /^session: \S+$/m);
+        assert.match(await storeDoc(world, "from-a"), /^session: \S+$/m);
       });
       await t.step("B /clear: B's next request carries nothing of A's", async () => {
         await b.clear();
         const text = await b.say("carry on b");
         assert.ok(!text.includes(mark), "B was given A's handover");
-        assert.match(await doc(world, "from-a"), /^consumed: false$/m);
+        assert.match(await storeDoc(world, "from-a"), /^consumed: false$/m);
       });
       await t.step("A /clear: A's next request carries A's handover, once", async () => {
         await a.clear();
         const deadline = Date.now() + 20_000;
-        while (!/^consumed: true$/m.test(await doc(world, "from-a"))) {
+        while (!/^consumed: true$/m.test(await storeDoc(world, "from-a"))) {
           if (Date.now() > deadline) throw new Error('"from-a" not consumed after A\'s /clear');
           await sleep(200);
         }

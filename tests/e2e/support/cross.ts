@@ -34,6 +34,18 @@ export interface Side {
 
 const WAIT_MS = 30_000;
 
+/** The project's store, from its root. */
+export const STORE = ".claude/state/session";
+
+/** The restore's factual banner for `slug` (injected text is framed as data). */
+export const banner = (slug: string) =>
+  `[session] The previous session left this handover: "${slug}"`;
+
+/** The text of the store's document `slug`. */
+export async function storeDoc(world: World, slug: string): Promise<string> {
+  return await Deno.readTextFile(`${world.project}/${STORE}/${slug}.md`);
+}
+
 /** The dump a prompt asks for: `please dump as <slug> with <mark>`. */
 export function dumpAsked(text: string): { slug: string; mark: string } | undefined {
   const m = /please dump as (\S+) with (\S+)/.exec(text);
