@@ -9,8 +9,10 @@
  * - **file** (fallback where the filesystem refuses OS locks, and on a Deno without the
  *   non-blocking `FsFile.tryLockSync`, 2.0 and 2.2 among them): `<file>.lock.held` created
  *   exclusively, holding `{pid, boot, ts}`. It is stale, and taken over, when its holder is a
- *   dead process on this machine (same boot id, no `/proc/<pid>`), or when it is older than
- *   {@link LOCK_STALE_MS}. Takeover renames the stale file away first, so of several waiters only
+ *   dead process on this machine (same boot id, no `/proc/<pid>`); when it cannot be judged by
+ *   pid (no `--allow-all`, so no boot id; another machine) and its holder has not touched it for
+ *   {@link LOCK_SILENT_MS} (a live holder touches it every {@link LOCK_BEAT_MS}); or when it is
+ *   older than {@link LOCK_STALE_MS}. Takeover renames the stale file away first, so of several waiters only
  *   one wins, and a fresh lock captured by mistake is put back.
  *
  * A waiter gives up after {@link LOCK_WAIT_MS} with a {@link LockTimeoutError}; it never steals
@@ -27,8 +29,13 @@ export const LOCK_WAIT_MS = 30_000;
 /** A fallback lock file older than this is stale whoever holds it (ms). Edits take milliseconds. */
 export const LOCK_STALE_MS = 60_000;
 
+/** How often a holder touches its fallback lock file, saying it is alive (ms). */
+export const LOCK_BEAT_MS = 1_000;
+/** A fallback lock untouched this long, whose holder cannot be judged by pid, is stale (ms). */
+export const LOCK_SILENT_MS = 10_000;
+
 /** Whether this Deno can try an OS lock without blocking (else every lock is the file kind). */
-const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
+export const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
 
 /** The lock could not be had within the wait time. */
 export class LockTimeoutError extends FailureError {
@@ -41,6 +48,8 @@ export interface LockOptions {
   waitMs?: number;
   /** Fallback lock files older than this are stale (default {@link LOCK_STALE_MS}). */
   staleMs?: number;
+  /** Untouched fallback locks are stale after this (default {@link LOCK_SILENT_MS}). */
+  silentMs?: number;
   /** Force a kind (tests); default: `flock`, falling back to `file` where unsupported. */
   kind?: "flock" | "file";
 }
@@ -93,7 +102,7 @@ export async function acquireLock(target: string, opts: LockOptions = {}): Promi
     const lock = await acquireFlock(`${target}.lock`, waitMs, opts.kind === "flock");
     if (lock) return lock;
   }
-  return await acquireFileLock(`${target}.lock.held`, waitMs, opts.staleMs ?? LOCK_STALE_MS);
+  return await acquireFileLock(`${target}.lock.held`, waitMs, staleAges(opts));
 }
 
 /** Runs `fn` holding the lock guarding `target`; always releases it. */
@@ -116,7 +125,7 @@ export async function withLock<T>(
  */
 export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
   const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
-  const staleMs = opts.staleMs ?? LOCK_STALE_MS;
+  const ages = staleAges(opts);
   const start = performance.now();
   if (opts.kind === "flock" || (opts.kind === undefined && OS_LOCKS)) {
     const path = `${target}.lock`;
@@ -133,13 +142,23 @@ export function acquireLockSync(target: string, opts: LockOptions = {}): Lock {
     }
   }
   const path = `${target}.lock.held`;
-  const holder = fileHolder();
+  const boot = bootId();
   for (let attempt = 0;; attempt++) {
-    const lock = tryFileLock(path, staleMs, holder);
+    const lock = tryFileLock(path, ages, boot);
     if (lock) return lock;
     if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
     sleepSync(backoff(attempt));
   }
+}
+
+/** The ages after which a fallback lock is stale (see {@link isStale}). */
+interface StaleAges {
+  staleMs: number;
+  silentMs: number;
+}
+
+function staleAges(opts: LockOptions): StaleAges {
+  return { staleMs: opts.staleMs ?? LOCK_STALE_MS, silentMs: opts.silentMs ?? LOCK_SILENT_MS };
 }
 
 /** Blocks the thread for `ms` (no event loop turns): the sync lock's wait between tries. */
@@ -216,18 +235,21 @@ function parseHolder(text: string | undefined): Holder | undefined {
   }
 }
 
-/** Whether a fallback lock is stale: its holder died here, or it is simply too old. */
+/**
+ * Whether a fallback lock is stale: its holder died here, or (not judged by pid) it went
+ * untouched for `silentMs`, or it is simply older than `staleMs`.
+ */
 export function isStale(
   holder: Holder | undefined,
   mtimeMs: number | undefined,
   nowMs: number,
-  staleMs: number,
+  { staleMs, silentMs }: StaleAges,
   here: { boot?: string; alive: (pid: number) => boolean },
 ): boolean {
   const since = holder?.ts ?? mtimeMs;
   if (since === undefined || nowMs - since > staleMs) return true;
   if (holder && holder.boot && holder.boot === here.boot) return !here.alive(holder.pid);
-  return false;
+  return mtimeMs !== undefined && nowMs - mtimeMs > silentMs;
 }
 
 function pidAlive(pid: number): boolean {
@@ -239,33 +261,39 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-async function acquireFileLock(path: string, waitMs: number, staleMs: number): Promise<Lock> {
+async function acquireFileLock(path: string, waitMs: number, ages: StaleAges): Promise<Lock> {
   const start = performance.now();
-  const holder = fileHolder();
+  const boot = bootId();
   for (let attempt = 0;; attempt++) {
-    const lock = tryFileLock(path, staleMs, holder);
+    const lock = tryFileLock(path, ages, boot);
     if (lock) return lock;
     if (performance.now() - start > waitMs) throw timeoutError(path, waitMs);
     await sleep(backoff(attempt));
   }
 }
 
-/** Who takes a fallback lock: this machine's boot id and the lock file's content. */
-function fileHolder(): { boot?: string; mine: string } {
-  const boot = bootId();
-  return { boot, mine: JSON.stringify({ pid: Deno.pid, boot, ts: Date.now() } satisfies Holder) };
-}
-
-/** One attempt at the fallback lock (taking a stale one over); undefined while another holds it. */
+/**
+ * One attempt at the fallback lock (taking a stale one over) by this process on machine `boot`;
+ * undefined while another holds it.
+ */
 function tryFileLock(
   path: string,
-  staleMs: number,
-  { boot, mine }: { boot?: string; mine: string },
+  ages: StaleAges,
+  boot: string | undefined,
 ): Lock | undefined {
+  // Stamped at each try: the age rule counts from when the lock was taken, not waited for.
+  const mine = JSON.stringify({ pid: Deno.pid, boot, ts: Date.now() } satisfies Holder);
   try {
     Deno.writeTextFileSync(path, mine, { createNew: true, mode: PRIVATE_FILE });
-    // Remove only our own lock: a takeover may have replaced it.
+    // Touch only our own lock, remove only our own lock: a takeover may have replaced it.
+    const beat = setInterval(() => {
+      try {
+        if (readTextOr(path) === mine) Deno.utimeSync(path, new Date(), new Date());
+      } catch { /* released or taken over meanwhile */ }
+    }, LOCK_BEAT_MS);
+    Deno.unrefTimer(beat);
     return heldLock("file", path, () => {
+      clearInterval(beat);
       if (readTextOr(path) === mine) Deno.removeSync(path);
     });
   } catch (err) {
@@ -280,7 +308,7 @@ function tryFileLock(
   }
   const alive = boot ? pidAlive : () => true;
   // A lock file still being written has no content yet: give its creator a moment.
-  const grace = seen ? staleMs : Math.min(staleMs, 2_000);
+  const grace = seen ? ages : { staleMs: Math.min(ages.staleMs, 2_000), silentMs: ages.silentMs };
   if (isStale(parseHolder(seen), mtime, Date.now(), grace, { boot, alive })) takeOver(path, seen);
   return undefined;
 }

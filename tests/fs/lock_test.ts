@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
-import { acquireLock, isStale, LockTimeoutError, withLock } from "../../lib/fs/lock.ts";
-import { FREED_WAIT_MS, scratchDir } from "../support/scratch.ts";
+import { acquireLock, isStale, LockTimeoutError, OS_LOCKS, withLock } from "../../lib/fs/lock.ts";
+import { FREED_WAIT_MS, LOCK_KINDS, scratchDir } from "../support/scratch.ts";
 
 const BOOT = "boot-a";
+const AGES = { staleMs: 60_000, silentMs: 10_000 };
 
 Deno.test("lock", async (t) => {
   await using dirScratch = await scratchDir();
   const dir = dirScratch.path;
   const target = `${dir}/PARKED.md`;
-  for (const kind of ["flock", "file"] as const) {
+  // The flock steps need a Deno with OS locks (2.0 and 2.2 have only the file kind).
+  for (const kind of LOCK_KINDS) {
     await t.step(`${kind}: a second holder waits until the first releases`, async () => {
       const order: string[] = [];
       const first = await acquireLock(target, { kind });
@@ -104,50 +106,107 @@ Deno.test("lock", async (t) => {
     await Deno.remove(path);
   });
 
-  await t.step("flock: a holder killed with SIGKILL leaves no stale lock", async () => {
-    const script = `${dir}/hold.ts`;
-    await Deno.writeTextFile(
-      script,
-      `import { acquireLock } from ${
-        JSON.stringify(new URL("../../lib/fs/lock.ts", import.meta.url).href)
-      };
-await acquireLock(${JSON.stringify(target)}, { kind: "flock" });
-console.log("held");
-await new Promise((r) => setTimeout(r, 60_000));`,
-    );
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", script],
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const reader = child.stdout.getReader();
-    const { value } = await reader.read();
-    assert.equal(new TextDecoder().decode(value).trim(), "held");
-    await assert.rejects(acquireLock(target, { kind: "flock", waitMs: 60 }), LockTimeoutError);
-    child.kill("SIGKILL");
-    await child.status;
-    reader.releaseLock();
-    await child.stdout.cancel();
-    (await acquireLock(target, { kind: "flock", waitMs: FREED_WAIT_MS })).release();
+  await t.step(
+    "file: a lock is stamped when taken, not when its waiter began to wait",
+    async () => {
+      const first = await acquireLock(target, { kind: "file" });
+      const second = acquireLock(target, { kind: "file" });
+      await new Promise((r) => setTimeout(r, 200));
+      const released = Date.now();
+      first.release();
+      const lock = await second;
+      const holder = JSON.parse(await Deno.readTextFile(`${target}.lock.held`));
+      lock.release();
+      assert.ok(holder.ts >= released, `stamped ${released - holder.ts} ms before it was taken`);
+    },
+  );
+  await t.step({
+    name: "file: a holder killed with SIGKILL, not judged by pid, is taken over once silent",
+    fn: async () => {
+      // The permissions a user's command has: no boot id readable, so no pid to judge.
+      const child = await spawnHolder(dir, target, "file", ["--allow-read", "--allow-write"]);
+      const silentMs = 3_000;
+      // Alive, it keeps touching its lock: longer than silentMs, no waiter takes it over.
+      await assert.rejects(
+        acquireLock(target, { kind: "file", waitMs: silentMs + 1_500, silentMs }),
+        LockTimeoutError,
+      );
+      await child.kill();
+      const before = performance.now();
+      (await acquireLock(target, { kind: "file", waitMs: silentMs * 2, silentMs })).release();
+      assert.ok(performance.now() - before < silentMs * 2);
+    },
+  });
+  await t.step({
+    name: "flock: a holder killed with SIGKILL leaves no stale lock",
+    ignore: !OS_LOCKS,
+    fn: async () => {
+      const child = await spawnHolder(dir, target, "flock", ["--allow-all"]);
+      await assert.rejects(acquireLock(target, { kind: "flock", waitMs: 60 }), LockTimeoutError);
+      await child.kill();
+      (await acquireLock(target, { kind: "flock", waitMs: FREED_WAIT_MS })).release();
+    },
   });
 });
+
+/** A process holding the lock on `target` until killed; `kill` returns once it is dead. */
+async function spawnHolder(
+  dir: string,
+  target: string,
+  kind: "flock" | "file",
+  perms: string[],
+): Promise<{ kill(): Promise<void> }> {
+  const script = `${dir}/hold.ts`;
+  await Deno.writeTextFile(
+    script,
+    `import { acquireLock } from ${
+      JSON.stringify(new URL("../../lib/fs/lock.ts", import.meta.url).href)
+    };
+await acquireLock(${JSON.stringify(target)}, { kind: ${JSON.stringify(kind)} });
+console.log("held");
+await new Promise((r) => setTimeout(r, 60_000));`,
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-lock", ...perms, script],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  assert.equal(new TextDecoder().decode(value).trim(), "held");
+  return {
+    async kill() {
+      child.kill("SIGKILL");
+      await child.status;
+      reader.releaseLock();
+      await child.stdout.cancel();
+    },
+  };
+}
 
 Deno.test("lock: isStale", async (t) => {
   const here = { boot: BOOT, alive: (pid: number) => pid === 1 };
   await t.step("too old is stale whoever holds it", () => {
-    assert.equal(isStale({ pid: 1, boot: BOOT, ts: 0 }, 0, 100_000, 60_000, here), true);
+    assert.equal(isStale({ pid: 1, boot: BOOT, ts: 0 }, 0, 100_000, AGES, here), true);
   });
   await t.step("fresh, same boot: stale only when the holder is dead", () => {
-    assert.equal(isStale({ pid: 1, boot: BOOT, ts: 1000 }, 1000, 2000, 60_000, here), false);
-    assert.equal(isStale({ pid: 7, boot: BOOT, ts: 1000 }, 1000, 2000, 60_000, here), true);
+    assert.equal(isStale({ pid: 1, boot: BOOT, ts: 1000 }, 1000, 2000, AGES, here), false);
+    assert.equal(isStale({ pid: 7, boot: BOOT, ts: 1000 }, 1000, 2000, AGES, here), true);
   });
   await t.step("fresh, another machine or boot: never judged by pid", () => {
-    assert.equal(isStale({ pid: 7, boot: "other", ts: 1000 }, 1000, 2000, 60_000, here), false);
-    assert.equal(isStale({ pid: 7, ts: 1000 }, 1000, 2000, 60_000, here), false);
+    assert.equal(isStale({ pid: 7, boot: "other", ts: 1000 }, 1000, 2000, AGES, here), false);
+    assert.equal(isStale({ pid: 7, ts: 1000 }, 1000, 2000, AGES, here), false);
+  });
+  await t.step("fresh, not judged by pid: stale once untouched for silentMs", () => {
+    assert.equal(isStale({ pid: 7, ts: 1000 }, 5000, 15_000, AGES, here), false);
+    assert.equal(isStale({ pid: 7, ts: 1000 }, 5000, 15_001, AGES, here), true);
+    assert.equal(isStale({ pid: 7, boot: "other", ts: 1000 }, 5000, 15_001, AGES, here), true);
+    // A live holder judged by pid keeps its lock, touched or not.
+    assert.equal(isStale({ pid: 1, boot: BOOT, ts: 1000 }, 1000, 30_000, AGES, here), false);
   });
   await t.step("unreadable holder falls back to the file's age", () => {
-    assert.equal(isStale(undefined, 1000, 2000, 60_000, here), false);
-    assert.equal(isStale(undefined, 1000, 70_000, 60_000, here), true);
-    assert.equal(isStale(undefined, undefined, 0, 60_000, here), true);
+    assert.equal(isStale(undefined, 1000, 2000, AGES, here), false);
+    assert.equal(isStale(undefined, 1000, 70_000, AGES, here), true);
+    assert.equal(isStale(undefined, undefined, 0, AGES, here), true);
   });
 });

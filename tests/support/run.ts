@@ -121,7 +121,9 @@ export async function runProcess(
 /** Runs `script` with `args` as a process, stdin fed and closed, with a pinned clock. */
 export function runScript(script: string, args: string[], o: RunOptions = {}): Promise<Ran> {
   const flags = o.flags ?? CLI_FLAGS;
-  return runProcess(Deno.execPath(), ["run", "--no-prompt", ...flags, script, ...args], {
+  // Once: Deno 2.0 refuses a flag given twice, and a registered hook's flags carry it already.
+  const prompt = flags.includes("--no-prompt") ? [] : ["--no-prompt"];
+  return runProcess(Deno.execPath(), ["run", ...prompt, ...flags, script, ...args], {
     cwd: o.cwd,
     env: { ...baseEnv(o.unset), SESSION_NOW: isoStamp(o.now ?? NOW), NO_COLOR: "1", ...o.env },
     stdin: o.stdin,

@@ -8,7 +8,7 @@
 import { TEMP_PREFIX } from "../../lib/fs/atomic.ts";
 import { renderFrontMatter } from "../../lib/store/front_matter.ts";
 import { join } from "../../lib/fs/path.ts";
-import { docsLockTarget } from "../../lib/fs/lock.ts";
+import { docsLockTarget, OS_LOCKS } from "../../lib/fs/lock.ts";
 import { type Store, storeAt } from "../../lib/store/store.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 
@@ -24,6 +24,8 @@ export const CLI = join(REPO, "session.ts");
 
 /** The docs lock's file name in a store (lib/fs/lock.ts `docsLockTarget`, then `.lock`). */
 export const DOCS_LOCK = `${docsLockTarget("").slice(1)}.lock`;
+/** The lock kinds this Deno has: the fallback everywhere, the OS lock where `tryLockSync` is. */
+export const LOCK_KINDS: readonly ("flock" | "file")[] = OS_LOCKS ? ["flock", "file"] : ["file"];
 
 /** A fixed "now" for tests: nothing reads the real clock. */
 export const NOW = new Date("2026-11-30T12:00:00Z");
