@@ -27,30 +27,38 @@ async function dump(p: ScratchProject, name: string, session?: string): Promise<
   assert.equal(ran.code, 0, ran.stderr);
 }
 
+/** SessionEnd of session `session` with `reason`, as Claude Code sends it. */
+async function end(
+  p: ScratchProject,
+  session: string,
+  reason: string,
+  transcript?: string,
+): Promise<void> {
+  const ended = await runHookProcess(
+    JSON.stringify({
+      session_id: session,
+      transcript_path: transcript,
+      cwd: p.root,
+      hook_event_name: "SessionEnd",
+      reason,
+    }),
+    { env: { CLAUDE_PROJECT_DIR: p.root } },
+  );
+  assert.equal(ended.code, 0, ended.stderr);
+}
+
 /**
  * `/clear` in session `session` as Claude Code runs it: SessionEnd (`reason: "clear"`, the old
- * id), then SessionStart (`source: "clear"`, a new id). Without `end`, SessionStart alone (an
+ * id), then SessionStart (`source: "clear"`, a new id). Without `withEnd`, SessionStart alone (an
  * older registration). Returns what the new session is given.
  */
 async function clear(
   p: ScratchProject,
   session: string,
-  end = true,
+  withEnd = true,
   transcript?: string,
 ): Promise<string | undefined> {
-  if (end) {
-    const ended = await runHookProcess(
-      JSON.stringify({
-        session_id: session,
-        transcript_path: transcript,
-        cwd: p.root,
-        hook_event_name: "SessionEnd",
-        reason: "clear",
-      }),
-      { env: { CLAUDE_PROJECT_DIR: p.root } },
-    );
-    assert.equal(ended.code, 0, ended.stderr);
-  }
+  if (withEnd) await end(p, session, "clear", transcript);
   const started = await runHookProcess(
     JSON.stringify({
       session_id: `${session.slice(0, 8)}-0000-4000-8000-${crypto.randomUUID().slice(-12)}`,
@@ -142,16 +150,7 @@ Deno.test("two sessions in one project: each handover goes to its own session's 
       await using p = await scratchProject();
       await dump(p, "a-work", A);
       assert.equal(await clear(p, B), undefined, "A is still open: its handover waits for it");
-      const ended = await runHookProcess(
-        JSON.stringify({
-          session_id: A,
-          cwd: p.root,
-          hook_event_name: "SessionEnd",
-          reason: "prompt_input_exit",
-        }),
-        { env: { CLAUDE_PROJECT_DIR: p.root } },
-      );
-      assert.equal(ended.code, 0, ended.stderr);
+      await end(p, A, "prompt_input_exit");
       assert.match(
         await clear(p, B) ?? "",
         /left this handover: "a-work"/,
