@@ -15,13 +15,6 @@
  *
  * session_restore.ts imports input.ts and loads the module of each event when it comes; on a
  * `/clear` with nothing pending the hook loads input.ts, answer.ts, restore.ts and the store's
- * read side only.
+ * read side only. Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
-
-export * from "./input.ts";
-export * from "./frame.ts";
-export * from "./restore.ts";
-export * from "./pending.ts";
-export * from "./context.ts";
-export * from "./answer.ts";

@@ -60,9 +60,14 @@ export const CLEARING_MS = 60_000;
  * handover to link).
  */
 export function markClearing(store: Store, session: string, now: Date): boolean {
+  return leaveMark(store, CLEARING_PREFIX, session, now);
+}
+
+/** `<prefix><session>` holding `now`, written atomically; false when it cannot be left. */
+function leaveMark(store: Store, prefix: string, session: string, now: Date): boolean {
   if (!safeSessionId(session)) return false;
   if (!isDir(store.dir)) return false;
-  writeFileAtomicSync(join(store.dir, `${CLEARING_PREFIX}${session}`), `${isoStamp(now)}\n`);
+  writeFileAtomicSync(join(store.dir, `${prefix}${session}`), `${isoStamp(now)}\n`);
   return true;
 }
 
@@ -78,7 +83,7 @@ export function takeClearing(store: Store, now: Date): string | undefined {
     if (kind !== "file" || !name.startsWith(CLEARING_PREFIX)) continue;
     const session = name.slice(CLEARING_PREFIX.length);
     const path = join(store.dir, name);
-    const at = parseStamp(readUtf8(path)?.trim()) ?? NaN;
+    const at = markedAt(path);
     const age = now.getTime() - at;
     if (age >= -FUTURE_SKEW_MS && age <= CLEARING_MS) marks.push({ session, at });
     else removeQuietly(path); // stale, unreadable or from a wrong clock: it links nothing
@@ -116,21 +121,23 @@ export const ENDED_MS = 24 * 60 * 60 * 1000;
  * the store does not exist.
  */
 export function markEnded(store: Store, session: string, now: Date): boolean {
-  if (!safeSessionId(session)) return false;
-  if (!isDir(store.dir)) return false;
+  if (!safeSessionId(session) || !isDir(store.dir)) return false;
   for (const [name, kind] of listFiles(store.dir)) {
     if (kind !== "file" || !name.startsWith(ENDED_PREFIX)) continue;
     const path = join(store.dir, name);
-    const at = parseStamp(readUtf8(path)?.trim()) ?? NaN;
-    if (!(now.getTime() - at <= ENDED_MS)) removeQuietly(path);
+    if (!(now.getTime() - markedAt(path) <= ENDED_MS)) removeQuietly(path);
   }
-  writeFileAtomicSync(join(store.dir, `${ENDED_PREFIX}${session}`), `${isoStamp(now)}\n`);
-  return true;
+  return leaveMark(store, ENDED_PREFIX, session, now);
 }
 
 /** Whether session `session` ended for good ({@link markEnded}). */
 export function hasEnded(store: Store, session: string): boolean {
   return safeSessionId(session) && exists(join(store.dir, `${ENDED_PREFIX}${session}`));
+}
+
+/** The moment a mark at `path` holds (NaN when it is unreadable or no stamp). */
+function markedAt(path: string): number {
+  return parseStamp(readUtf8(path)?.trim()) ?? NaN;
 }
 
 /** A directory's entries (a regular file or other), or none when it cannot be listed. */

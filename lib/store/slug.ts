@@ -6,7 +6,7 @@
  */
 
 import { truncateUtf8, utf8Length } from "../fs/atomic.ts";
-import { RESERVED } from "./store.ts";
+import { reservedName } from "./store.ts";
 import { slugStamp } from "./time.ts";
 import { head } from "../text/cut.ts";
 
@@ -43,7 +43,7 @@ export function refusal(name: string): string | undefined {
   if (slug === "") {
     return `the name "${name}" has no letters or digits; give a name such as "auth-refactor"`;
   }
-  const reserved = RESERVED.find((r) => r.toLowerCase() === slug);
+  const reserved = reservedName(slug);
   if (reserved) {
     return `"${name}" is reserved (the store's ${reserved} file); choose another name`;
   }

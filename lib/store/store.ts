@@ -17,6 +17,15 @@ export const STORE_REL = ".claude/state/session";
 /** File names in the store that are not handover documents (and so are refused as slugs). */
 export const RESERVED = ["LATEST", "PARKED", "dropped"] as const;
 
+/**
+ * The reserved name `slug` is, in any case (on a case-insensitive file system `parked.md` is
+ * PARKED.md), or undefined.
+ */
+export function reservedName(slug: string): string | undefined {
+  const lower = slug.toLowerCase();
+  return RESERVED.find((r) => r.toLowerCase() === lower);
+}
+
 /** The paths of one store. */
 export interface Store {
   /** The project root the store belongs to. */
@@ -60,7 +69,7 @@ export function armPath(store: Store, session: string | undefined): string {
 export function isSafeSlug(slug: string): boolean {
   if (!slug || utf8Length(slug) > NAME_MAX_BYTES - ".md".length) return false;
   if (/[\/\\\0\r\n]/.test(slug) || slug.includes("..") || slug.startsWith(".")) return false;
-  return !(RESERVED as readonly string[]).includes(slug);
+  return reservedName(slug) === undefined;
 }
 
 /**

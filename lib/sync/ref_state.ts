@@ -6,7 +6,7 @@
  */
 
 import { parseParkedBytes } from "../parked/scanner.ts";
-import { isSafeSlug, RESERVED } from "../store/store.ts";
+import { isSafeSlug } from "../store/store.ts";
 import { commitTime, isAncestor, lsTree, readBlobs, revParse, syncedRef } from "./git.ts";
 import { type Bullet, type DocRef, keyBullets } from "./merge.ts";
 import { docKey, type SyncCache } from "./snapshot.ts";
@@ -25,16 +25,6 @@ export interface RefState {
   parked: Uint8Array;
   log: string;
   time: number;
-}
-
-/**
- * Whether a sync may carry a handover named `slug` into a store: a slug the readers take, and no
- * reserved name in any case — `dump` refuses those too, and on a case-insensitive file system
- * `parked.md` is PARKED.md.
- */
-export function isCarriedSlug(slug: string): boolean {
-  const lower = slug.toLowerCase();
-  return isSafeSlug(slug) && !RESERVED.some((r) => r.toLowerCase() === lower);
 }
 
 /**
@@ -64,7 +54,7 @@ export async function refState(
       // anything.
       if (
         e.type === "blob" && /^100(644|755)$/.test(e.mode) && e.name.endsWith(".md") &&
-        isCarriedSlug(e.name.slice(0, -3))
+        isSafeSlug(e.name.slice(0, -3))
       ) {
         state.docs.set(e.name.slice(0, -3), e.id);
       }

@@ -20,7 +20,7 @@ import { FailureError } from "../errors.ts";
 import { parseParkedBytes } from "../parked/scanner.ts";
 import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
-import type { Store } from "../store/store.ts";
+import { isSafeSlug, type Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
 import type { RedactionCounts } from "../secrets/redact.ts";
 import {
@@ -54,7 +54,6 @@ import {
   baseBullets,
   baseCommit,
   bulletsOf,
-  isCarriedSlug,
   refDocs,
   type RefState,
   refState,
@@ -163,7 +162,7 @@ async function applyDocs(
       local,
       wanted.filter((d) => texts.has(d.name)),
       (d) => suffix.get(d.name)!,
-      isCarriedSlug,
+      isSafeSlug,
     );
     report.docsIn = placed;
     return placed.map((p) => ({ name: p.to, bytes: texts.get(p.from)! }));
@@ -335,7 +334,7 @@ export async function push(store: Store, opts: SyncOptions): Promise<SyncReport>
       await refDocs(root, state, cache, remote),
       await localDocs(store, cache),
       () => suffix,
-      isCarriedSlug,
+      isSafeSlug,
     );
     // Counted afresh on each attempt: the last one is what the ref got.
     report.redacted = {};

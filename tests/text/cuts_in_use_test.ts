@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { hasLoneSurrogate } from "./_text.ts";
-// The hook's mod.ts re-exports all of it, wherever each part lives.
-import { BUDGETS, buildContext, draftNotice } from "../../lib/hook/mod.ts";
+import { BUDGETS } from "../../lib/hook/input.ts";
+import { buildContext, draftNotice } from "../../lib/hook/context.ts";
 import { buildNotice, NOTICE_LIMIT, noticeBanner } from "../../lib/continuity/notice.ts";
 import { buildCard, CARD_LIMIT } from "../../lib/continuity/card.ts";
 import { FILES, TASKS } from "../../lib/continuity/material.ts";
