@@ -10,6 +10,7 @@
  *   session's system prompt (`experimental.chat.system.transform`) on each of its requests.
  * - A compaction (`experimental.session.compacting`) is PreCompact, then SessionStart with
  *   `source: "compact"`: the continuity card replaces the session's context from then on.
+ * - An answer's `systemMessage` (the launcher's line when Deno is missing) is shown as a toast.
  *
  * `install --agent opencode` writes a thin plugin file into opencode's plugins folder that calls
  * {@link sessionRestore} with the registered command (lib/agents/plugin_file.ts). It runs inside
@@ -20,9 +21,17 @@
 import { spawn } from "node:child_process";
 import process from "node:process";
 
-/** What opencode hands a plugin (only the field used here is typed). */
+/** What opencode hands a plugin (only the fields used here are typed). */
 interface PluginInput {
   directory: string;
+  /** opencode's SDK client: its TUI shows a toast (the hook's `systemMessage`). */
+  client?: { tui?: { showToast?: (options: unknown) => Promise<unknown> } };
+}
+
+/** What one hook run answered: the context for the model and the line for the user. */
+export interface HookAnswer {
+  context?: string;
+  message?: string;
 }
 
 /** An opencode bus event (only the fields used here are typed). */
@@ -35,29 +44,45 @@ interface OpencodeEvent {
 const TIMEOUT_MS = 10_000;
 
 /**
- * Runs `command` with `payload` on stdin; resolves with the answer's `additionalContext`, or
- * undefined when it printed none (every failure is silent, as the hook itself is).
+ * The registered command for `event`: it is registered for SessionStart, and the launcher
+ * (bin/with-deno) is told the event by its `--event` word, so a PreCompact run says nothing when
+ * Deno is missing.
  */
-export function runHook(
-  command: string,
-  payload: Record<string, unknown>,
-): Promise<string | undefined> {
+export function commandFor(command: string, event: string): string {
+  return command.replace(" --event SessionStart ", ` --event ${event} `);
+}
+
+/**
+ * Runs `command` with `payload` on stdin; resolves with the answer's `additionalContext` and
+ * `systemMessage` (each undefined when it printed none: every failure is silent, as the hook
+ * itself is).
+ */
+export function runHook(command: string, payload: Record<string, unknown>): Promise<HookAnswer> {
   return new Promise((resolve) => {
     // The hook finds the project from the payload's cwd, as the CLI in opencode's shell does.
     const env = { ...process.env };
     delete env.CLAUDE_PROJECT_DIR;
     let out = "";
-    const child = spawn("sh", ["-c", command], { env, stdio: ["pipe", "pipe", "ignore"] });
+    const event = String(payload.hook_event_name ?? "SessionStart");
+    const child = spawn("sh", ["-c", commandFor(command, event)], {
+      env,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
     child.stdout.on("data", (chunk: unknown) => out += String(chunk));
-    child.on("error", () => resolve(undefined));
+    child.on("error", () => resolve({}));
     child.on("close", () => {
       clearTimeout(timer);
       try {
-        const context = JSON.parse(out)?.hookSpecificOutput?.additionalContext;
-        resolve(typeof context === "string" && context !== "" ? context : undefined);
+        const answer = JSON.parse(out);
+        const text = (value: unknown) =>
+          typeof value === "string" && value !== "" ? value : undefined;
+        resolve({
+          context: text(answer?.hookSpecificOutput?.additionalContext),
+          message: text(answer?.systemMessage),
+        });
       } catch {
-        resolve(undefined);
+        resolve({});
       }
     });
     child.stdin.on("error", () => {}); // a hook that exits before reading its stdin
@@ -65,13 +90,35 @@ export function runHook(
   });
 }
 
+/**
+ * Shows `message` as a toast in opencode's TUI, where the hook's `systemMessage` goes. Both shapes
+ * of its SDK's call are given (`{ body }`, and the flat one); a client without it shows nothing.
+ */
+function toast(client: PluginInput["client"], message: string | undefined): void {
+  if (message === undefined) return;
+  const body = { message, variant: "warning" };
+  try {
+    client?.tui?.showToast?.({ body, ...body })?.catch?.(() => {});
+  } catch {
+    // no TUI (opencode run): the context still tells the agent
+  }
+}
+
 /** The plugin for the registered hook `command`. */
 export function sessionRestore(command: string) {
-  return ({ directory }: PluginInput) => {
+  return ({ directory, client }: PluginInput) => {
     /** Each session's context (the handover, later the card), once its hook has answered. */
     const contexts = new Map<string, Promise<string | undefined>>();
-    const hook = (sessionID: string, event: string, extra: Record<string, unknown>) =>
-      runHook(command, { session_id: sessionID, cwd: directory, hook_event_name: event, ...extra });
+    const hook = async (sessionID: string, event: string, extra: Record<string, unknown>) => {
+      const answer = await runHook(command, {
+        session_id: sessionID,
+        cwd: directory,
+        hook_event_name: event,
+        ...extra,
+      });
+      toast(client, answer.message);
+      return answer.context;
+    };
     return Promise.resolve({
       event: ({ event }: { event: OpencodeEvent }) => {
         const info = event.properties?.info;

@@ -1,6 +1,8 @@
 /**
  * The exact commands this project tells people and agents to run: the CLI with its
- * least-privilege Deno flags, and the hook as `install` registers it.
+ * least-privilege Deno flags, and the hook as `install` registers it. Both start Deno through
+ * the launcher `bin/with-deno` (POSIX sh), which finds Deno 2 where the agent's PATH may not
+ * (`$DENO_INSTALL/bin`, `~/.deno/bin`) and turns a missing one into a message, not an error.
  * @module
  */
 
@@ -31,10 +33,24 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/** The launcher, relative to the checkout: every command below starts Deno through it. */
+export const LAUNCHER = "bin/with-deno";
+
+/**
+ * The words that start Deno through the launcher at `launcher` (already shell words), for a hook
+ * of `event` (it answers for that event when no Deno is found) or for the CLI (no event). `sh`
+ * runs it, so a checkout without file modes (a zip, Windows) serves too.
+ */
+export function launch(launcher: string, event?: string): string[] {
+  return ["sh", launcher, ...(event === undefined ? [] : ["--event", shellQuote(event)])];
+}
+
 /** The shell command that runs `session.ts` with `args`. */
 export function cliCommand(...args: string[]): string {
-  return ["deno", "run", ...CLI_FLAGS, projectFile("session.ts"), ...args].map(shellQuote)
-    .join(" ");
+  return [
+    ...launch(shellQuote(projectFile(LAUNCHER))),
+    ...["run", ...CLI_FLAGS, projectFile("session.ts"), ...args].map(shellQuote),
+  ].join(" ");
 }
 
 /** Environment variables the hook reads, and so the only ones it may see. */
@@ -98,19 +114,27 @@ export function hookFlags(grant: HookGrant | undefined, code?: string): string[]
 }
 
 /**
- * The hook command: `deno run` with {@link hookFlags}, reading the lib/ folder beside `script`:
+ * The hook command for `event`: the launcher beside `script` ({@link launch}), then `run` with
+ * {@link hookFlags}, reading the lib/ folder beside `script`:
  * the hook loads each event's modules by a computed specifier, which Deno checks against
  * `--allow-read` (a literal one would make Deno read that whole module graph on every start;
  * docs/PERFORMANCE.md). Every word is single-quoted where it needs quoting, so no shell ever
  * expands a path; the one exception is a `script` under {@link PLUGIN_ROOT_VAR}, which Claude
  * Code substitutes itself.
  */
-export function hookCommand(script: string, grant: HookGrant | undefined): string {
+export function hookCommand(
+  script: string,
+  grant: HookGrant | undefined,
+  event = "SessionStart",
+): string {
   const flags = hookFlags(grant, grant === undefined ? undefined : hookCodeDir(script));
-  const quoted = script.startsWith(`${PLUGIN_ROOT_VAR}/`)
-    ? `"${PLUGIN_ROOT_VAR}"/${shellQuote(script.slice(PLUGIN_ROOT_VAR.length + 1))}`
-    : shellQuote(script);
-  return ["deno", "run", ...flags.map(shellQuote), quoted].join(" ");
+  const word = (path: string) =>
+    path.startsWith(`${PLUGIN_ROOT_VAR}/`)
+      ? `"${PLUGIN_ROOT_VAR}"/${shellQuote(path.slice(PLUGIN_ROOT_VAR.length + 1))}`
+      : shellQuote(path);
+  const launcher = `${hookCodeDir(script).slice(0, -"lib".length)}${LAUNCHER}`;
+  return [...launch(word(launcher), event), "run", ...flags.map(shellQuote), word(script)]
+    .join(" ");
 }
 
 /** The lib/ folder beside the hook script `script`: what the hook reads of its own code. */

@@ -7,7 +7,14 @@
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { hookCommand, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
-import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
+import {
+  AGENTS,
+  type EntryOptions,
+  eventOf,
+  type HookTarget,
+  restoreFlags,
+  type Scope,
+} from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
 import { findGitTop } from "../store/store.ts";
@@ -54,7 +61,7 @@ export function commandFor(
     ...(agent === "claude" ? [] : ["--agent", agent]),
     ...(target.restores ? restoreFlags(options) : []),
   ];
-  return [hookCommand(script, grant), ...words].join(" ");
+  return [hookCommand(script, grant, eventOf(target)), ...words].join(" ");
 }
 
 /**

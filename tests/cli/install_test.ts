@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { CLI_FLAGS, hookCommand, PLUGIN_ROOT_VAR } from "../../lib/agents/command.ts";
+import { CLI_FLAGS, hookCommand, LAUNCHER, PLUGIN_ROOT_VAR } from "../../lib/agents/command.ts";
 import { findHooks } from "../../lib/agents/settings.ts";
-import { AGENTS, CLAUDE } from "../../lib/agents/targets.ts";
+import { AGENTS, CLAUDE, eventOf } from "../../lib/agents/targets.ts";
 import { join } from "../../lib/fs/path.ts";
 import { REPO, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 import { clearPayload, runCliProcess } from "../support/run.ts";
@@ -212,13 +212,17 @@ Deno.test("plugin and skill files agree with the code", async (t) => {
     const hooks = JSON.parse(await Deno.readTextFile(join(REPO, "hooks", "hooks.json")));
     assert.deepEqual(
       hooks.hooks.SessionStart,
-      [CLAUDE.entry(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined))],
+      [CLAUDE.entry(
+        hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined, "SessionStart"),
+      )],
     );
     // Every event install registers, with the same entries (a plugin serves every project).
     assert.deepEqual(Object.keys(hooks.hooks), AGENTS.claude.targets.map((t) => t.hookPath[1]));
     for (const target of AGENTS.claude.targets) {
       assert.deepEqual(hooks.hooks[target.hookPath[1]], [
-        target.entry(hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined)),
+        target.entry(
+          hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined, eventOf(target)),
+        ),
       ]);
     }
   });
@@ -236,8 +240,11 @@ Deno.test("plugin and skill files agree with the code", async (t) => {
     const skill = await Deno.readTextFile(join(REPO, "SKILL.md"));
     assert.match(skill, /^---\nname: session\ndescription: .*\bdump\b.*\/clear.*\nargument-hint: /);
     assert.ok(
-      skill.includes(`deno run ${CLI_FLAGS.join(" ")} \${CLAUDE_SKILL_DIR}/session.ts`),
-      "SKILL.md runs session.ts with CLI_FLAGS from its own folder",
+      skill.includes(
+        `sh \${CLAUDE_SKILL_DIR}/${LAUNCHER} run ${CLI_FLAGS.join(" ")} ` +
+          `\${CLAUDE_SKILL_DIR}/session.ts`,
+      ),
+      "SKILL.md runs session.ts through the launcher with CLI_FLAGS from its own folder",
     );
     assert.ok(skill.split("\n").length < 80, "short: every line costs context");
   });

@@ -4,7 +4,7 @@
  * stand-in shell script that logs each payload and answers what the test says.
  */
 import assert from "node:assert/strict";
-import { runHook, sessionRestore } from "../../hooks/opencode.ts";
+import { commandFor, runHook, sessionRestore } from "../../hooks/opencode.ts";
 import { scratchDir } from "../support/scratch.ts";
 
 /** A command that appends its stdin to `log` (one payload a line) and prints `answer`. */
@@ -28,15 +28,49 @@ Deno.test("opencode plugin", async (t) => {
   const log = `${dir.path}/payloads.jsonl`;
 
   await t.step(
-    "runHook: the answer's additionalContext; silence and failure give none",
+    "runHook: the answer's additionalContext and systemMessage; silence and failure give none",
     async () => {
-      assert.equal(await runHook(stand(log, answer("CTX")), { cwd: "/p" }), "CTX");
-      assert.equal(await runHook(stand(log, ""), { cwd: "/p" }), undefined);
-      assert.equal(await runHook(stand(log, "not json"), { cwd: "/p" }), undefined);
-      assert.equal(await runHook("exit 3", { cwd: "/p" }), undefined);
+      assert.deepEqual(await runHook(stand(log, answer("CTX")), { cwd: "/p" }), {
+        context: "CTX",
+        message: undefined,
+      });
+      const both = JSON.stringify({ systemMessage: "MSG", ...JSON.parse(answer("CTX")) });
+      assert.deepEqual(await runHook(stand(log, both), { cwd: "/p" }), {
+        context: "CTX",
+        message: "MSG",
+      });
+      assert.deepEqual(await runHook(stand(log, ""), { cwd: "/p" }), {});
+      assert.deepEqual(await runHook(stand(log, "not json"), { cwd: "/p" }), {});
+      assert.deepEqual(await runHook("exit 3", { cwd: "/p" }), {});
       await Deno.remove(log);
     },
   );
+
+  await t.step("the launcher is told each run's event (registered for SessionStart)", () => {
+    const registered = "sh /s/bin/with-deno --event SessionStart run --no-config /s/x.ts";
+    assert.equal(commandFor(registered, "SessionStart"), registered);
+    assert.equal(
+      commandFor(registered, "PreCompact"),
+      "sh /s/bin/with-deno --event PreCompact run --no-config /s/x.ts",
+    );
+  });
+
+  await t.step("a systemMessage is shown as a toast; a client without a TUI is fine", async () => {
+    const shown: unknown[] = [];
+    const client = { tui: { showToast: (o: unknown) => (shown.push(o), Promise.resolve()) } };
+    const say = stand(log, JSON.stringify({ systemMessage: "[session] Deno 2 was not found" }));
+    const hooks = await sessionRestore(say)({ directory: "/proj", client });
+    await hooks.event({ event: { type: "session.created", properties: { info: { id: "t1" } } } });
+    const output = { system: ["base"] };
+    await hooks["experimental.chat.system.transform"]({ sessionID: "t1" }, output);
+    assert.deepEqual(output.system, ["base"]);
+    const body = { message: "[session] Deno 2 was not found", variant: "warning" };
+    assert.deepEqual(shown, [{ body, ...body }]);
+    const bare = await sessionRestore(say)({ directory: "/proj", client: {} });
+    await bare.event({ event: { type: "session.created", properties: { info: { id: "t2" } } } });
+    await bare["experimental.chat.system.transform"]({ sessionID: "t2" }, { system: [] });
+    await Deno.remove(log);
+  });
 
   await t.step(
     "a new top-level session is SessionStart clear; its context joins the system",
