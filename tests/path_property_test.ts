@@ -61,6 +61,7 @@ async function copyCheckout(dir: string): Promise<void> {
     }
   };
   await copyTree("lib");
+  await copyTree("bin");
 }
 
 /** Every file a planted `touch PWNED` made under `dir`. */
@@ -77,11 +78,15 @@ function planted(dir: string): string[] {
   return out;
 }
 
-/** A stand-in `deno` that records the words the shell passed it, one per NUL. */
+/**
+ * A stand-in `deno` that records the words the launcher passed it, one per NUL (and says it is
+ * Deno 2 when the launcher asks).
+ */
 const FAKE_BIN = await Deno.makeTempDir({ prefix: "session-fake-deno-" });
 await Deno.writeTextFile(
   join(FAKE_BIN, "deno"),
-  `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done > "$ARGV_OUT"\n`,
+  `#!/bin/sh\n[ "$1" = --version ] && echo 'deno 2.9.6 (fake)' && exit 0\n` +
+    `for a in "$@"; do printf '%s\\0' "$a"; done > "$ARGV_OUT"\n`,
 );
 await Deno.chmod(join(FAKE_BIN, "deno"), 0o755);
 globalThis.addEventListener("unload", () => Deno.removeSync(FAKE_BIN, { recursive: true }));

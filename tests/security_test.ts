@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { hookCommand, hookFlags, shellQuote } from "../lib/agents/command.ts";
+import { hookCommand, hookFlags, LAUNCHER, shellQuote } from "../lib/agents/command.ts";
 import { join } from "../lib/fs/path.ts";
 import { isoStamp } from "../lib/store/time.ts";
 import {
@@ -104,15 +104,20 @@ Deno.test("security: the registered hook's flags confine whatever code runs unde
   }
   assert.equal(got.writeStore, "allowed", "the store itself is writable");
   const flags = hookFlags({ root: p.root }, join(REPO, "lib"));
-  // These are the flags `install` writes: the registered command is exactly deno run + them.
+  // These are the flags `install` writes: the registered command is exactly the launcher, told
+  // its event, then `run` + them (the launcher execs Deno with these words unchanged).
+  const launcher = ["sh", join(REPO, LAUNCHER), "--event", "SessionStart"];
   assert.equal(
     command,
-    ["deno", "run", ...flags, join(REPO, "session_restore.ts")].map(shellQuote).join(" "),
+    [...launcher, "run", ...flags, join(REPO, "session_restore.ts")].map(shellQuote).join(" "),
   );
   assert.equal(
     hookCommand("/opt/s/session_restore.ts", { root: "/r" }),
-    ["deno", "run", ...hookFlags({ root: "/r" }, "/opt/s/lib"), "/opt/s/session_restore.ts"]
-      .join(" "),
+    [
+      ...["sh", "/opt/s/bin/with-deno", "--event", "SessionStart", "run"],
+      ...hookFlags({ root: "/r" }, "/opt/s/lib"),
+      "/opt/s/session_restore.ts",
+    ].join(" "),
   );
   assert.ok(flags.includes("--no-prompt"), "never prompts");
   assert.ok(!flags.some((f) => /^--allow-(all|run|net|ffi|sys)|^-A$/.test(f)), flags.join(" "));
