@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { cliCommand } from "../lib/agents/command.ts";
-import { MIN_DENO, olderThan } from "../lib/agents/doctor.ts";
+import { MIN_DENO, olderThan } from "../lib/agents/runtime.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import { docPath } from "../lib/store/store.ts";
@@ -123,7 +123,7 @@ async function roundTrip(t: Deno.TestContext, deno: string, version: string) {
   await t.step("doctor before install: the Deno version, and the hook to install", async () => {
     const ran = await cli("doctor");
     assert.equal(ran.code, 1, ran.stdout + ran.stderr);
-    assert.ok(ran.stdout.includes(`✓ Deno ${version}\n`), ran.stdout);
+    assert.ok(ran.stdout.includes(`✓ Deno ${version} at `), ran.stdout);
     assert.match(ran.stdout, /no SessionStart hook runs session_restore\.ts/);
   });
   await t.step("install registers every event, with no V8 flag", async () => {
@@ -218,7 +218,7 @@ async function roundTrip(t: Deno.TestContext, deno: string, version: string) {
   await t.step("doctor after install is clean; uninstall removes the hooks", async () => {
     const doctor = await cli("doctor");
     ok(doctor, "doctor");
-    assert.ok(doctor.stdout.includes(`✓ Deno ${version}\n`), doctor.stdout);
+    assert.ok(doctor.stdout.includes(`✓ Deno ${version} at `), doctor.stdout);
     ok(await cli("uninstall"), "uninstall");
   });
 }

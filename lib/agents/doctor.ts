@@ -1,5 +1,5 @@
 /**
- * What `doctor` finds: Deno's version, each registration of the hook for every event (present
+ * What `doctor` finds: Deno's version and where (lib/agents/runtime.ts), each registration of the hook for every event (present
  * once, pointing at a script that exists, reading its own lib/, granted this store and, for
  * SessionEnd and PreCompact, the agent's transcripts; lib/agents/event_findings.ts for the
  * matcher, older registrations, the plugin and its SessionEnd budget), the store and its LATEST,
@@ -34,6 +34,7 @@ import { findHooks, SettingsError } from "./settings.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { exists } from "../fs/path.ts";
+import { denoFinding } from "./runtime.ts";
 
 /** Environment lookup (HOME, the agents' config-dir overrides). */
 type Env = (name: string) => string | undefined;
@@ -70,38 +71,6 @@ export function shellWords(command: string): string[] {
 /** The script path inside a hook command (the word naming session_restore.ts), unquoted. */
 export function scriptOf(command: string): string | undefined {
   return shellWords(command).find((w) => w.includes(RESTORE_SCRIPT));
-}
-
-/**
- * The oldest Deno the CLI and the hooks run on (tests/deno_versions_test.ts runs them under it;
- * docs/DECISIONS.md, "Any Deno 2").
- */
-export const MIN_DENO = "2.0.0";
-
-/** The numeric parts of a version (`2.9.6`, `2.1.0-rc.1` → 2, 1, 0); missing parts are 0. */
-function versionParts(version: string): number[] {
-  const m = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version);
-  return m ? [m[1], m[2], m[3]].map((p) => Number(p ?? 0)) : [0, 0, 0];
-}
-
-/** Whether `version` is older than `min`, both `major.minor.patch`. */
-export function olderThan(version: string, min: string): boolean {
-  const a = versionParts(version);
-  const b = versionParts(min);
-  const i = a.findIndex((n, k) => n !== b[k]);
-  return i >= 0 && a[i] < b[i];
-}
-
-/** Deno's version, and below {@link MIN_DENO} how to upgrade. */
-export function denoFinding(version: string): Finding {
-  return olderThan(version, MIN_DENO)
-    ? {
-      status: "fix",
-      text: `Deno ${version} is older than ${MIN_DENO}, the oldest the CLI and the hooks run ` +
-        `on — fix: upgrade Deno (npm install -g deno, or the official installer: ` +
-        `curl -fsSL https://deno.land/install.sh | sh)`,
-    }
-    : { status: "ok", text: `Deno ${version}` };
 }
 
 /**
@@ -153,6 +122,22 @@ export function v8FlagsFinding(command: string, where: string, fix: string): Fin
     status: "fix",
     text: `${where} runs with ${flags}, an internal V8 setting: a Deno whose V8 lacks one of ` +
       `these flags refuses to start the hook — fix: ${fix} (rewrites it in place)`,
+  }];
+}
+
+/**
+ * A hook registered as a bare `deno run …` (an install before the launcher): an agent whose PATH
+ * lacks Deno (it sits in ~/.deno/bin, or nowhere) fails it on every event, with no word of why.
+ * `install` rewrites the registration in place through bin/with-deno.
+ */
+export function launcherFinding(command: string, where: string, fix: string): Finding[] {
+  const [sh, launcher] = shellWords(command);
+  if (sh === "sh" && /(^|[\\/])bin[\\/]with-deno$/.test(launcher ?? "")) return [];
+  return [{
+    status: "fix",
+    text: `${where} runs Deno by name, not through bin/with-deno: where the agent's PATH has no ` +
+      `Deno (e.g. only ~/.deno/bin) every run fails with no word of why — fix: ${fix} ` +
+      `(rewrites it in place)`,
   }];
 }
 
@@ -281,6 +266,7 @@ async function registrationFindings(
               ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped(scope))
               : []),
             ...v8FlagsFinding(hook.command, where, scoped(scope)),
+            ...launcherFinding(hook.command, where, scoped(scope)),
           ];
           if (!checks.some((f) => f.status === "fix")) out.push({ status: "ok", text: where });
           out.push(
@@ -370,7 +356,18 @@ async function storeFinding(store: Store): Promise<Finding> {
 export async function doctorFindings(store: Store, agent: AgentSpec, env: Env): Promise<Finding[]> {
   const registration = await registrationFindings(env, store, agent);
   return [
-    denoFinding(Deno.version.deno),
+    denoFinding(Deno.version.deno, {
+      path: Deno.execPath(),
+      env,
+      windows: Deno.build.os === "windows",
+      realPath: (path) => {
+        try {
+          return Deno.realPathSync(path);
+        } catch {
+          return undefined;
+        }
+      },
+    }),
     ...registration.findings,
     ...(agent.name === "codex"
       ? await codexFindings(store.root, env, registration.paths)

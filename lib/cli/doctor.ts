@@ -6,7 +6,8 @@
  * @module
  */
 
-import { doctorFindings, MIN_DENO } from "../agents/doctor.ts";
+import { doctorFindings } from "../agents/doctor.ts";
+import { MIN_DENO } from "../agents/runtime.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";

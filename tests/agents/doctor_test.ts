@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import {
-  denoFinding,
   grantFindings,
   lacksCodeRead,
-  MIN_DENO,
-  olderThan,
+  launcherFinding,
   scriptOf,
   shellWords,
   v8FlagsFinding,
 } from "../../lib/agents/doctor.ts";
+import { denoFinding, MIN_DENO, olderThan } from "../../lib/agents/runtime.ts";
 import {
   CLI_FLAGS,
   cliCommand,
@@ -88,6 +87,28 @@ Deno.test("doctor: reading a hook command back", async (t) => {
       assert.match(f.text, /— fix: session\.ts install \(rewrites it in place\)$/);
     }
     assert.deepEqual(v8FlagsFinding("deno run -A /opt/s/session_restore.ts", "hook", "x"), []);
+  });
+  await t.step("a hook that runs Deno by name, not through the launcher, is a fix", () => {
+    for (const script of ["/opt/s/session_restore.ts", "/a b/it's/session_restore.ts"]) {
+      assert.deepEqual(launcherFinding(hookCommand(script, { root: "/p" }), "hook", "x"), []);
+    }
+    const plugin = hookCommand(`${PLUGIN_ROOT_VAR}/session_restore.ts`, undefined, "SessionEnd");
+    assert.deepEqual(launcherFinding(plugin, "hook", "x"), []);
+    const windows = "sh 'C:\\Users\\me\\session\\bin\\with-deno' --event SessionStart run x";
+    assert.deepEqual(launcherFinding(windows, "hook", "x"), []);
+    for (
+      const older of [
+        "deno run --no-config --no-prompt /opt/s/session_restore.ts",
+        "'/home/me/.deno/bin/deno' run /opt/s/session_restore.ts",
+        "sh /opt/other/launcher run /opt/s/session_restore.ts",
+      ]
+    ) {
+      const [f, ...rest] = launcherFinding(older, "hook in s.json", "session.ts install");
+      assert.equal(rest.length, 0, older);
+      assert.equal(f.status, "fix");
+      assert.match(f.text, /^hook in s\.json runs Deno by name, not through bin\/with-deno/);
+      assert.match(f.text, /— fix: session\.ts install \(rewrites it in place\)$/);
+    }
   });
   await t.step(`Deno ${MIN_DENO} or later passes; an older one is a fix naming the upgrade`, () => {
     assert.equal(MIN_DENO, "2.0.0");
