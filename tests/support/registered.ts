@@ -15,8 +15,8 @@ import { NOW, REPO } from "./scratch.ts";
 
 /** Where and how to install. */
 export interface InstallOptions {
-  /** claude (default), codex or gemini. */
-  agent?: "claude" | "codex" | "gemini";
+  /** claude (default), codex, gemini, qwen or opencode. */
+  agent?: "claude" | "codex" | "gemini" | "qwen" | "opencode";
   /** project (default), local or user. */
   scope?: Scope;
   /** The checkout whose session.ts installs (default: this one). */
