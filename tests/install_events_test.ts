@@ -245,6 +245,52 @@ Deno.test("a hook registered with V8 flags: doctor says run install; install rew
   assert.equal(ok.code, 0, ok.stdout);
 });
 
+Deno.test("a hook that runs Deno by name (before the launcher): doctor flags it; install rewrites it; uninstall removes it", async (t) => {
+  for (const agent of ["claude", "codex", "gemini", "qwen", "opencode"] as const) {
+    await t.step(agent, async () => {
+      await using p = await scratchProject();
+      const flag = agent === "claude" ? [] : ["--agent", agent];
+      const files = AGENTS[agent].targets.map((target) =>
+        target.settingsPath("project", { root: p.root, env: () => undefined })
+      );
+      const commands = [];
+      for (const target of AGENTS[agent].targets) {
+        commands.push(await installHook(p.root, { agent, event: eventOf(target) }));
+      }
+      // The registration an install before the launcher wrote: `deno run …` in its place.
+      const older = async () => {
+        for (const file of new Set(files)) {
+          const text = await Deno.readTextFile(file);
+          const old = text.replaceAll(/sh \S*bin\/with-deno --event \w+ run /g, "deno run ");
+          assert.notEqual(old, text, file);
+          await Deno.writeTextFile(file, old);
+        }
+      };
+      await older();
+      const d = await runCliProcess(["doctor", ...flag], { cwd: p.root });
+      assert.equal(d.code, 1, d.stdout);
+      const flagged = d.stdout.split("\n").filter((l) => l.includes("runs Deno by name"));
+      assert.equal(flagged.length, AGENTS[agent].targets.length, d.stdout);
+      for (const line of flagged) assert.match(line, /^✗ .*fix: session\.ts install.*in place\)$/);
+      const r = await runCliProcess(["install", ...flag], { cwd: p.root });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Installed \(updated\): SessionStart/);
+      for (const [i, target] of AGENTS[agent].targets.entries()) {
+        assert.equal(
+          await registeredCommand(p.root, { agent, event: eventOf(target) }),
+          commands[i],
+        );
+      }
+      const fixed = await runCliProcess(["doctor", ...flag], { cwd: p.root });
+      assert.doesNotMatch(fixed.stdout, /runs Deno by name/);
+      await older();
+      const u = await runCliProcess(["uninstall", ...flag], { cwd: p.root });
+      assert.equal(u.code, 0, u.stderr);
+      assert.match(u.stdout, /✓ removed: .*none of ours left/);
+    });
+  }
+});
+
 Deno.test("uninstall restores a commented file byte for byte after the multi-event install", async () => {
   await using p = await scratchProject();
   await using homeDir = await scratchDir("session-home-");
