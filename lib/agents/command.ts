@@ -68,7 +68,9 @@ export function grantPath(path: string): string {
   const comma = path.indexOf(",");
   if (comma < 0) return path;
   const slash = Math.max(path.lastIndexOf("/", comma), path.lastIndexOf("\\", comma));
-  return slash <= 0 ? "/" : path.slice(0, slash);
+  if (slash <= 0) return "/";
+  // A drive's root keeps its separator: a bare `C:` means that drive's current directory.
+  return /^[A-Za-z]:$/.test(path.slice(0, slash)) ? path.slice(0, slash + 1) : path.slice(0, slash);
 }
 
 /** What the hook may read and write; `undefined` for a hook that serves every project. */
