@@ -14,7 +14,7 @@ import { join } from "../lib/fs/path.ts";
 import { clearPayload, contextOf } from "./support/run.ts";
 import { installHook, reasonOf, registeredCommand, runRegistered } from "./support/registered.ts";
 import { REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
-import { barePath, placeDeno } from "./support/bare_path.ts";
+import { barePath, bareTest, placeDeno } from "./support/bare_path.ts";
 
 type AgentName = "claude" | "codex" | "gemini" | "qwen" | "opencode";
 
@@ -64,42 +64,45 @@ function payloadOf(root: string, r: Registered, session: string): string {
   return clearPayload(root, extra);
 }
 
-Deno.test("every registration with no Deno anywhere: exit 0, a message once on SessionStart", async (t) => {
-  await using p = await scratchProject();
-  await using tmp = await scratchDir("session-no-deno-");
-  const bin = await barePath(join(tmp.path, "bin"));
-  const home = join(tmp.path, "home");
-  await Deno.mkdir(home);
-  const registrations = await everyRegistration(p.root);
-  assert.equal(registrations.length, 3 + 3 + 2 + 1 + 2 + 3);
-  let n = 0;
-  for (const r of registrations) {
-    await t.step(r.label, async () => {
-      const cache = join(tmp.path, `cache${n++}`);
-      const env = { PATH: bin, HOME: home, XDG_CACHE_HOME: cache, CLAUDE_PLUGIN_ROOT: REPO };
-      const run = () =>
-        runRegistered(r.command, payloadOf(p.root, r, "5e55-0001"), {
-          cwd: p.root,
-          projectDir: p.root,
-          env,
-        });
-      const first = await run();
-      assert.equal(first.code, 0, `${r.label}: ${first.stderr}`);
-      assert.equal(first.stderr, "");
-      if (r.event !== "SessionStart") {
-        assert.equal(first.stdout, "", r.label);
-        return;
-      }
-      const answer = JSON.parse(first.stdout);
-      assert.match(answer.systemMessage, /^\[session\] Deno 2 was not found .* install it: /);
-      assert.match(answer.hookSpecificOutput.additionalContext, /^\[session\] No handover/);
-      const again = await run();
-      assert.deepEqual([again.code, again.stdout], [0, ""], `${r.label}: once a day`);
-    });
-  }
-});
+bareTest(
+  "every registration with no Deno anywhere: exit 0, a message once on SessionStart",
+  async (t) => {
+    await using p = await scratchProject();
+    await using tmp = await scratchDir("session-no-deno-");
+    const bin = await barePath(join(tmp.path, "bin"));
+    const home = join(tmp.path, "home");
+    await Deno.mkdir(home);
+    const registrations = await everyRegistration(p.root);
+    assert.equal(registrations.length, 3 + 3 + 2 + 1 + 2 + 3);
+    let n = 0;
+    for (const r of registrations) {
+      await t.step(r.label, async () => {
+        const cache = join(tmp.path, `cache${n++}`);
+        const env = { PATH: bin, HOME: home, XDG_CACHE_HOME: cache, CLAUDE_PLUGIN_ROOT: REPO };
+        const run = () =>
+          runRegistered(r.command, payloadOf(p.root, r, "5e55-0001"), {
+            cwd: p.root,
+            projectDir: p.root,
+            env,
+          });
+        const first = await run();
+        assert.equal(first.code, 0, `${r.label}: ${first.stderr}`);
+        assert.equal(first.stderr, "");
+        if (r.event !== "SessionStart") {
+          assert.equal(first.stdout, "", r.label);
+          return;
+        }
+        const answer = JSON.parse(first.stdout);
+        assert.match(answer.systemMessage, /^\[session\] Deno 2 was not found .* install it: /);
+        assert.match(answer.hookSpecificOutput.additionalContext, /^\[session\] No handover/);
+        const again = await run();
+        assert.deepEqual([again.code, again.stdout], [0, ""], `${r.label}: once a day`);
+      });
+    }
+  },
+);
 
-Deno.test("every registration with Deno only in ~/.deno/bin: restores as usual", async (t) => {
+bareTest("every registration with Deno only in ~/.deno/bin: restores as usual", async (t) => {
   await using p = await scratchProject();
   await using tmp = await scratchDir("session-home-deno-");
   const bin = await barePath(join(tmp.path, "bin"));

@@ -11,7 +11,14 @@ import { shellQuote } from "../../lib/agents/command.ts";
 import { join } from "../../lib/fs/path.ts";
 import { type Ran, runProcess } from "../support/run.ts";
 import { REPO, scratchDir } from "../support/scratch.ts";
-import { barePath, fakeDeno, LAUNCHER_PATH, placeDeno, versionAsks } from "../support/bare_path.ts";
+import {
+  barePath,
+  bareTest,
+  fakeDeno,
+  LAUNCHER_PATH,
+  placeDeno,
+  versionAsks,
+} from "../support/bare_path.ts";
 
 /** The old Deno's binary (`.ci/run` installs Deno 1.46.3 from npm and sets it). */
 const OLD_VAR = "SESSION_TEST_DENO_1";
@@ -29,7 +36,7 @@ const RUN = ["run", "--no-prompt", "/s/session_restore.ts"];
 /** The ISO time of `day` at `hour` (UTC): the launcher's clock. */
 const at = (day: string, hour = "12") => `${day}T${hour}:00:00Z`;
 
-Deno.test("bin/with-deno: with no Deno, a message, not an error", async (t) => {
+bareTest("bin/with-deno: with no Deno, a message, not an error", async (t) => {
   await using tmp = await scratchDir("session-with-deno-");
   const bin = await barePath(join(tmp.path, "bin"));
   const home = join(tmp.path, "home");
@@ -134,7 +141,7 @@ Deno.test("bin/with-deno: with no Deno, a message, not an error", async (t) => {
   });
 });
 
-Deno.test("bin/with-deno: where it finds Deno, and which", async (t) => {
+bareTest("bin/with-deno: where it finds Deno, and which", async (t) => {
   await using tmp = await scratchDir("session-with-deno-");
   const bin = await barePath(join(tmp.path, "bin"));
   const now = at("2026-11-30");

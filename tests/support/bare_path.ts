@@ -67,3 +67,18 @@ export function versionAsks(dir: string): number {
     return 0;
   }
 }
+
+/** Why a test of a bare PATH cannot run here (Windows), or undefined where it can. */
+export const BARE_PATH_MISSING = Deno.build.os === "windows"
+  ? "skipped on Windows: a bare PATH is made of /usr/bin's tools by symlink (the Windows rules " +
+    "are fed as strings in tests/agents/windows_paths_test.ts)"
+  : undefined;
+
+/** `Deno.test` for a test that needs a bare PATH: skipped, saying why, where there is none. */
+export function bareTest(name: string, fn: (t: Deno.TestContext) => Promise<void>): void {
+  Deno.test({
+    name: BARE_PATH_MISSING ? `${name}: ${BARE_PATH_MISSING}` : name,
+    ignore: BARE_PATH_MISSING !== undefined,
+    fn,
+  });
+}
