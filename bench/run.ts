@@ -16,7 +16,7 @@ import { compare, growthExponent, type Proc, takeBest, timeFn, timeOnce } from "
 import { BENCH_NOW, handoverDoc, makeProject } from "./fixtures.ts";
 import { MODES } from "../lib/cli/main.ts";
 import type { Context } from "../lib/cli/context.ts";
-import { CLI_FLAGS, hookFlags, projectFile } from "../lib/agents/command.ts";
+import { CLI_FLAGS, hookFlags, LAUNCHER, projectFile } from "../lib/agents/command.ts";
 import { isoStamp } from "../lib/store/time.ts";
 
 /** One line of the table. */
@@ -142,6 +142,16 @@ async function hookRows(): Promise<void> {
   await row("hook: no pointer", "-", "×", 1.3, async () => {
     await takesPath(silent, "session_restore: no LATEST pointer\n");
     return compare(floor, silent, opts);
+  });
+  // The launcher every registration starts Deno through (bin/with-deno): one `sh` more, which
+  // finds Deno on PATH and reads its cached version check; no other process.
+  const launched: Proc = {
+    ...floor,
+    cmd: "sh",
+    args: [projectFile(LAUNCHER), "--event", "SessionStart", ...floor.args],
+  };
+  await row("hook: launcher, empty script", "-", "×", undefined, () => {
+    return compare(floor, launched, opts);
   });
   const slug = "bench-inject";
   const doc = handoverDoc(slug, new Date(BENCH_NOW.getTime() - 60_000), false);
