@@ -1,6 +1,6 @@
 /**
  * Every CLI mode and the hook's events as processes under the oldest Deno the project supports
- * (lib/agents/doctor.ts `MIN_DENO`) and under the Deno running the tests (the pinned one), each
+ * (lib/agents/runtime.ts `MIN_DENO`) and under the Deno running the tests (the pinned one), each
  * run by the exact commands a user and an install run: `cliCommand` and the registered hook
  * commands, through `sh -c`, with that Deno first on PATH.
  *

@@ -22,11 +22,13 @@ export const SPEC: ModeSpec = {
     "that each script exists), the store and the gitignore; prints what to fix.",
   flags: AGENT_FLAG,
   notes: [
-    `Prints the Deno it runs on; one older than ${MIN_DENO} is a fix (upgrade: npm i -g deno).`,
+    `Prints the Deno it runs on and where bin/with-deno finds it (PATH, $DENO_INSTALL/bin, ` +
+    `~/.deno/bin); one older than ${MIN_DENO} is a fix (upgrade: npm i -g deno).`,
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
     "--agent codex|gemini|qwen|opencode: their hook files instead (Codex, Gemini, Qwen: and " +
     "whether the agent will run the hook).",
-    "Flags an older registration (SessionStart only, or a command with --v8-flags: run install " +
+    "Flags an older registration (SessionStart only, Deno run by name instead of through " +
+    "bin/with-deno, or a command with --v8-flags: run install " +
     "to update it in place), a hook registered both in settings and by the plugin, and a " +
     "SessionEnd only in the plugin when a draft would not fit Claude Code's 1.5 s SessionEnd " +
     "budget.",
