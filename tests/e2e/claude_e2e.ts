@@ -186,7 +186,9 @@ for (const { version, bin } of await ensureClaudes()) {
         assert.match(dumpTurn.raw, /- session: Handover that survives \/clear/);
         const loaded = dumpTurn.raw;
         assert.ok(
-          loaded.includes(`deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts`),
+          loaded.includes(
+            `sh ${skillDir}/bin/with-deno run ${CLI_FLAGS.join(" ")} ${skillDir}/session.ts`,
+          ),
           "SKILL.md reached the model with ${CLAUDE_SKILL_DIR} substituted",
         );
         assert.ok(!loaded.includes("${CLAUDE_SKILL_DIR}"));
