@@ -70,7 +70,7 @@ Deno.test("hook process: an automatic draft is announced by the short notice, on
     assert.ok(ctx, ran.stderr);
     assert.ok(ctx.length <= 700, `${ctx.length}`);
     assert.match(ctx, /^\[session\] The previous session left no handover; an automatic draft/);
-    assert.match(ctx, /`deno run [^`]* recall main-2026-11-30T11-58-00Z-draft`/);
+    assert.match(ctx, /`sh \S+\/bin\/with-deno run [^`]* recall main-2026-11-30T11-58-00Z-draft`/);
     assert.match(ctx, /Last request: Now write lib\/cache\.ts/);
     assert.match(ctx, /Files touched: src\/m0\.ts, .*src\/m4\.ts, \+2 more/);
     assert.match(ctx, /Unfinished tasks:\n- Add tests/);

@@ -498,7 +498,7 @@ Deno.test("list: a session that ended without a handover (killed before SessionE
   await t.step("the printed command drafts it; then list is quiet", async () => {
     await using w = await world();
     const first = await list(w);
-    const command = first.out.split("\n").find((l) => l.startsWith("  deno run"))!.trim();
+    const command = first.out.split("\n").find((l) => l.startsWith("  sh "))!.trim();
     const deno = Deno.execPath();
     const env: Record<string, string> = {
       PATH: `${deno.slice(0, deno.lastIndexOf("/"))}:/usr/bin:/bin`,

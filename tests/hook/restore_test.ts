@@ -92,7 +92,7 @@ Deno.test("buildContext", async (t) => {
     assert.match(banner, /branch feat\/x/);
     assert.match(
       banner,
-      /`deno run --allow-read --allow-write --allow-env --allow-run=git \S+\/session\.ts recall s1`/,
+      /`sh \S+\/bin\/with-deno run --allow-read --allow-write --allow-env --allow-run=git \S+\/session\.ts recall s1`/,
     );
     assert.equal(rest.join("\n"), "```\n" + BODY.trim() + "\n```");
   });
@@ -106,7 +106,7 @@ Deno.test("buildContext", async (t) => {
     assert.ok(ctx.length <= 9_500, `${ctx.length}`);
     assert.ok(!ctx.includes("filler lesson"));
     assert.match(ctx, /## Goal[\s\S]*## Next step/);
-    assert.match(ctx, /Full document: `deno run .*recall big`\)\n```$/);
+    assert.match(ctx, /Full document: `sh \S+\/bin\/with-deno run .*recall big`\)\n```$/);
   });
   await t.step("a body just under the threshold is injected whole", () => {
     const body = "## Goal\n\n" + "x".repeat(7_900);
