@@ -117,16 +117,14 @@ function applyConsume(store: Store, slug: string, plan: ConsumePlan): ConsumeSta
     : "unread";
 }
 
-/** Decides on the store as it is, then again under the lock when the plan writes. */
-function consumeWith(store: Store, intent: ConsumeIntent, lock: () => Lock): ConsumeStatus {
-  const first = planConsume(intent, consumeState(store, intent.slug));
-  if (!writes(first)) return applyConsume(store, intent.slug, first);
-  const held = lock();
-  try {
-    return applyConsume(store, intent.slug, planConsume(intent, consumeState(store, intent.slug)));
-  } finally {
-    held.release();
-  }
+/** Decides on the store as it is now and runs the plan (under the lock, when it writes). */
+function settle(store: Store, intent: ConsumeIntent): ConsumeStatus {
+  return applyConsume(store, intent.slug, planConsume(intent, consumeState(store, intent.slug)));
+}
+
+/** Whether the consume would write: else it is settled without the lock. */
+function needsLock(store: Store, intent: ConsumeIntent): boolean {
+  return writes(planConsume(intent, consumeState(store, intent.slug)));
 }
 
 /**
@@ -138,30 +136,24 @@ export function consumeSync(
   intent: ConsumeIntent,
   waitMs: number,
 ): ConsumeStatus | { lock: string } {
+  if (!needsLock(store, intent)) return settle(store, intent);
+  let lock: Lock;
   try {
-    return consumeWith(store, intent, () => {
-      try {
-        return acquireLockSync(docsLockTarget(store.dir), { waitMs });
-      } catch (err) {
-        throw new LockFailed((err as Error).message);
-      }
-    });
+    lock = acquireLockSync(docsLockTarget(store.dir), { waitMs });
   } catch (err) {
-    if (err instanceof LockFailed) return { lock: err.message };
-    throw err;
+    return { lock: (err as Error).message };
+  }
+  try {
+    return settle(store, intent);
+  } finally {
+    lock.release();
   }
 }
 
-class LockFailed extends Error {}
-
 /** Consumes `intent` for `recall`, under the docs lock (and legacy recovery, {@link underLock}). */
 export async function consume(store: Store, intent: ConsumeIntent): Promise<ConsumeStatus> {
-  const first = planConsume(intent, consumeState(store, intent.slug));
-  if (!writes(first)) return applyConsume(store, intent.slug, first);
-  return await underLock(
-    store,
-    () => applyConsume(store, intent.slug, planConsume(intent, consumeState(store, intent.slug))),
-  );
+  if (!needsLock(store, intent)) return settle(store, intent);
+  return await underLock(store, () => settle(store, intent));
 }
 
 // ---------------------------------------------------------------------------------------------
