@@ -20,15 +20,3 @@
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
-
-export * from "./targets.ts";
-export * from "./command.ts";
-export * from "./settings.ts";
-export * from "./gitignore.ts";
-export * from "./registration.ts";
-export * from "./finding.ts";
-export * from "./doctor.ts";
-export * from "./matcher.ts";
-export * from "./event_findings.ts";
-export * from "./trust.ts";
-export * from "./plugin_file.ts";

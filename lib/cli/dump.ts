@@ -34,7 +34,7 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */

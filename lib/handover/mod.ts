@@ -15,11 +15,3 @@
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
-
-export * from "./document.ts";
-export * from "./files_table.ts";
-export * from "./evidence/mod.ts";
-export * from "./write.ts";
-export * from "./recover.ts";
-export * from "./sweep.ts";
-export * from "./checks.ts";

@@ -16,11 +16,3 @@
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
-
-export * from "./grammar.ts";
-export * from "./scanner.ts";
-export * from "./lookup.ts";
-export * from "./edit.ts";
-export * from "./match.ts";
-export * from "./file.ts";
-export * from "./drop.ts";

@@ -127,7 +127,7 @@ export async function redactionNoteLazily(...counts: RedactionCounts[]): Promise
   return redactionNote(counts.reduce(addCounts, {}));
 }
 
-/** Where a text is written: a mode's stdout or stderr (lib/cli/context.ts `Context`). */
+/** Where a text is written: a mode's stdout or stderr (lib/cli/run_context.ts `Context`). */
 type Write = (text: string) => void;
 
 /**

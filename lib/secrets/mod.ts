@@ -1,7 +1,7 @@
 /**
  * Secrets: credentials of well-known shapes found in any text and replaced by
  * `[redacted:<kind>]` before it reaches the store or a hook's output, with counts by kind so a
- * command can say what it took out, never the value (SPEC.md, "Secrets and portability").
+ * command can say what it took out, never the value (docs/STORE.md, "Secrets").
  *
  * - redact.ts: `redact(text)` → `{ text, counts }`, `redactDeep(json)`, `redactionNote(counts)`,
  *   counts arithmetic
@@ -48,10 +48,3 @@
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
-
-export * from "./redact.ts";
-export * from "./stream.ts";
-export * from "./rules.ts";
-export * from "./command_line.ts";
-export * from "./assignment.ts";
-export * from "./lazy.ts";

@@ -17,13 +17,3 @@
  * - `text.ts` — what travels is text: a remote or local file that is not is refused, named.
  * @module
  */
-
-export * from "./merge.ts";
-export * from "./git.ts";
-export * from "./snapshot.ts";
-export * from "./ref_state.ts";
-export * from "./identity.ts";
-export * from "./sync.ts";
-export * from "./report.ts";
-export * from "./redaction.ts";
-export * from "./text.ts";

@@ -26,17 +26,3 @@
  * Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
-
-export * from "./facts.ts";
-export * from "./prose.ts";
-export * from "./paths.ts";
-export * from "./open.ts";
-export * from "./lines.ts";
-export * from "./prompt.ts";
-export * from "./claude.ts";
-export * from "./subagents.ts";
-export * from "./codex.ts";
-export * from "./read.ts";
-export * from "./locate.ts";
-export * from "./newest.ts";
-export * from "./load.ts";

@@ -3,18 +3,13 @@ import {
   alnumWords,
   chooseSlug,
   MAX_SLUG_BYTES,
-  NAME_MAX_BYTES,
+  NAMED_SLUG_MAX_BYTES,
   refusal,
   slugify,
   unnamedSlug,
 } from "../../lib/store/slug.ts";
-import {
-  createFileAtomic,
-  truncateUtf8,
-  utf8Length,
-  writeFileAtomic,
-  writeFileAtomicSync,
-} from "../../lib/fs/atomic.ts";
+import { createFileAtomic, writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
+import { truncateUtf8, utf8Length } from "../../lib/text/bytes.ts";
 import { isSafeSlug } from "../../lib/store/store.ts";
 import { prng, textOf } from "../support/prng.ts";
 import { scratchDir } from "../support/scratch.ts";
@@ -99,12 +94,12 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       const why = refusal(name);
       const slug = slugify(name);
       if (why !== undefined) {
-        if (utf8Length(slug) > NAME_MAX_BYTES && !name.includes("..")) {
+        if (utf8Length(slug) > NAMED_SLUG_MAX_BYTES && !name.includes("..")) {
           assert.match(why, /give a shorter name/, name);
         }
         continue;
       }
-      assert.ok(utf8Length(slug) <= NAME_MAX_BYTES, name);
+      assert.ok(utf8Length(slug) <= NAMED_SLUG_MAX_BYTES, name);
       const taken = (s: string) => s === slug || s === `${slug}-2`;
       for (const force of [true, false]) {
         const c = chooseSlug({ name, now: NOW, force, exists: taken });
@@ -118,7 +113,7 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       const branch = text(i % 2 ? 30 : 300);
       const s = unnamedSlug(branch, NOW);
       assert.ok(s.endsWith("-2026-11-30T04-02-39Z"), s);
-      assert.ok(utf8Length(s) <= NAME_MAX_BYTES, `${utf8Length(s)} bytes: ${s}`);
+      assert.ok(utf8Length(s) <= NAMED_SLUG_MAX_BYTES, `${utf8Length(s)} bytes: ${s}`);
       assert.ok(isSafeSlug(s), s);
       const c = chooseSlug({
         branch,
