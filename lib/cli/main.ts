@@ -32,7 +32,7 @@ interface ModeModule {
 /**
  * Imports a mode's module. The specifier is computed on purpose: Deno builds the module graph of
  * every literal `import("…")` before the script starts, so literal specifiers here would make each run
- * resolve, read and hash every mode's modules and npm packages (~10 % of a quick mode's budget).
+ * resolve, read and hash every mode's modules and npm packages (docs/PERFORMANCE.md).
  * The CLI runs with read permission, so a runtime import needs nothing more.
  */
 function load(path: string): Promise<ModeModule> {
