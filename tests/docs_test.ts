@@ -121,7 +121,14 @@ const OWN = [
  * skill it grew from): the docs carry the contract, so a reader of the repository alone can follow
  * every reference. A PRNG's seed is a word of its own; "the seed" and "seed's" are the pointers.
  */
-const OUTSIDE = [/SPEC\.md/i, /\bthe spec\b/i, /\bspec's\b/i, /\bthe seed\b/i, /\bseed's\b/i];
+const OUTSIDE = [
+  /SPEC\.md/i,
+  /\bthe spec\b/i,
+  /\bspec's\b/i,
+  /\bspecification\b/i,
+  /\bthe seed\b/i,
+  /\bseed's\b/i,
+];
 
 /** Where `files` point outside the repository, as `file:line: text`. */
 export function outsidePointers(files: string[]): string[] {
