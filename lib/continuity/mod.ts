@@ -25,7 +25,7 @@
  * - pre_compact.ts: PreCompact: save the card's material (loaded only for that event)
  * - compact.ts: SessionStart `source: "compact"`: claim the material once, inject the card
  *
- * Import the concept file, not this one: a barrel would load the whole folder, and the hook's
- * load cost is measured (docs/PERFORMANCE.md).
+ * The folder's map: it exports nothing (a barrel would load the whole folder, and the hook's
+ * load cost is measured: docs/PERFORMANCE.md); import the concept file.
  * @module
  */

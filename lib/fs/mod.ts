@@ -11,6 +11,7 @@
  *   lock file where the file system refuses one); the store's docs lock
  * - stdio.ts: all of stdin as bytes; a line to stdout or stderr
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */

@@ -13,6 +13,7 @@
  * - file.ts: PARKED.md on disk — reading, and the locked atomic edit every change goes through
  * - drop.ts: dropping the item a query names, logged to dropped.jsonl
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */

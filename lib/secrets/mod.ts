@@ -34,6 +34,7 @@
  * `?` in a URL is not found there. The false-positive rate on third-party code is measured in
  * tests/secrets/measure_test.ts.
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */

@@ -11,6 +11,7 @@
  * - slug.ts: slugs from names or unnamed, refusals, `-2` on collision (pure)
  * - time.ts: stamps, ages, the store's thresholds and the pinned clock
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */

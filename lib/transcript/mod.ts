@@ -23,6 +23,7 @@
  * - newest.ts: the project's newest Claude Code transcript by metadata alone (list's unsaved notice)
  * - load.ts: locate, choose the reader, read; the locate inputs from the environment
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */

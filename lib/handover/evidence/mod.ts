@@ -12,6 +12,7 @@
  *   everything for a root, gathered once, merged
  * - render.ts: the human-readable report
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
