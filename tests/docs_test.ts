@@ -110,6 +110,11 @@ function filesBelow(dir: string, ...ends: string[]): string[] {
 const OWN = [
   ...filesBelow("lib", ".ts"),
   ...filesBelow("tests", ".ts"),
+  ...filesBelow("bench", ".ts"),
+  ...filesBelow("scripts", ".ts"),
+  ...filesBelow("hooks", ".ts"),
+  "session.ts",
+  "session_restore.ts",
   ...filesBelow("docs", ".md"),
   "README.md",
   "CONTRIBUTING.md",
