@@ -9,7 +9,7 @@ import {
   unnamedSlug,
 } from "../../lib/store/slug.ts";
 import { createFileAtomic, writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
-import { truncateUtf8, utf8Length } from "../../lib/text/bytes.ts";
+import { utf8Length } from "../../lib/text/bytes.ts";
 import { isSafeSlug } from "../../lib/store/store.ts";
 import { prng, textOf } from "../support/prng.ts";
 import { scratchDir } from "../support/scratch.ts";
@@ -123,17 +123,9 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       assert.ok("slug" in c && utf8Length(c.slug) <= MAX_SLUG_BYTES && isSafeSlug(c.slug));
     }
   });
-  await t.step("the 84 × 日 name of the report is refused; 60 fit", () => {
+  await t.step("an 84 × 日 name (252 bytes) is refused; 60 fit", () => {
     assert.match(refusal("日".repeat(84))!, /252 bytes in UTF-8, at most 180/);
     assert.equal(refusal("日".repeat(60)), undefined);
-    assert.equal(utf8Length("a日é😀\ud800"), 1 + 3 + 2 + 4 + 3);
-    for (const s of ["a日é😀", "😀😀", "x"]) {
-      for (let max = 0; max < 12; max++) {
-        const cut = truncateUtf8(s, max);
-        assert.ok(s.startsWith(cut) && new TextEncoder().encode(cut).length <= max);
-        assert.ok(!/[\ud800-\udbff]$/.test(cut), "never half a surrogate pair");
-      }
-    }
   });
 });
 
