@@ -13,7 +13,7 @@ import { consume, pendingSlug } from "../store/lifecycle.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { parseSections } from "../handover/document.ts";
 
