@@ -96,7 +96,7 @@ export function runHook(command: string, payload: Record<string, unknown>): Prom
  */
 function toast(client: PluginInput["client"], message: string | undefined): void {
   if (message === undefined) return;
-  const body = { message, variant: "warning" };
+  const body = { message, variant: "warning", duration: 10_000 };
   try {
     client?.tui?.showToast?.({ body, ...body })?.catch?.(() => {});
   } catch {

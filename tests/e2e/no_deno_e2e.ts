@@ -55,6 +55,7 @@ for (const { version, bin } of await ensureClaudes()) {
         await tmux!.submit("/clear");
         const screen = await tmux!.waitForScreen("Deno 2 was not found", 20_000);
         assert.match(screen, /\[session\] Deno 2 was not found/);
+        console.log(screen.split("\n").filter((l) => l.includes("[session]")).join("\n"));
         assert.doesNotMatch(screen, /hook error|exit code 127|not found\s*$/im);
       });
       await t.step("the next request carries the agent's line", async () => {

@@ -64,7 +64,11 @@ Deno.test("opencode plugin", async (t) => {
     const output = { system: ["base"] };
     await hooks["experimental.chat.system.transform"]({ sessionID: "t1" }, output);
     assert.deepEqual(output.system, ["base"]);
-    const body = { message: "[session] Deno 2 was not found", variant: "warning" };
+    const body = {
+      message: "[session] Deno 2 was not found",
+      variant: "warning",
+      duration: 10_000,
+    };
     assert.deepEqual(shown, [{ body, ...body }]);
     const bare = await sessionRestore(say)({ directory: "/proj", client: {} });
     await bare.event({ event: { type: "session.created", properties: { info: { id: "t2" } } } });
