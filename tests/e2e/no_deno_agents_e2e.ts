@@ -30,23 +30,12 @@ import {
 import * as chat from "./support/chat_stand_in.ts";
 import * as responses from "./support/responses_stand_in.ts";
 import * as gemini from "./support/gemini_stand_in.ts";
+import { pathWithoutDeno } from "./support/process.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
 
 const ENV = { SESSION_NOW: isoStamp(new Date("2026-11-30T12:00:00Z")) };
 const USER_LINE = "Deno 2 was not found";
 const AGENT_LINE = "[session] No handover was restored or saved: Deno 2 was not found";
-
-/** A folder of links to every tool in /usr/bin and /bin except `deno`: a PATH without Deno. */
-async function pathWithoutDeno(dir: string): Promise<string> {
-  await Deno.mkdir(dir, { recursive: true });
-  for (const from of ["/usr/bin", "/bin"]) {
-    for await (const e of Deno.readDir(from)) {
-      if (e.name === "deno") continue;
-      await Deno.symlink(`${from}/${e.name}`, `${dir}/${e.name}`).catch(() => {});
-    }
-  }
-  return dir;
-}
 
 /** The screen lines that hold `text`, for the record. */
 async function linesWith(tmux: Tmux, text: string): Promise<string> {

@@ -11,23 +11,11 @@ import assert from "node:assert/strict";
 import { isoStamp } from "../../lib/store/time.ts";
 import { ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
 import { lastUserText, type StandIn, startStandIn } from "./support/stand_in.ts";
-import { runCli } from "./support/process.ts";
+import { pathWithoutDeno, runCli } from "./support/process.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
 
 const NOW = new Date("2026-11-30T12:00:00Z");
 const ENV = { SESSION_NOW: isoStamp(NOW) };
-
-/** A folder of links to every tool in /usr/bin and /bin except `deno`: a PATH without Deno. */
-async function pathWithoutDeno(dir: string): Promise<string> {
-  await Deno.mkdir(dir, { recursive: true });
-  for (const from of ["/usr/bin", "/bin"]) {
-    for await (const e of Deno.readDir(from)) {
-      if (e.name === "deno") continue;
-      await Deno.symlink(`${from}/${e.name}`, `${dir}/${e.name}`).catch(() => {});
-    }
-  }
-  return dir;
-}
 
 /** Sends `prompt` and returns the raw request it produced. */
 async function ask(tmux: Tmux, standIn: StandIn, prompt: string): Promise<string> {

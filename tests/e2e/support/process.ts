@@ -101,3 +101,18 @@ export async function runCli(
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
+
+/**
+ * A folder of links to every tool in /usr/bin and /bin except `deno`: a PATH on which the clients
+ * run and Deno is missing (this machine's /usr/bin holds a `deno`).
+ */
+export async function pathWithoutDeno(dir: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  for (const from of ["/usr/bin", "/bin"]) {
+    for await (const e of Deno.readDir(from)) {
+      if (e.name === "deno") continue;
+      await Deno.symlink(`${from}/${e.name}`, `${dir}/${e.name}`).catch(() => {});
+    }
+  }
+  return dir;
+}
