@@ -26,7 +26,7 @@ import { type Backing, backing, concreteMention, hasWhy, kindName } from "../han
 import { codeSpan, fileKey } from "../handover/files_table.ts";
 import { sweptAt, UNLANDED_REL } from "../handover/unlanded.ts";
 import { join } from "../fs/path.ts";
-import { formatAge } from "../store/time.ts";
+import { formatAgo } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { collectRedacted } from "../handover/evidence/collect.ts";
 import { type Dumped, writeHandover } from "../handover/write.ts";
@@ -217,10 +217,10 @@ export function dumpPoints(f: DumpFacts): Point[] {
     ? point(
       "sweep",
       false,
-      `last run ${formatAge(f.now.getTime() - sweptMs)} ago, before this session`,
+      `last run ${formatAgo(f.now.getTime() - sweptMs)}, before this session`,
       SWEEP_FIX,
     )
-    : point("sweep", true, `run ${sweptAgo(f.now.getTime() - sweptMs)}, before this dump`);
+    : point("sweep", true, `run ${formatAgo(f.now.getTime() - sweptMs)}, before this dump`);
 
   const next = findSection(f.sections, "Next step");
   const named = next === undefined ? undefined : concreteMention(next);
@@ -248,11 +248,6 @@ export function dumpPoints(f: DumpFacts): Point[] {
 }
 
 const SWEEP_FIX = "run `session.ts sweep`, park what is real";
-
-function sweptAgo(ms: number): string {
-  const age = formatAge(ms);
-  return age === "just now" || age === "in the future" ? age : `${age} ago`;
-}
 
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim())?.trim() ?? "";

@@ -13,7 +13,7 @@ import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
-import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
+import { ageMs, formatAge, formatAgo, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
@@ -241,9 +241,9 @@ export async function listing(
 
 /** What `list` says about a session that ended without a handover. */
 export function unsavedLines(u: Unsaved, now: Date): string[] {
-  const age = formatAge(now.getTime() - Date.parse(u.modified));
+  const ago = formatAgo(now.getTime() - Date.parse(u.modified));
   return [
-    `The newest session of this project (${u.session}, last written ${age} ago) left no ` +
+    `The newest session of this project (${u.session}, last written ${ago}) left no ` +
     "handover: it may have ended without SessionEnd (killed, or a crash). Draft one from its " +
     "transcript:",
     "",

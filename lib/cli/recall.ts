@@ -12,7 +12,7 @@ import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest } from "../store/latest.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
-import { ageMs, formatAge } from "../store/time.ts";
+import { ageMs, formatAge, formatAgo } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
@@ -53,10 +53,7 @@ export async function whatExists(store: Store, now: Date): Promise<string> {
 
 /** The banner above a recalled document. */
 export function banner(slug: string, fields: Record<string, string>, now: Date): string {
-  const age = formatAge(ageMs(fields.created, now));
-  const when = age === "just now" || age === "unknown age" || age === "in the future"
-    ? age
-    : `${age} ago`;
+  const when = formatAgo(ageMs(fields.created, now));
   const was = fields.consumed === "true" ? "; recalled before" : "";
   // A handover pulled from another machine says whose it is and when it travelled (lib/sync/).
   const from = fields.from ? `; from ${fields.from}` : "";

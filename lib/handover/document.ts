@@ -79,11 +79,6 @@ export function findSection(sections: Section[], title: string): string | undefi
   return sections.find((s) => sectionKey(s.title) === key)?.content;
 }
 
-/** Bodies longer than this are replaced by a digest in the hook's context. */
-export const DIGEST_THRESHOLD = 8_000;
-/** The whole injected context never exceeds this many characters. */
-export const CONTEXT_LIMIT = 9_500;
-
 /**
  * Cuts `text` to at most `max` characters at a line boundary, stating how many lines were elided.
  * Table rows are counted as rows so the note reads naturally under a files table.

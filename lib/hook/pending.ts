@@ -11,9 +11,9 @@ import { markConsumed } from "../store/front_matter.ts";
 import { docPath, readDoc, type Store } from "../store/store.ts";
 import { readLatest, restoredMarker, takeLatestAs } from "../store/latest.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
-import { injectedBody, restoreBanner, wholeContext } from "./frame.ts";
+import { type Budget, wholeContext } from "../frame/budget.ts";
+import { injectedBody, restoreBanner } from "./output.ts";
 import type * as Built from "./context.ts";
-import type { Budget } from "./input.ts";
 
 /**
  * Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. `slug` is the
