@@ -7,6 +7,7 @@
  */
 
 import { doctorFindings, MIN_DENO } from "../agents/doctor.ts";
+import { SESSION_END_DEFAULT_BUDGET_MS } from "../agents/targets.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -27,8 +28,8 @@ export const SPEC: ModeSpec = {
     "whether the agent will run the hook).",
     "Flags an older registration (SessionStart only, or a command with --v8-flags: run install " +
     "to update it in place), a hook registered both in settings and by the plugin, and a " +
-    "SessionEnd only in the plugin when a draft would not fit Claude Code's 1.5 s SessionEnd " +
-    "budget.",
+    "SessionEnd only in the plugin when a draft would not fit Claude Code's " +
+    `${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd budget.`,
     "Exits 1 when something needs fixing.",
   ],
 };

@@ -11,6 +11,7 @@
 import { EXIT, UsageError } from "../errors.ts";
 import {
   CAP,
+  CAP_TOKENS,
   countItems,
   findSection,
   largestSections,
@@ -26,7 +27,7 @@ import { type Backing, backing, concreteMention, hasWhy, kindName } from "../han
 import { codeSpan, fileKey } from "../handover/files_table.ts";
 import { sweptAt, UNLANDED_REL } from "../handover/unlanded.ts";
 import { join } from "../fs/path.ts";
-import { formatAgo } from "../store/time.ts";
+import { formatAgo, spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { collectRedacted } from "../handover/evidence/collect.ts";
 import { type Dumped, writeHandover } from "../handover/write.ts";
@@ -240,7 +241,7 @@ export function dumpPoints(f: DumpFacts): Point[] {
     "size",
     over === undefined,
     `${f.size.lines} lines, ~${f.size.tokens.toLocaleString("en-US")} tokens${
-      over ? `: ${over}` : ` (cap ${CAP.lines} / ~1,500)`
+      over ? `: ${over}` : ` (cap ${CAP.lines} / ~${CAP_TOKENS})`
     }`,
     "tighten the largest sections named above; keep every decision",
   );
@@ -269,7 +270,7 @@ export function report(d: Dumped, points: Point[], ctx: Context): void {
     `Counts: ${d.files} file${d.files === 1 ? "" : "s"}, ${decisions} decision${
       decisions === 1 ? "" : "s"
     }, ${outstanding} outstanding`,
-    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~1,500 tokens)`,
+    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~${CAP_TOKENS} tokens)`,
   ];
   const over = overage(size);
   if (over) {
@@ -293,7 +294,8 @@ export function report(d: Dumped, points: Point[], ctx: Context): void {
   const next = findSection(d.sections, "Next step");
   if (next) lines.push(`Next step: ${next.split("\n").find((l) => l.trim())!.trim()}`);
   lines.push(
-    "Now clear the context: the SessionStart hook restores this handover once, within 30 minutes.",
+    "Now clear the context: the SessionStart hook restores this handover once, within " +
+      `${spanWords(WINDOW_MS)}.`,
     "/clear",
   );
   ctx.out(lines.join("\n"));

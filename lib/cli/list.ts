@@ -13,7 +13,15 @@ import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
-import { ageMs, formatAge, formatAgo, STALE_MARK, STALE_MS } from "../store/time.ts";
+import {
+  ageMs,
+  EXPIRY_MS,
+  formatAge,
+  formatAgo,
+  spanWords,
+  STALE_MARK,
+  STALE_MS,
+} from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
@@ -28,9 +36,13 @@ import {
 export const SPEC: ModeSpec = {
   mode: "list",
   usage: "list [--json] [--dir DIR]",
-  summary: "Removes expired handovers (over 30 days), then lists handovers and parked items.",
+  summary: `Removes expired handovers (over ${
+    spanWords(EXPIRY_MS)
+  }), then lists handovers and parked items.`,
   flags: { json: { type: "boolean", help: "print one JSON object (shape: README)" } },
-  notes: [`Stale (over 14 days) handovers and parked items are marked "${STALE_MARK}".`],
+  notes: [
+    `Stale (over ${spanWords(STALE_MS)}) handovers and parked items are marked "${STALE_MARK}".`,
+  ],
 };
 
 /** A parked item as `list` shows it. */
@@ -273,13 +285,17 @@ export function renderListing(l: Listing, now = new Date()): string {
   const tail = l.unsaved ? ["", ...unsavedLines(l.unsaved, now)] : [];
   if (l.removed.length) {
     out.push(
-      `Removed ${l.removed.length} expired handover(s) (over 30 days): ${l.removed.join(", ")}`,
+      `Removed ${l.removed.length} expired handover(s) (over ${spanWords(EXPIRY_MS)}): ${
+        l.removed.join(", ")
+      }`,
       "",
     );
   }
   if (l.notRemoved.length) {
     out.push(
-      `Could not remove ${l.notRemoved.length} expired handover(s) (over 30 days), still listed: ` +
+      `Could not remove ${l.notRemoved.length} expired handover(s) (over ${
+        spanWords(EXPIRY_MS)
+      }), still listed: ` +
         l.notRemoved.map((n) => `${n.slug} (${n.reason})`).join(", "),
       "",
     );

@@ -154,6 +154,9 @@ export function buildDigest(body: string, recallCommand: string, budget: number)
 /** The size cap of a handover: over it the document is still written, and `dump` says so. */
 export const CAP = { lines: 75, tokens: 1_500 } as const;
 
+/** {@link CAP}'s tokens as messages state them: `1,500`. */
+export const CAP_TOKENS = CAP.tokens.toLocaleString("en-US");
+
 /** Front-matter facts of a new handover. */
 export interface HandoverMeta {
   slug: string;
@@ -241,7 +244,7 @@ export function overage(size: Size): string | undefined {
   const n = size.lines - CAP.lines;
   if (n > 0) parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
   if (size.tokens > CAP.tokens) {
-    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over 1,500`);
+    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over ${CAP_TOKENS}`);
   }
   return parts.length ? parts.join(", ") : undefined;
 }
