@@ -10,12 +10,12 @@ import { doctorFindings, MIN_DENO } from "../agents/doctor.ts";
 import { SESSION_END_DEFAULT_BUDGET_MS } from "../agents/targets.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 
 /** Arguments and help of `doctor`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "doctor",
   usage: "doctor [--agent NAME] [--dir DIR]",
   summary: "Checks Deno, the hooks (SessionStart for clear and compact, SessionEnd, PreCompact; " +
@@ -32,7 +32,7 @@ export const SPEC: ModeSpec = {
     `${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd budget.`,
     "Exits 1 when something needs fixing.",
   ],
-};
+});
 
 /** The exit code of a report with something to fix (the spec's "doctor found problems"). */
 const NEEDS_FIXING = 1;

@@ -34,12 +34,12 @@ import { type Dumped, writeHandover } from "../handover/write.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "dump",
   usage:
     "dump [name] [--force] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR] < sections.md",
@@ -63,7 +63,7 @@ export const SPEC: ModeSpec = {
     "## Confidence block: fix each ⚠ and rerun once with --force (docs/CLI.md).",
     "Example: session.ts dump auth-refactor < handover.md",
   ],
-};
+});
 
 /** The agent's markdown from stdin: refused when empty or binary; a pasted front matter dropped. */
 export function agentMarkdown(stdin: string): string {
@@ -87,10 +87,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (why) throw new UsageError(`${why}. Nothing was written`);
   const body = await redactLazily(agentMarkdown(await ctx.readStdin()));
   const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
-    since: a.flags.since as string | undefined,
+    since: a.flags.since,
     dir: a.dir,
-    transcript: a.flags.transcript as string | undefined,
-    session: a.flags.session as string | undefined,
+    transcript: a.flags.transcript,
+    session: a.flags.session,
   }));
   const dumped = await writeHandover(body.text, ev, {
     now: ctx.now,

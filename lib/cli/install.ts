@@ -28,12 +28,12 @@ import { findGitTop } from "../store/store.ts";
 import { spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError } from "../errors.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "install",
   usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] [--dir DIR]",
   summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd ' +
@@ -69,7 +69,7 @@ export const SPEC: ModeSpec = {
     "--agent opencode: the plugin file .opencode/plugins/session-restore.ts (--user: " +
     "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
   ],
-};
+});
 
 /** How a registration is named in install's report: the event, and its sources for SessionStart. */
 export function eventLabel(target: HookTarget, options: EntryOptions): string {

@@ -22,7 +22,7 @@ import {
   STALE_MARK,
   STALE_MS,
 } from "../store/time.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
@@ -33,7 +33,7 @@ import {
 } from "../transcript/newest.ts";
 
 /** Arguments and help of `list`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "list",
   usage: "list [--json] [--dir DIR]",
   summary: `Removes expired handovers (over ${
@@ -43,7 +43,7 @@ export const SPEC: ModeSpec = {
   notes: [
     `Stale (over ${spanWords(STALE_MS)}) handovers and parked items are marked "${STALE_MARK}".`,
   ],
-};
+});
 
 /** A parked item as `list` shows it. */
 export interface ParkedRow {

@@ -13,21 +13,21 @@ import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest } from "../store/latest.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
 import { ageMs, formatAge, formatAgo } from "../store/time.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { parseSections } from "../handover/document.ts";
 
 /** Arguments and help of `recall`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "recall",
   usage: "recall [name] [--dir DIR]",
   summary: "Prints a handover (named, or the one LATEST points to) and marks it consumed.",
   flags: {},
   maxPositionals: 1,
   notes: ["Example: session.ts recall auth-refactor"],
-};
+});
 
 /** The slug a recall name means: the name itself when stored, else its slugified form. */
 export function resolveSlug(store: Store, name: string): string {
