@@ -409,6 +409,3 @@ export const AGENTS: Record<string, AgentSpec> = {
     scopes: ["project", "user"],
   },
 };
-
-/** Every target by name. */
-export const TARGETS: Record<string, HookTarget> = { claude: CLAUDE };
