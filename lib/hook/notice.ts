@@ -11,8 +11,8 @@
 
 import { clip } from "../text/cut.ts";
 import { capLines, findSection, parseSections } from "../handover/document.ts";
-import { branchWords, recordBanner } from "../frame/banner.ts";
 import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
+import { leftBanner } from "./output.ts";
 
 /** The notice never exceeds this many characters (banner and fence included). */
 export const NOTICE_LIMIT = 700;
@@ -82,20 +82,14 @@ function noticeText(s: DraftSummary, requestMax: number, each: number): string {
   return out.join("\n");
 }
 
-/** The notice's banner: factual, the draft's slug, age (`12 min ago`), branch and the exact recall command. */
+/** The notice's banner ({@link leftBanner}): the draft's slug, age, branch and recall command. */
 export function noticeBanner(
   slug: string,
   ago: string,
   branch: string | undefined,
   recall: string,
 ): string {
-  return recordBanner(
-    `The previous session left no handover; an automatic draft was saved: "${slug}" (drafted ${ago}, ${
-      branchWords(branch)
-    }). Full draft: \`${recall}\`.`,
-    "Its summary",
-    "that session's",
-  );
+  return leftBanner("draft", slug, ago, branch, recall);
 }
 
 /**

@@ -17,10 +17,11 @@ export interface DocHead {
   branch?: string;
 }
 
-/** A handover's banner ({@link bannerLine}) and the recall command it names. */
+/** A handover's banner ({@link leftBanner}) and the recall command it names. */
 export function restoreBanner(doc: DocHead, now: Date): { banner: string; recall: string } {
   const recall = cliCommand("recall", doc.slug);
-  return { banner: bannerLine(doc.slug, bannerAgo(doc.created, now), doc.branch, recall), recall };
+  const banner = leftBanner("handover", doc.slug, bannerAgo(doc.created, now), doc.branch, recall);
+  return { banner, recall };
 }
 
 /** A body as it is injected: LF line ends, trimmed, backtick runs shortened. */
@@ -28,21 +29,34 @@ export function injectedBody(body: string): string {
   return shortenRuns(body.replace(/\r\n?/g, "\n").trim());
 }
 
+/** How a banner speaks of what the previous session left: a handover, or an automatic draft. */
+const LEFT = {
+  handover: { left: "left this handover", verb: "dumped", full: "Full document", subject: "It" },
+  draft: {
+    left: "left no handover; an automatic draft was saved",
+    verb: "drafted",
+    full: "Full draft",
+    subject: "Its summary",
+  },
+} as const;
+
 /**
- * The restore's first line, factual: who left what (slug, age as lib/store/time.ts `formatAgo`
- * says it, branch) and the command that recalls the whole document; the text follows fenced.
+ * The banner of what the previous session left, factual: the slug, the age as lib/store/time.ts
+ * `formatAgo` says it, the branch and the command that recalls the whole document; the text (the
+ * handover, or the draft's summary) follows fenced.
  */
-export function bannerLine(
+export function leftBanner(
+  kind: keyof typeof LEFT,
   slug: string,
   ago: string,
   branch: string | undefined,
   recall: string,
 ): string {
+  const w = LEFT[kind];
   return recordBanner(
-    `The previous session left this handover: "${slug}" (dumped ${ago}, ${
-      branchWords(branch)
-    }). Full document: \`${recall}\`.`,
-    "It",
+    `The previous session ${w.left}: "${slug}" (${w.verb} ${ago}, ${branchWords(branch)}). ` +
+      `${w.full}: \`${recall}\`.`,
+    w.subject,
     "that session's",
   );
 }
