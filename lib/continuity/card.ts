@@ -29,7 +29,10 @@ const SHARES: Record<string, number> = {
   [FILES]: 0.1,
 };
 
-/** The card's banner: what happened, where the card comes from (`ago`: `12 min ago`), the recall command. */
+/**
+ * The card's banner: what happened, where the card comes from (`ago`: `12 min ago`), the recall
+ * command.
+ */
 export function cardBanner(
   material: Material,
   ago: string | undefined,

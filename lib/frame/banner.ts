@@ -29,7 +29,10 @@ export function recordBanner(said: string, subject: string, whose: string): stri
   );
 }
 
-/** The age of a `created` as a banner says it: `12 min ago`; a little ahead (the window's skew) is `just now`. */
+/**
+ * The age of a `created` as a banner says it: `12 min ago`; a little ahead (the window's skew) is
+ * `just now`.
+ */
 export function bannerAgo(created: string | undefined, now: Date): string {
   const ms = ageMs(created, now);
   return formatAgo(ms === undefined ? undefined : Math.max(0, ms));
