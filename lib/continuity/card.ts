@@ -11,7 +11,8 @@
 
 import { capLines, type Section } from "../handover/document.ts";
 import { branchWords, recordBanner } from "../frame/banner.ts";
-import { type Budget, withinBytes } from "../frame/budget.ts";
+import type { Budget } from "../frame/budget.ts";
+import { withinBytes } from "../frame/fit.ts";
 import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
 import { FILES, type Material, PARKED, TASKS } from "./material.ts";
 

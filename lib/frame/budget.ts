@@ -1,12 +1,9 @@
 /**
  * What each agent can take of an injected text: the one budget table, keyed by the agent's name
- * as `--agent` takes it (the {@link Agent} type is its keys), and the rules that fit a framed text
- * into a budget — whole when it fits, else rebuilt smaller until its bytes fit too.
+ * as `--agent` takes it (the {@link Agent} type is its keys). It imports nothing: the hook's flags
+ * read it on every run; fitting a text into a budget is `fit.ts`, loaded only for an injection.
  * @module
  */
-
-import { utf8Length } from "../fs/atomic.ts";
-import { frameCost, framed, longestBacktickRun } from "./fence.ts";
 
 /** Size budget of the injected context for one agent. */
 export interface Budget {
@@ -44,43 +41,4 @@ export type Agent = keyof typeof BUDGETS;
 /** Whether `name` is an agent of the table (own keys only: `toString` is none). */
 export function isAgent(name: string): name is Agent {
   return Object.hasOwn(BUDGETS, name);
-}
-
-/** Whether `body` is too long to be injected whole: over the budget's `digestOver` characters. */
-export function overDigest(body: string, budget: Budget): boolean {
-  return body.length > budget.digestOver;
-}
-
-/**
- * `body` framed under `banner` whole, when it needs no digest ({@link overDigest}) and the whole
- * context fits the budget's characters and bytes; else undefined.
- */
-export function wholeContext(banner: string, body: string, budget: Budget): string | undefined {
-  if (overDigest(body, budget)) return undefined;
-  if (body.length > budget.limit - frameCost(banner, longestBacktickRun(body))) return undefined;
-  const context = framed(banner, body);
-  return budget.maxBytes !== undefined && utf8Length(context) > budget.maxBytes
-    ? undefined
-    : context;
-}
-
-/**
- * `build(room)`, then — with a byte cap (Codex) — built again with the room shrunk by the
- * overshoot's ratio (`again` set) until it fits, at most 8 times.
- */
-export function withinBytes(
-  room: number,
-  budget: Budget,
-  build: (room: number, again: boolean) => string,
-): string {
-  let context = build(room, false);
-  for (let i = 0; budget.maxBytes !== undefined && i < 8; i++) {
-    const bytes = utf8Length(context);
-    if (bytes <= budget.maxBytes) break;
-    // From the context's own length, not the room: a text far under the room (emoji: 4 bytes per
-    // 2 UTF-16 units) would otherwise shrink by a few percent a round and never fit.
-    room = Math.max(0, Math.floor((Math.min(room, context.length) * budget.maxBytes) / bytes) - 64);
-    context = build(room, true);
-  }
-  return context;
 }

@@ -2,14 +2,15 @@
  * The injected context when a handover does not fit whole: the digest (Goal, Files touched, Next
  * step and the recall command) capped to the agent's budget, and the short notice of an automatic
  * draft (lib/hook/notice.ts). Loaded only when one of them is needed (lib/hook/pending.ts); the
- * whole body is lib/frame/budget.ts `wholeContext`, which this module tries first.
+ * whole body is lib/frame/fit.ts `wholeContext`, which this module tries first.
  * @module
  */
 
 import { cliCommand } from "../agents/command.ts";
 import { buildDigest, capLines } from "../handover/document.ts";
 import { bannerAgo } from "../frame/banner.ts";
-import { type Budget, overDigest, wholeContext, withinBytes } from "../frame/budget.ts";
+import type { Budget } from "../frame/budget.ts";
+import { overDigest, wholeContext, withinBytes } from "../frame/fit.ts";
 import { frameCost, framed, longestBacktickRun } from "../frame/fence.ts";
 import { buildNotice, noticeBanner, summarizeDraft } from "./notice.ts";
 import { type DocHead, injectedBody, restoreBanner } from "./output.ts";

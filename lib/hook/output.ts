@@ -1,7 +1,7 @@
 /**
  * What the hook prints of a handover: its banner (lib/frame/banner.ts `recordBanner`: who left
  * what, the recall command), its body as injected, and the one JSON object the hook prints. The
- * body whole when it fits the agent's budget is lib/frame/budget.ts `wholeContext`; the digest,
+ * body whole when it fits the agent's budget is lib/frame/fit.ts `wholeContext`; the digest,
  * when it does not, is lib/hook/context.ts's.
  * @module
  */

@@ -11,7 +11,8 @@ import { markConsumed } from "../store/front_matter.ts";
 import { docPath, readDoc, type Store } from "../store/store.ts";
 import { readLatest, restoredMarker, takeLatestAs } from "../store/latest.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
-import { type Budget, wholeContext } from "../frame/budget.ts";
+import type { Budget } from "../frame/budget.ts";
+import { wholeContext } from "../frame/fit.ts";
 import { injectedBody, restoreBanner } from "./output.ts";
 import type * as Built from "./context.ts";
 

@@ -13,6 +13,8 @@ const PENDING_ONLY = [
   "lib/hook/pending.ts",
   "lib/hook/output.ts",
   "lib/frame/banner.ts",
+  "lib/frame/fence.ts",
+  "lib/frame/fit.ts",
   "lib/fs/lock.ts",
   "lib/secrets/lazy.ts",
 ].map((rel) => join(REPO, rel));
