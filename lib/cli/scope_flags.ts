@@ -7,6 +7,7 @@
 
 import { AGENTS, type AgentSpec, type Scope } from "../agents/targets.ts";
 import { UsageError } from "../errors.ts";
+import { isAgent } from "../frame/budget.ts";
 import type { FlagSpecs } from "./args.ts";
 import { type Context, storeFor } from "./context.ts";
 
@@ -30,13 +31,12 @@ export const SCOPE_FLAGS = {
 /** The agent `--agent` names (default Claude Code); an unknown name is a usage error. */
 export function agentOf(flags: { agent?: string }): AgentSpec {
   const name = flags.agent ?? "claude";
-  const agent = AGENTS[name];
-  if (!agent) {
+  if (!isAgent(name)) {
     throw new UsageError(
       `unknown agent "${name}": --agent takes ${Object.keys(AGENTS).join(", ")}.`,
     );
   }
-  return agent;
+  return AGENTS[name];
 }
 
 /** The scope the flags name; both at once, or one the agent lacks, is a usage error. */
