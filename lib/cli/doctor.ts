@@ -9,7 +9,7 @@
 import { doctorFindings, MIN_DENO } from "../agents/doctor.ts";
 import { SESSION_END_DEFAULT_BUDGET_MS } from "../agents/targets.ts";
 import { EXIT } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
@@ -34,7 +34,7 @@ export const SPEC = modeSpec({
   ],
 });
 
-/** The exit code of a report with something to fix (the spec's "doctor found problems"). */
+/** The exit code of a report with something to fix (docs/CLI.md, "Exit codes"). */
 const NEEDS_FIXING = 1;
 
 /** Runs `doctor`. */

@@ -29,7 +29,7 @@ import { spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */

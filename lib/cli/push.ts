@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { runSync, syncSpec } from "./sync_run.ts";
 
 /** Arguments and help of `push`. */

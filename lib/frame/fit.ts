@@ -4,7 +4,7 @@
  * @module
  */
 
-import { utf8Length } from "../fs/atomic.ts";
+import { utf8Length } from "../text/bytes.ts";
 import type { Budget } from "./budget.ts";
 import { frameCost, framed, longestBacktickRun } from "./fence.ts";
 

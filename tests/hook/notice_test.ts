@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { buildNotice, NOTICE_LIMIT, noticeBanner, summarizeDraft } from "../../lib/hook/notice.ts";
 import { draftNotice } from "../../lib/hook/context.ts";
 import { BUDGETS } from "../../lib/frame/budget.ts";
-import { utf8Length } from "../../lib/fs/atomic.ts";
+import { utf8Length } from "../../lib/text/bytes.ts";
 import { NOW } from "../support/scratch.ts";
 
 /** A draft body in the shape `recover` writes (what SessionEnd's draft holds). */
