@@ -227,7 +227,7 @@ function parsePayload<F extends FlagSpecs>(
 
 /**
  * The parsed values as the mode's types: parseArgs (strict) or the payload reader gave each flag
- * a value of its spec's type, so the one widening of the values is here.
+ * a value of the type its FlagDef names, so the one widening of the values is here.
  */
 function finish<F extends FlagSpecs>(
   spec: ModeSpec<F>,
