@@ -16,7 +16,7 @@
  * - answer.ts: the answer per agent, on which event and in which JSON (Gemini's deferred restore)
  *
  * session_restore.ts imports input.ts and loads the module of each event when it comes; on a
- * `/clear` with nothing pending the hook loads input.ts, answer.ts, restore.ts and the store's
- * read side only. Import the concept file, not this one: a barrel would load the whole folder.
+ * `/clear` with nothing pending the hook loads input.ts (and the budget table,
+ * lib/frame/budget.ts), answer.ts, restore.ts and the store's read side only. Import the concept file, not this one: a barrel would load the whole folder.
  * @module
  */
