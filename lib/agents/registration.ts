@@ -16,6 +16,7 @@ import {
   type Scope,
 } from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
+import type { Agent } from "../frame/budget.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
 import { findGitTop } from "../store/store.ts";
 
@@ -48,7 +49,7 @@ export interface CommandOptions extends EntryOptions {
 export function commandFor(
   scope: Scope,
   root: string,
-  agent = "claude",
+  agent: Agent = "claude",
   options: CommandOptions = {},
 ): string {
   const script = projectFile("session_restore.ts");
