@@ -9,7 +9,7 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
-import { readLatest, writeLatest } from "../store/latest.ts";
+import { readLatest, restoredSlug, writeLatest } from "../store/latest.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
@@ -79,6 +79,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
     branch,
     now: r.now,
     session: r.session,
+    parent: restoredSlug(store, r.session),
     status: (
       p: string,
     ) => (exists(`${r.top ?? store.root}/${p}`) ? "edited" as const : "reverted" as const),

@@ -92,7 +92,15 @@ export function copiedItems(items: OpenItem[]): string {
 export async function writeHandover(
   markdown: string,
   ev: Evidence,
-  opts: { now: Date; name?: string; force?: boolean; recovered?: boolean; session?: string },
+  opts: {
+    now: Date;
+    name?: string;
+    force?: boolean;
+    recovered?: boolean;
+    session?: string;
+    /** The handover the writing session started from (lib/store/latest.ts `restoredSlug`). */
+    parent?: string;
+  },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   // A slug and a file name are made of the name: redacted first.
@@ -130,6 +138,7 @@ export async function writeHandover(
           branch: ev.branch,
           recovered: opts.recovered,
           session: sessionField(opts.session),
+          parent: opts.parent,
         },
         sections,
       );

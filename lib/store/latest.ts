@@ -24,6 +24,14 @@ export function readLatest(store: Store): string | undefined {
   return slug === "" ? undefined : slug;
 }
 
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
 /** Points LATEST at `slug`, atomically. */
 export function writeLatest(store: Store, slug: string): void {
   writeFileAtomicSync(store.latest, slug + "\n");
@@ -56,6 +64,32 @@ export const RESTORED_PREFIX = ".restored-";
  */
 export function restoredMarker(dir: string, sessionId: string | undefined): string | undefined {
   return safeSessionId(sessionId) ? join(dir, `${RESTORED_PREFIX}${sessionId}`) : undefined;
+}
+
+/**
+ * The handover session `sessionId` started from, as its `.restored-<id>` record names it (the
+ * hook's restore, or `recall` in that session: {@link markRestored}); undefined when there is no
+ * record, or it names no slug a document could have.
+ */
+export function restoredSlug(store: Store, sessionId: string | undefined): string | undefined {
+  const marker = restoredMarker(store.dir, sessionId);
+  // A named pipe would block the read: a regular file or nothing.
+  const slug = marker !== undefined && isFile(marker)
+    ? readUtf8(marker)?.split("\n", 1)[0].trim()
+    : undefined;
+  return slug !== undefined && isSafeSlug(slug) ? slug : undefined;
+}
+
+/**
+ * Records that session `sessionId` started from `slug` because `recall` printed it there: the
+ * first record stands (the handover a session started from does not change when it later looks
+ * another one up). Whether it was written.
+ */
+export function markRestored(store: Store, sessionId: string | undefined, slug: string): boolean {
+  const marker = restoredMarker(store.dir, sessionId);
+  if (marker === undefined || !isSafeSlug(slug) || exists(marker)) return false;
+  writeFileAtomicSync(marker, `${slug}\n`);
+  return true;
 }
 
 /**
