@@ -84,7 +84,7 @@ export interface TreeNode<E> {
  * hold becomes a node without an entry, its children under it. Linear in the entries: each is
  * placed once, by iterative walks (no recursion, so a long chain cannot overflow the stack).
  */
-export function chainForest<E extends { slug: string; parent?: string }>(
+export function chainForest<E extends { slug: string; parent?: string | null }>(
   entries: E[],
 ): TreeNode<E>[] {
   const bySlug = new Map(entries.map((e) => [e.slug, e]));
@@ -106,13 +106,13 @@ export function chainForest<E extends { slug: string; parent?: string }>(
 }
 
 /** The parent an entry names, when it is a slug a document could have and not its own. */
-function parentSlug(e: { slug: string; parent?: string }): string | undefined {
-  const parent = parentOf(e.parent === undefined ? undefined : { parent: e.parent });
+function parentSlug(e: { slug: string; parent?: string | null }): string | undefined {
+  const parent = parentOf(e.parent == null ? undefined : { parent: e.parent });
   return parent === e.slug ? undefined : parent;
 }
 
 /** Where the chain of `e` starts: its oldest stored ancestor, or the parent the store lacks. */
-function topOf<E extends { slug: string; parent?: string }>(
+function topOf<E extends { slug: string; parent?: string | null }>(
   e: E,
   bySlug: Map<string, E>,
 ): { slug: string; cycle?: string } {
