@@ -11,7 +11,7 @@ import type { ChainEnd, Link } from "../store/lineage.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { clip } from "../text/cut.ts";
 import { oneLine } from "../store/slug.ts";
-import { capLines, findSection, listItems, parseSections } from "./document.ts";
+import { capLines, findSection, knownTitle, listItems, parseSections } from "./document.ts";
 
 /** The sections a chain tells, in this order. */
 export const CHAIN_PARTS = ["Goal", "Decisions", "Lessons / corrections"] as const;
@@ -55,8 +55,10 @@ function block(link: Link, seen: Set<string>, now: Date): { text: string; repeat
   const parts: string[] = [];
   let repeats = 0;
   for (const title of CHAIN_PARTS) {
-    const content = findSection(sections, title);
-    if (!content?.trim()) continue;
+    // By the title a dump would give it: a hand-written `## Lessons` or `## Goals` counts too.
+    const content = sections.filter((s) => knownTitle(s.title) === title).map((s) => s.content)
+      .join("\n\n");
+    if (!content.trim()) continue;
     const fresh = items(content).filter((item) => {
       const key = itemKey(item);
       if (seen.has(key)) {
