@@ -59,6 +59,10 @@ MODES.list = {
   summary: "remove expired handovers, then list handovers and parked items",
   run: async () => (await load("./list.ts")).run,
 };
+MODES.search = {
+  summary: "find handover sections, parked and dropped items holding every word (fuzzy too)",
+  run: async () => (await load("./search.ts")).run,
+};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await load("./evidence.ts")).run,
