@@ -14,10 +14,12 @@ Deno.test("search ranking", async (t) => {
       section("newest-fuzzy", "- The retry polixx was dropped.", 29),
       section("old-exact", "- The retry policy is exponential.", 1),
       section("one-edit", "- The retry policx is linear.", 20),
+      section("inside-a-word", "- Retrying policy, newest of all.", 30),
     ];
     const hits = await rankUnits(units, ["retry", "policy"]);
     assert.deepEqual(hits.map((h) => [h.unit.slug, h.exact, h.distance]), [
       ["old-exact", true, 0],
+      ["inside-a-word", false, 0],
       ["one-edit", false, 1],
       ["newest-fuzzy", false, 2],
     ]);
