@@ -59,10 +59,6 @@ MODES.list = {
   summary: "remove expired handovers, then list handovers and parked items",
   run: async () => (await load("./list.ts")).run,
 };
-MODES.search = {
-  summary: "find handover sections, parked and dropped items holding every word (fuzzy too)",
-  run: async () => (await load("./search.ts")).run,
-};
 MODES.evidence = {
   summary: "what dump will use: branch, changed files, commits, artifacts, parked items",
   run: async () => (await load("./evidence.ts")).run,
@@ -95,6 +91,11 @@ MODES.push = {
 MODES.pull = {
   summary: "merge handovers and parked items from the git remote (refs/session/store)",
   run: async () => (await load("./pull.ts")).run,
+};
+
+MODES.search = {
+  summary: "find handover sections, parked and dropped items holding every word (fuzzy too)",
+  run: async () => (await load("./search.ts")).run,
 };
 
 MODES.install = {

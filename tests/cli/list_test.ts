@@ -566,7 +566,14 @@ Deno.test("list: a session that ended without a handover (killed before SessionE
 });
 
 Deno.test("list: the rendered tables, cell by cell", () => {
-  const handover = { age: "2 h", ageMs: 7_200_000, created: null, stale: false, latest: false };
+  const handover = {
+    age: "2 h",
+    ageMs: 7_200_000,
+    created: null,
+    stale: false,
+    latest: false,
+    parent: null,
+  };
   const text = renderListing({
     store: "/p/.claude/state/session",
     latest: "a",
