@@ -274,6 +274,18 @@ const QUICK_MODES: { mode: string; name?: string; args: (i: number) => string[];
     { mode: "recall", args: () => ["recall", "handover-00007"], code: 0 },
   ];
 
+/** A mode's in-process context in `root`, at the bench's pinned time, its output discarded. */
+function quietContext(root: string): Context {
+  return {
+    cwd: root,
+    env: (k) => k === "CLAUDE_PROJECT_DIR" ? undefined : Deno.env.get(k),
+    now: BENCH_NOW,
+    readStdin: () => Promise.resolve(""),
+    out: () => {},
+    err: () => {},
+  };
+}
+
 function built(mode: string): boolean {
   return Object.hasOwn(MODES, mode);
 }
@@ -307,14 +319,7 @@ async function cliRows(): Promise<void> {
       const cost = async (n: number) => {
         const proj = makeProject(base, Math.max(10, n / 10), n);
         let i = 0;
-        const ctx: Context = {
-          cwd: proj.root,
-          env: (k) => k === "CLAUDE_PROJECT_DIR" ? undefined : Deno.env.get(k),
-          now: BENCH_NOW,
-          readStdin: () => Promise.resolve(""),
-          out: () => {},
-          err: () => {},
-        };
+        const ctx = quietContext(proj.root);
         return await timeFn(async () => {
           const code = await run(q.args(i++).slice(1), ctx);
           if (code !== q.code) throw new Error(`${q.mode} exited ${code}`);
@@ -342,15 +347,7 @@ async function searchRows(): Promise<void> {
     await row("search", `${docs.toLocaleString("en-US")} docs`, "ms", undefined, async () => {
       if (!built("search")) return undefined;
       const run = await MODES.search.run();
-      const proj = makeProject(base, docs, docs);
-      const ctx: Context = {
-        cwd: proj.root,
-        env: (k) => k === "CLAUDE_PROJECT_DIR" ? undefined : Deno.env.get(k),
-        now: BENCH_NOW,
-        readStdin: () => Promise.resolve(""),
-        out: () => {},
-        err: () => {},
-      };
+      const ctx = quietContext(makeProject(base, docs, docs).root);
       const t = await timeFn(async () => {
         const code = await run(SEARCH_ARGS.slice(1), ctx);
         if (code !== 0) throw new Error(`search exited ${code}`);

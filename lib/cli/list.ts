@@ -18,7 +18,7 @@ import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./context.ts";
-import { count, type Point, point, renderConfidence } from "./confidence.ts";
+import { count, names, type Point, point, renderConfidence } from "./confidence.ts";
 import { chainForest } from "../store/lineage.ts";
 import { type ChainJson, chainsJson, treeLines } from "./tree.ts";
 import {
@@ -389,12 +389,6 @@ export function listPoints(l: Listing): Point[] {
     "give each a `created:` (ISO 8601 UTC) or `Raised: YYYY-MM-DD`",
   );
   return [glob, frontMatter, ages];
-}
-
-/** Up to three names, then how many more. */
-function names(slugs: string[]): string {
-  const shown = slugs.slice(0, 3).map((s) => `\`${s}\``).join(", ");
-  return slugs.length > 3 ? `${shown} and ${slugs.length - 3} more` : shown;
 }
 
 /** Runs `list`. */

@@ -12,7 +12,7 @@ import { type Corpus, gatherCorpus } from "../search/corpus.ts";
 import { type Hit, rankUnits } from "../search/rank.ts";
 import { formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { count, type Point, point, renderConfidence } from "./confidence.ts";
+import { count, names, type Point, point, renderConfidence } from "./confidence.ts";
 import { type Context, storeFor } from "./context.ts";
 
 /** Matches the text lists; `--json` lists every one. */
@@ -153,12 +153,6 @@ export function searchPoints(c: Corpus, r: SearchResult): Point[] {
         : "nothing matched every word, exactly or fuzzily",
     );
   return [docs, frontMatter, items, ranking];
-}
-
-/** Up to three names, then how many more. */
-function names(slugs: string[]): string {
-  const shown = slugs.slice(0, 3).map((s) => `\`${s}\``).join(", ");
-  return slugs.length > 3 ? `${shown} and ${slugs.length - 3} more` : shown;
 }
 
 /** Runs `search`. */

@@ -7,11 +7,10 @@
  */
 
 import assert from "node:assert/strict";
-import { isoStamp } from "../../lib/store/time.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
-import { cli, linkSkill, makeWorld } from "./support/agents.ts";
+import { cli } from "./support/agents.ts";
 import { CLAUDE_CODE_VERSIONS, ensureClaude } from "./support/claude.ts";
-import { banner, claudeSide, STORE, storeDoc, withSides } from "./support/cross.ts";
+import { banner, storeDoc, withClaudeSides } from "./support/cross.ts";
 import { sleep } from "./support/tmux.ts";
 
 /** Waits until the store's document `slug` reads as consumed (the hook restored it). */
@@ -26,14 +25,7 @@ async function consumed(world: Parameters<typeof storeDoc>[0], slug: string): Pr
 for (const version of CLAUDE_CODE_VERSIONS) {
   const bin = await ensureClaude(version);
   Deno.test(`lineage e2e (Claude Code ${version}): dump, /clear, dump names its parent`, async (t) => {
-    const world = await makeWorld();
-    const env = { SESSION_NOW: isoStamp(new Date()) };
-    await withSides(world, STORE, async (sides) => {
-      const installed = await cli(world, { env }, "install");
-      assert.equal(installed.code, 0, installed.out);
-      await linkSkill(world);
-      const side = await claudeSide(bin, world, env);
-      sides.push(side);
+    await withClaudeSides(bin, 1, async (world, [side], env) => {
       const first = `FIRST-${crypto.randomUUID().slice(0, 8)}`;
       const second = `SECOND-${crypto.randomUUID().slice(0, 8)}`;
       await t.step("the model dumps the first handover; it names no parent", async () => {
