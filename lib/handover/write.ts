@@ -20,8 +20,7 @@ import {
   renderHandover,
   type Section,
 } from "./document.ts";
-import { recoverClaims, writeLatest } from "../store/latest.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { pointLatest, underLock } from "../store/lifecycle.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { chooseSlug } from "../store/slug.ts";
@@ -121,7 +120,9 @@ export async function writeHandover(
   const lost = new Set<string>();
   // Under the store's docs lock, which the hook and recall hold while they flip `consumed`: none
   // of them can then write an older version of this document back over the one written here.
-  return await withDocsLock(paths, async () => {
+  // (lib/store/lifecycle.ts `underLock`: a pointer lost in an older hook's stale claim is older
+  // than this one, so it is dropped, never brought back later.)
+  return await underLock(paths, async () => {
     for (let attempt = 0;; attempt++) {
       const choice = chooseSlug({
         name,
@@ -151,10 +152,8 @@ export async function writeHandover(
         lost.add(choice.slug);
         continue;
       }
-      // A pointer lost in a stale claim is older than this one: it must not come back later.
-      recoverClaims(paths, Date.now(), false);
       try {
-        writeLatest(paths, choice.slug);
+        pointLatest(paths, choice.slug, "dump");
       } catch (err) {
         // A document LATEST does not name would never be restored: take back a new one, so the
         // failure leaves the store as it was; an overwrite (--force) cannot be taken back: say so.
@@ -167,7 +166,7 @@ export async function writeHandover(
       }
       return { slug: choice.slug, path, text, sections, files };
     }
-  });
+  }, "dump");
 }
 
 function lstatOrUndefined(path: string): Deno.FileInfo | undefined {

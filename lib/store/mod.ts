@@ -4,7 +4,9 @@
  *
  * - store.ts: which project (the `<root>` rule, and the git top-level it stops at), the layout
  *   (paths of one store), safe slugs, documents read confined to the store
- * - latest.ts: the LATEST pointer (read, write, take, recover old claims)
+ * - latest.ts: the LATEST pointer and the restored marker, read side
+ * - lifecycle.ts: every change of LATEST and `consumed` (point, consume, expire, repair, legacy
+ *   claims): pure decisions, applied under the docs lock
  * - docs_lock.ts: the docs lock every writer of a document or LATEST holds
  * - front_matter.ts: the hand-written front matter reader and writer (our schema only)
  * - catalog.ts: the stored handovers with their heads, ages and staleness, cached

@@ -87,11 +87,13 @@ export function unnamedSlug(branch: string | undefined, now: Date): string {
 export type SlugChoice = { slug: string } | { error: string };
 
 /**
- * The slug a dump writes to: from `name` (refused names give `error`) or unnamed from the branch
- * and `now`; an existing slug gets `-2`, `-3`, … unless `force` (which overwrites).
+ * The slug a dump writes to: from `name` (refused names give `error`), a ready `base` (a
+ * draft's), or unnamed from the branch and `now`; an existing slug gets `-2`, `-3`, … within
+ * {@link MAX_SLUG_BYTES} unless `force` (which overwrites).
  */
 export function chooseSlug(opts: {
   name?: string;
+  base?: string;
   branch?: string;
   now: Date;
   force?: boolean;
@@ -102,6 +104,8 @@ export function chooseSlug(opts: {
     const why = refusal(opts.name);
     if (why) return { error: why };
     base = slugify(opts.name);
+  } else if (opts.base !== undefined) {
+    base = opts.base;
   } else {
     base = unnamedSlug(opts.branch, opts.now);
   }

@@ -2,8 +2,9 @@
  * Where the store is and what it holds: which project root it belongs to (the spec's `<root>`
  * rule, {@link findRoot}, so the CLI and the hook always find the same store: docs/STORE.md),
  * its files under that root, which slugs may name a document, whether the store leads outside
- * its project, reading a document confined to the store, and creating the store. The LATEST
- * pointer is lib/store/latest.ts, the docs lock lib/store/docs_lock.ts. Sync: the hook uses it.
+ * its project, reading a document confined to the store, and creating the store. LATEST is read
+ * in lib/store/latest.ts and changed only in lib/store/lifecycle.ts; the docs lock is
+ * lib/store/docs_lock.ts. Sync: the hook uses it.
  * @module
  */
 
