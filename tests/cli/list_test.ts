@@ -138,7 +138,7 @@ Deno.test("catalog cache", async (t) => {
     const docs = { fresh: { created: old }, old: { created: old } };
     await Deno.writeTextFile(
       cachePath(p.store),
-      JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
+      JSON.stringify({ version: 2, dirMtimeMs: mtime, docs }),
     );
     assert.equal(catalog(p.store, NOW).find((e) => e.slug === "fresh")?.expired, true);
     const l = await listing(p.store, NOW);
@@ -156,10 +156,12 @@ Deno.test("catalog cache", async (t) => {
       const bad of [
         "{not json",
         "\0\xff",
-        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: {} }),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { "../x": {} } }),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { a: null } }),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: null }),
+        // An older format (no parent:) and an unknown one are read afresh.
+        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: {} }),
+        JSON.stringify({ version: 3, dirMtimeMs: mtime, docs: {} }),
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: { "../x": {} } }),
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: { a: null } }),
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: null }),
       ]
     ) {
       await Deno.writeTextFile(cachePath(p.store), bad);
@@ -169,7 +171,7 @@ Deno.test("catalog cache", async (t) => {
     // Wrong types in a cache that matches are dropped field by field, never trusted.
     await settle(p.store.dir);
     const now = (await Deno.stat(p.store.dir)).mtime!.getTime();
-    const forged = { version: 1, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
+    const forged = { version: 2, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
     await Deno.writeTextFile(cachePath(p.store), JSON.stringify(forged));
     assert.deepEqual(catalog(p.store, NOW), [{ slug: "a", stale: false, expired: false }]);
   });
@@ -248,6 +250,7 @@ Deno.test("list", async (t) => {
       consumed: false,
       stale: false,
       latest: true,
+      parent: null,
     }]);
     assert.deepEqual(l.parked, [
       {
@@ -332,7 +335,7 @@ Deno.test("list", async (t) => {
     assert.equal(flag.code, 2);
     assert.match(
       flag.err,
-      /unknown flag "--all". Supported flags of list: --json, --dir DIR, --help/,
+      /unknown flag "--all". Supported flags of list: --json, --tree, --dir DIR, --help/,
     );
     assert.equal((await runCliInProcess(["list", "x"], { cwd: p.root })).code, 2);
     assert.match(
