@@ -94,6 +94,23 @@ Deno.test("catalog cache", async (t) => {
     const hourAgo = (Date.now() - 3_600_000) / 1000;
     return Deno.utime(dir, hourAgo, hourAgo);
   };
+  await t.step("a cache of the older format (before parent:) is read afresh", async () => {
+    await using p = await scratchProject();
+    await Deno.writeTextFile(
+      join(p.store.dir, "a.md"),
+      "---\nslug: a\ncreated: 2026-11-30T12:00:00Z\nconsumed: false\nbranch: main\nparent: x\n---\n",
+    );
+    await Deno.mkdir(join(p.store.dir, ".cache"));
+    await settle(p.store.dir);
+    const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
+    const docs = { a: { created: "2026-11-30T12:00:00Z", consumed: "false", branch: "main" } };
+    await Deno.writeTextFile(
+      cachePath(p.store),
+      JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
+    );
+    assert.equal((await Deno.stat(p.store.dir)).mtime!.getTime(), mtime, "the cache matches");
+    assert.equal(catalog(p.store, NOW)[0].parent, "x");
+  });
   await t.step("a store changed just now is read afresh and not cached", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "a");
@@ -156,8 +173,6 @@ Deno.test("catalog cache", async (t) => {
       const bad of [
         "{not json",
         "\0\xff",
-        // An older format (no parent:) and an unknown one are read afresh.
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: {} }),
         JSON.stringify({ version: 3, dirMtimeMs: mtime, docs: {} }),
         JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: { "../x": {} } }),
         JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: { a: null } }),
