@@ -15,7 +15,7 @@ import { type Tidied, tidy } from "../store/lifecycle.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { count, names, type Point, point, renderConfidence } from "./confidence.ts";
 import { chainForest } from "../store/lineage.ts";
 import { type ChainJson, chainsJson, treeLines } from "./tree.ts";

@@ -13,7 +13,7 @@ import { type Hit, rankUnits } from "../search/rank.ts";
 import { formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { count, names, type Point, point, renderConfidence } from "./confidence.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 
 /** Matches the text lists; `--json` lists every one. */
 export const SHOWN = 50;

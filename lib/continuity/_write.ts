@@ -20,7 +20,7 @@ import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
 import { hasSince } from "./glance.ts";
-import { withSince } from "./since.ts";
+import { withSince } from "./since_dump.ts";
 import { sessionDocs } from "../store/sessions.ts";
 
 /** What {@link draftSession} needs. */
@@ -109,7 +109,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
 
 /**
  * Adds `section` to the session's unconsumed document `slug`, under the docs lock: the agent's
- * text stays byte for byte, the section goes after its sections (since.ts `withSince`). Nothing when the document was consumed,
+ * text stays byte for byte, the section goes after its sections (since_dump.ts `withSince`). Nothing when the document was consumed,
  * changed hands or already carries the section meanwhile.
  */
 export async function appendSince(

@@ -106,15 +106,7 @@ export async function writeHandover(
   const name = opts.name === undefined ? undefined : (await redactLazily(opts.name)).text;
   const paths = storeAt(ev.root);
   ensureStore(paths);
-  // LATEST must be replaceable before the document is written: nothing half-done, and the
-  // "unchanged" a failure reports stays true.
-  // (A rename replaces a symlink or a pipe there, never a directory.)
-  if (lstatOrUndefined(paths.latest)?.isDirectory) {
-    throw new FailureError(
-      `${paths.latest} is a directory, not the store's pointer file; remove it (rmdir, after ` +
-        "checking it holds nothing of yours) and dump again. Nothing was written",
-    );
-  }
+  refuseUnreplaceableLatest(paths.latest);
   // Two dumps racing for one name: the document is created exclusively (createFileAtomic), and
   // the loser takes the next free suffix instead of overwriting the winner's handover.
   const lost = new Set<string>();
@@ -132,17 +124,7 @@ export async function writeHandover(
         exists: (slug) => lost.has(slug) || exists(docPath(paths, slug)),
       });
       if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
-      const text = renderHandover(
-        {
-          slug: choice.slug,
-          created: ev.created,
-          branch: ev.branch,
-          recovered: opts.recovered,
-          session: sessionField(opts.session),
-          parent: opts.parent,
-        },
-        sections,
-      );
+      const text = handoverText(choice.slug, ev, opts, sections);
       const path = docPath(paths, choice.slug);
       if (opts.force) await writeFileAtomic(path, text);
       else if (!(await createFileAtomic(path, text))) {
@@ -167,6 +149,37 @@ export async function writeHandover(
       return { slug: choice.slug, path, text, sections, files };
     }
   }, "dump");
+}
+
+/** The document a handover named `slug` is (pure): its front matter, then `sections`. */
+function handoverText(
+  slug: string,
+  ev: Evidence,
+  opts: { recovered?: boolean; session?: string; parent?: string },
+  sections: Section[],
+): string {
+  const fields = {
+    slug,
+    created: ev.created,
+    branch: ev.branch,
+    recovered: opts.recovered,
+    session: sessionField(opts.session),
+    parent: opts.parent,
+  };
+  return renderHandover(fields, sections);
+}
+
+/**
+ * Refuses a dump while LATEST cannot be replaced, before the document is written: nothing
+ * half-done, and the "unchanged" a failure reports stays true. (A rename replaces a symlink or a
+ * pipe there, never a directory.)
+ */
+function refuseUnreplaceableLatest(latest: string): void {
+  if (!lstatOrUndefined(latest)?.isDirectory) return;
+  throw new FailureError(
+    `${latest} is a directory, not the store's pointer file; remove it (rmdir, after ` +
+      "checking it holds nothing of yours) and dump again. Nothing was written",
+  );
 }
 
 function lstatOrUndefined(path: string): Deno.FileInfo | undefined {

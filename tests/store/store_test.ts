@@ -45,7 +45,7 @@ Deno.test("isSafeSlug refuses what could escape the store or shadow its files", 
   }
 });
 
-Deno.test("findRoot: the spec's <root> rule", async (t) => {
+Deno.test("findRoot: the <root> rule", async (t) => {
   await using p = await scratchProject({ store: false });
   const sub = join(p.root, "a", "b");
   await Deno.mkdir(sub, { recursive: true });

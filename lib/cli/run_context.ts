@@ -34,7 +34,7 @@ export function agentSession(ctx: Context): string | undefined {
   return ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID") || undefined;
 }
 
-/** The store for a mode: `--dir` first, then the spec's `<root>` rule. */
+/** The store for a mode: `--dir` first, then the `<root>` rule (docs/STORE.md). */
 export function storeFor(ctx: Context, dir?: string): Store {
   const store = storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
   if (dir !== undefined && !isDir(store.root)) {
