@@ -48,6 +48,16 @@ Deno.test("lineage: parent: names the handover the dumping session started from"
     assert.equal((await fieldsOf(p.store, "second")).parent, "first");
   });
 
+  await t.step("a Codex session: its thread id names the session", async () => {
+    await using p = await scratchProject();
+    await writeDoc(p.store, "first", { latest: false });
+    const env = { CODEX_THREAD_ID: S2 };
+    assert.equal((await runCliInProcess(["recall", "first"], { cwd: p.root, env })).code, 0);
+    const r = await runCliInProcess(["dump", "second"], { cwd: p.root, stdin: BODY, env });
+    assert.equal(r.code, 0, r.err);
+    assert.equal((await fieldsOf(p.store, "second")).parent, "first");
+  });
+
   await t.step("a later recall in the same session does not change where it started", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "first", { latest: false });
