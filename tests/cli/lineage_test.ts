@@ -4,6 +4,7 @@ import { splitFrontMatter } from "../../lib/store/front_matter.ts";
 import { restoredMarker } from "../../lib/store/latest.ts";
 import { answerInProcess, clearPayload, runCliInProcess } from "../support/run.ts";
 import { BODY, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
+import { transcriptOf } from "../support/transcript.ts";
 import type { Store } from "../../lib/store/store.ts";
 
 const S1 = "11111111-1111-4111-8111-111111111111";
@@ -56,6 +57,21 @@ Deno.test("lineage: parent: names the handover the dumping session started from"
     const r = await runCliInProcess(["dump", "second"], { cwd: p.root, stdin: BODY, env });
     assert.equal(r.code, 0, r.err);
     assert.equal((await fieldsOf(p.store, "second")).parent, "first");
+  });
+
+  await t.step("recover: a draft of a session that started from a handover names it", async () => {
+    await using p = await scratchProject();
+    await Deno.writeTextFile(restoredMarker(p.store.dir, S1)!, "where-it-began\n");
+    const transcript = join(p.root, "t.jsonl");
+    await Deno.writeTextFile(
+      transcript,
+      transcriptOf(p.root, [{ prompt: "Port the config loader to TOML" }], S1),
+    );
+    const r = await runCliInProcess(["recover", "drafted", "--transcript", transcript], {
+      cwd: p.root,
+    });
+    assert.equal(r.code, 0, r.err);
+    assert.equal((await fieldsOf(p.store, "drafted")).parent, "where-it-began");
   });
 
   await t.step("a later recall in the same session does not change where it started", async () => {
