@@ -9,6 +9,7 @@ import { hookCommand, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
+import type { Agent } from "../frame/budget.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
 import { findGitTop } from "../store/store.ts";
 
@@ -41,7 +42,7 @@ export interface CommandOptions extends EntryOptions {
 export function commandFor(
   scope: Scope,
   root: string,
-  agent = "claude",
+  agent: Agent = "claude",
   options: CommandOptions = {},
 ): string {
   const script = projectFile("session_restore.ts");

@@ -14,16 +14,16 @@ import { exists } from "../fs/path.ts";
 import { consume, markRestored, pendingSlug } from "../store/lifecycle.ts";
 import { type ChainEnd, walkChain } from "../store/lineage.ts";
 import { chainStory, type Story } from "../handover/chain.ts";
-import { BUDGETS } from "../hook/input.ts";
-import { ageMs, formatAge } from "../store/time.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { BUDGETS } from "../frame/budget.ts";
+import { ageMs, formatAge, formatAgo } from "../store/time.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { agentSession, type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { parseSections } from "../handover/document.ts";
 
 /** Arguments and help of `recall`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "recall",
   usage: "recall [name] [--chain] [--dir DIR]",
   summary: "Prints a handover (named, or the one LATEST points to) and marks it consumed.",
@@ -36,7 +36,7 @@ export const SPEC: ModeSpec = {
   },
   maxPositionals: 1,
   notes: ["Examples: session.ts recall auth-refactor", "          session.ts recall --chain"],
-};
+});
 
 /** The slug a recall name means: the name itself when stored, else its slugified form. */
 export function resolveSlug(store: Store, name: string): string {
@@ -62,10 +62,7 @@ export async function whatExists(store: Store, now: Date): Promise<string> {
 
 /** The banner above a recalled document. */
 export function banner(slug: string, fields: Record<string, string>, now: Date): string {
-  const age = formatAge(ageMs(fields.created, now));
-  const when = age === "just now" || age === "unknown age" || age === "in the future"
-    ? age
-    : `${age} ago`;
+  const when = formatAgo(ageMs(fields.created, now));
   const was = fields.consumed === "true" ? "; recalled before" : "";
   // A handover pulled from another machine says whose it is and when it travelled (lib/sync/).
   const from = fields.from ? `; from ${fields.from}` : "";

@@ -10,8 +10,8 @@ import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { queryProblem, queryWords } from "../parked/match.ts";
 import { type Corpus, gatherCorpus } from "../search/corpus.ts";
 import { type Hit, rankUnits } from "../search/rank.ts";
-import { formatAge } from "../store/time.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { formatAge, formatAgo } from "../store/time.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { count, names, type Point, point, renderConfidence } from "./confidence.ts";
 import { type Context, storeFor } from "./run_context.ts";
 
@@ -19,7 +19,7 @@ import { type Context, storeFor } from "./run_context.ts";
 export const SHOWN = 50;
 
 /** Arguments and help of `search`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "search",
   usage: "search <words…> [--json] [--dir DIR]",
   summary: "Finds handover sections, parked items and dropped items holding every word.",
@@ -30,7 +30,7 @@ export const SPEC: ModeSpec = {
     `inside a longer word); then fewer edits, then newest. The text shows the first ${SHOWN} matches; --json lists every one.`,
     "Example: session.ts search retry policy",
   ],
-};
+});
 
 /** One match as `--json` prints it. */
 export interface MatchJson {
@@ -69,13 +69,6 @@ function matchJson(h: Hit, now: Date): MatchJson {
   };
 }
 
-/** `2 d ago`, `just now`, `unknown age`. */
-function agePhrase(age: string): string {
-  return age === "just now" || age === "unknown age" || age === "in the future"
-    ? age
-    : `${age} ago`;
-}
-
 /** The matches as text: a heading, then two lines a match. */
 export function renderMatches(r: SearchResult): string {
   const exact = r.matches.filter((m) => m.match === "exact").length;
@@ -91,7 +84,10 @@ export function renderMatches(r: SearchResult): string {
     const where = m.kind === "handover" ? m.slug : `${m.kind} item ${m.slug}`;
     const section = m.kind === "handover" ? ` · ${m.section}` : "";
     const fuzzy = m.match === "fuzzy" ? ` · fuzzy (${count(m.distance, "edit")})` : "";
-    out.push(`${i + 1}. ${where}${section} · ${agePhrase(m.age)}${fuzzy}`, `   ${m.line}`);
+    out.push(
+      `${i + 1}. ${where}${section} · ${formatAgo(m.ageMs ?? undefined)}${fuzzy}`,
+      `   ${m.line}`,
+    );
   });
   const more = r.matches.length - SHOWN;
   if (more > 0) out.push("", `… and ${more} more: add --json to list every match.`);

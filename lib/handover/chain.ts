@@ -8,7 +8,7 @@
  */
 
 import type { ChainEnd, Link } from "../store/lineage.ts";
-import { ageMs, formatAge } from "../store/time.ts";
+import { ageMs, formatAgo } from "../store/time.ts";
 import { clip } from "../text/cut.ts";
 import { oneLine } from "../store/slug.ts";
 import { capLines, findSection, knownTitle, listItems, parseSections } from "./document.ts";
@@ -41,14 +41,6 @@ function itemKey(item: string): string {
   return oneLine(item.replace(/^ ?(?:[-*+]|\d+[.)])[ \t]+/, "")).toLowerCase();
 }
 
-/** The age phrase of a `created` stamp: `2 hours ago`, `just now`, `unknown age`. */
-function agePhrase(created: string | undefined, now: Date): string {
-  const age = formatAge(ageMs(created, now));
-  return age === "just now" || age === "unknown age" || age === "in the future"
-    ? age
-    : `${age} ago`;
-}
-
 /** One handover's block with the items no newer one printed; `repeats` counts the others. */
 function block(link: Link, seen: Set<string>, now: Date): { text: string; repeats: number } {
   const sections = parseSections(link.body);
@@ -70,7 +62,7 @@ function block(link: Link, seen: Set<string>, now: Date): { text: string; repeat
     });
     if (fresh.length) parts.push(`### ${title}\n\n${fresh.join("\n")}`);
   }
-  const head = `## ${link.slug} — dumped ${agePhrase(link.fields.created, now)}, branch ${
+  const head = `## ${link.slug} — dumped ${formatAgo(ageMs(link.fields.created, now))}, branch ${
     link.fields.branch || "none"
   }`;
   const body = parts.length ? parts.join("\n\n") : "(nothing the newer handovers do not say)";
@@ -81,7 +73,7 @@ function block(link: Link, seen: Set<string>, now: Date): { text: string; repeat
 function digestLine(link: Link, now: Date): string {
   const goal = findSection(parseSections(link.body), "Goal")?.split("\n").find((l) => l.trim());
   const what = goal ? `: ${clip(oneLine(goal), 160)}` : "";
-  return `- ${link.slug} (${agePhrase(link.fields.created, now)})${what} — ` +
+  return `- ${link.slug} (${formatAgo(ageMs(link.fields.created, now))})${what} — ` +
     `\`session.ts recall ${link.slug}\``;
 }
 
