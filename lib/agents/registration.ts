@@ -7,7 +7,14 @@
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { hookCommand, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
-import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
+import {
+  AGENTS,
+  type EntryOptions,
+  type HookTarget,
+  nudgeFlags,
+  restoreFlags,
+  type Scope,
+} from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
 import { findGitTop } from "../store/store.ts";
@@ -53,6 +60,7 @@ export function commandFor(
   const words = [
     ...(agent === "claude" ? [] : ["--agent", agent]),
     ...(target.restores ? restoreFlags(options) : []),
+    ...(target.nudges ? nudgeFlags(options) : []),
   ];
   return [hookCommand(script, grant), ...words].join(" ");
 }

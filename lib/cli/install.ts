@@ -1,7 +1,7 @@
 /**
- * `install [--user | --local] [--startup] [--no-notice] [--dir DIR]`: registers the hook for every
- * event the agent has (SessionStart for `/clear` and compaction, SessionEnd, PreCompact) and keeps
- * the store out of git. An older registration (SessionStart `clear` only) is updated in place.
+ * `install [--user | --local] [--startup] [--no-notice] [--nudge A,B | --no-nudge] [--dir DIR]`:
+ * registers the hook for every event the agent has (SessionStart for `/clear` and compaction,
+ * SessionEnd, PreCompact, UserPromptSubmit for the nudge) and keeps the store out of git. An older registration (SessionStart `clear` only) is updated in place.
  * @module
  */
 
@@ -19,11 +19,13 @@ import {
   readIfExists,
   register,
   stateIgnored,
+  unregister,
 } from "../agents/registration.ts";
+import { parseThresholds } from "../pressure/fill.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
 import { findGitTop } from "../store/store.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
-import { EXIT, FailureError } from "../errors.ts";
+import { EXIT, FailureError, UsageError } from "../errors.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
@@ -31,9 +33,10 @@ import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 /** Arguments and help of `install`. */
 export const SPEC: ModeSpec = {
   mode: "install",
-  usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] [--dir DIR]",
-  summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd ' +
-    "and PreCompact in <root>/.claude/settings.json.",
+  usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] " +
+    "[--nudge A,B | --no-nudge] [--dir DIR]",
+  summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd, ' +
+    "PreCompact and UserPromptSubmit in <root>/.claude/settings.json.",
   flags: {
     ...SCOPE_FLAGS,
     startup: {
@@ -46,13 +49,24 @@ export const SPEC: ModeSpec = {
       help: "no short notice after /clear when the session ended without a dump (the draft " +
         "is still written)",
     },
+    nudge: {
+      type: "string",
+      value: "A,B",
+      help: "the context fill (percent) at which the agent is asked to offer a dump, each once " +
+        "per session (default 70,85)",
+    },
+    "no-nudge": {
+      type: "boolean",
+      help: "no UserPromptSubmit hook: no nudge before auto-compaction (removes an installed one)",
+    },
   },
   notes: [
     "Keeps the file's other keys and comments; running it again changes nothing; an older " +
     "registration is updated in place.",
     "SessionEnd drafts a handover when the session made no dump (timeout 30 s in the settings " +
     "file: a plugin's hooks.json cannot raise Claude Code's 1.5 s SessionEnd budget).",
-    "SessionEnd and PreCompact may also read the agent's transcripts (~/.claude/projects).",
+    "SessionEnd, PreCompact and UserPromptSubmit may also read the agent's transcripts " +
+    "(~/.claude/projects); UserPromptSubmit reads only the tail, for the context fill.",
     "--user: the hook finds the project from $CLAUDE_PROJECT_DIR when it runs.",
     "Adds .claude/state/ to the project's .gitignore.",
     "--agent codex: .codex/hooks.json (--user: ~/.codex/hooks.json), the same events " +
@@ -73,6 +87,22 @@ export function eventLabel(target: HookTarget, options: EntryOptions): string {
   return event === "SessionStart"
     ? `${event} (${typeof matcher === "string" ? matcher.split("|").join(", ") : "every source"})`
     : event;
+}
+
+/** `--nudge A,B` read (undefined when not given); with `--no-nudge`, or malformed, a usage error. */
+function nudgeOption(flags: Record<string, unknown>): number[] | undefined {
+  if (flags.nudge === undefined) return undefined;
+  if (flags["no-nudge"]) {
+    throw new UsageError("--nudge and --no-nudge exclude each other: pick one.");
+  }
+  const values = parseThresholds(String(flags.nudge));
+  if (!values) {
+    throw new UsageError(
+      `--nudge takes whole percents between 1 and 99, comma-separated (e.g. --nudge 60,80), not ` +
+        `"${flags.nudge}".`,
+    );
+  }
+  return values;
 }
 
 /** What the agent still needs from the user once the hook is in place. */
@@ -111,13 +141,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const options: EntryOptions = {
     startup: a.flags.startup === true,
     noNotice: a.flags["no-notice"] === true,
+    nudge: nudgeOption(a.flags),
   };
+  const noNudge = a.flags["no-nudge"] === true;
   const paths = agent.targets.map((target) =>
     settingsFile(agent.name, target, scope, { root, env: ctx.env })
   );
   for (const [i, target] of agent.targets.entries()) {
     const path = paths[i];
     const event = eventLabel(target, options);
+    if (target.nudges && noNudge) {
+      if (await unregister(path, target)) ctx.out(`Removed: ${event} hook from ${path}`);
+      continue;
+    }
     const command = commandFor(scope, root, agent.name, { ...options, target, env: ctx.env });
     let change;
     try {
@@ -139,12 +175,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (await ignoreState(root)) ctx.out(`Added .claude/state/ to ${root}/.gitignore`);
   // Each file read again: the registration is there as written, not only reported so.
   const missing: string[] = [];
+  const installed = agent.targets.filter((t) => !(t.nudges && noNudge));
   for (const [i, target] of agent.targets.entries()) {
+    if (!installed.includes(target)) continue;
     const text = await readIfExists(await linkTarget(paths[i])) ?? "";
     if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${paths[i]}`);
   }
   ctx.out(renderConfidence(installPoints({
-    hooks: agent.targets.length,
+    hooks: installed.length,
     missing,
     git: findGitTop(root) !== undefined,
     ignored: await stateIgnored(root),
