@@ -15,6 +15,7 @@ import {
 import {
   commandFor,
   ignoreState,
+  installStatusLine,
   linkTarget,
   readIfExists,
   register,
@@ -34,7 +35,7 @@ import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 export const SPEC: ModeSpec = {
   mode: "install",
   usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] " +
-    "[--nudge A,B | --no-nudge] [--dir DIR]",
+    "[--nudge A,B | --no-nudge] [--statusline] [--dir DIR]",
   summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd, ' +
     "PreCompact and UserPromptSubmit in <root>/.claude/settings.json.",
   flags: {
@@ -54,6 +55,11 @@ export const SPEC: ModeSpec = {
       value: "A,B",
       help: "the context fill (percent) at which the agent is asked to offer a dump, each once " +
         "per session (default 70,85)",
+    },
+    statusline: {
+      type: "boolean",
+      help: "Claude Code: also set `session.ts statusline` as the status line, unless a settings " +
+        "file of the project already has one",
     },
     "no-nudge": {
       type: "boolean",
@@ -144,6 +150,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     nudge: nudgeOption(a.flags),
   };
   const noNudge = a.flags["no-nudge"] === true;
+  if (a.flags.statusline === true && agent.name !== "claude") {
+    throw new UsageError(
+      "--statusline is Claude Code's status line: drop --agent or --statusline.",
+    );
+  }
   const paths = agent.targets.map((target) =>
     settingsFile(agent.name, target, scope, { root, env: ctx.env })
   );
@@ -170,6 +181,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         ? `Already installed: ${event} hook in ${path}`
         : `Installed${change === "updated" ? " (updated)" : ""}: ${event} hook in ${path}`,
     );
+  }
+  if (a.flags.statusline === true) {
+    ctx.out(await installStatusLine(scope, { root, env: ctx.env }));
   }
   for (const line of afterInstall(agent)) ctx.out(line);
   if (await ignoreState(root)) ctx.out(`Added .claude/state/ to ${root}/.gitignore`);
