@@ -103,6 +103,8 @@ for (const claude of await ensureClaudes()) {
         await commitAll(s.world, "setup");
         s.tmux = await startClaude(s.claude.bin, s.world, s.standIn, {
           env: { DISABLE_AUTO_COMPACT: "1" },
+          // The status line stands where the "? for shortcuts" footer was.
+          ready: (screen) => /session: no handover pending · 0 parked/.test(screen),
         });
       });
       await t.step("at ~72 %: the next request carries the nudge, once", async () => {
@@ -143,7 +145,7 @@ for (const claude of await ensureClaudes()) {
         await s.tmux!.submit("/compact");
         await s.standIn.waitFor(isSummaryRequest, { since, timeoutMs: 60_000 });
         await s.tmux!.waitForScreen(
-          (screen) => /compact/i.test(screen) && screen.includes("? for shortcuts"),
+          (screen) => /compact/i.test(screen) && /session: .* parked/.test(screen),
           60_000,
         );
         await sleep(2_000);
