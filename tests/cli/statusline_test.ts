@@ -185,3 +185,19 @@ Deno.test("install --statusline: only where no settings file has one; uninstall 
     assert.match(r.stderr, /--statusline/);
   });
 });
+
+Deno.test("statusline: the JSON the real clients sent (captured by the e2e)", async (t) => {
+  const dir = new URL("../fixtures/statusline/", import.meta.url);
+  await t.step("2.1.332, mid-session: its current_usage against its 1M window", async () => {
+    const input = parseStatusInput(await Deno.readTextFile(new URL("claude-2.1.332.json", dir)));
+    assert.equal(input.session, "9e87e824-cf73-4530-8bbb-04793c9aed23");
+    assert.equal(input.cwd, "/home/dev/demo-app");
+    assert.equal(input.projectDir, "/home/dev/demo-app");
+    assert.deepEqual(input.fill, { used: 176_000, size: 1_000_000, source: "statusline" });
+  });
+  await t.step("2.1.197, just after a compaction: zeros, read as an empty context", async () => {
+    const input = parseStatusInput(await Deno.readTextFile(new URL("claude-2.1.197.json", dir)));
+    assert.equal(input.session, "571ab30e-0737-4551-83e6-6167887c4e7f");
+    assert.deepEqual(input.fill, { used: 0, size: 1_000_000, source: "statusline" });
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * End to end in the real Claude Code (every pinned version, offline, against the loopback
  * stand-in): context pressure. Installed as a user does (`session.ts install --statusline`); the
- * stand-in answers with usage figures that put the context at ~72 % and then ~88 % of a 200k
+ * stand-in answers with usage figures that put the context at ~72 % and then ~88 % of a 1M
  * window. The next request after each carries the nudge once (and the ones after it no new one);
  * the status line prints for the live session (its JSON captured to `.temp/`); after a `/compact`
  * in a session without a dump, the card quotes a correction the user typed, verbatim.
@@ -53,9 +53,13 @@ function nudges(r: Recorded): string[] {
   return text.split(NUDGE).slice(1).map((rest) => NUDGE + rest.slice(0, 60));
 }
 
-/** Usage figures adding up to `pct` % of a 200k window (input + cache creation + cache read + output). */
+/**
+ * Usage figures adding up to `pct` % of a 1M window (input + cache creation + cache read +
+ * output): both pinned versions default to a 1M-context model (the status line says so), and the
+ * transcript's rule takes a usage over 200k to mean that window too.
+ */
 function at(pct: number): Usage {
-  const used = pct * 2_000;
+  const used = pct * 10_000;
   return {
     input_tokens: 50,
     cache_creation_input_tokens: 1_000,
