@@ -137,3 +137,44 @@ Deno.test("the nudge, as install registers it", async (t) => {
     assert.match((await w.prompt("s-6", 160_000)).context ?? "", /80 %/);
   });
 });
+
+Deno.test("the nudge for Codex: the rollout's token_count against its own window", async () => {
+  await using p = await scratchProject({ store: false });
+  await using homeDir = await scratchDir("session-home-");
+  const home = homeDir.path;
+  const command = await installHook(p.root, {
+    agent: "codex",
+    home,
+    event: "UserPromptSubmit",
+  });
+  assert.match(command, /--agent codex$/);
+  const dir = join(home, ".codex/sessions/2026/11/30");
+  await Deno.mkdir(dir, { recursive: true });
+  const rollout = join(dir, "rollout-2026-11-30T11-00-00-thread.jsonl");
+  const count = (input: number) =>
+    JSON.stringify({
+      type: "event_msg",
+      payload: {
+        type: "token_count",
+        info: {
+          last_token_usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: 0 },
+          model_context_window: 258_400,
+        },
+      },
+    });
+  const prompt = async (input: number) => {
+    await Deno.writeTextFile(rollout, `${count(input)}\n`);
+    const payload = JSON.stringify({
+      session_id: "thread-1",
+      transcript_path: rollout,
+      cwd: p.root,
+      hook_event_name: "UserPromptSubmit",
+      prompt: "next",
+    });
+    const ran = await runRegistered(command, payload, { cwd: p.root, env: { HOME: home } });
+    return { context: contextOf(ran), reason: reasonOf(ran) ?? ran.stderr };
+  };
+  assert.match((await prompt(180_000)).reason, /no new threshold \(transcript: 180000\/258400\)/);
+  const r = await prompt(181_000);
+  assert.match(r.context ?? "", /70 % \(181k of 258k tokens\)/);
+});
