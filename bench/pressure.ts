@@ -9,6 +9,7 @@
 import { compare, type Proc } from "./harness.ts";
 import { makeTranscript } from "./transcript.ts";
 import { CLI_FLAGS, hookFlags, projectFile } from "../lib/agents/command.ts";
+import { assistantLine as usage } from "../tests/support/transcript.ts";
 
 type RowFn = (
   name: string,
@@ -17,20 +18,6 @@ type RowFn = (
   goal: number | undefined,
   measure: () => Promise<number | undefined>,
 ) => Promise<void>;
-
-/** A usage record putting the context at `used` tokens. */
-function usage(used: number): string {
-  return JSON.stringify({
-    type: "assistant",
-    isSidechain: false,
-    message: {
-      role: "assistant",
-      model: "claude-opus-4-8",
-      content: [{ type: "text", text: "ok" }],
-      usage: { input_tokens: 10, cache_read_input_tokens: used - 10, output_tokens: 0 },
-    },
-  });
-}
 
 /** Adds the pressure rows; `mb` is the big transcript's size. */
 export async function pressureRows(

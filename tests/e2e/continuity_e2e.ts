@@ -20,8 +20,8 @@ import {
   type Claude,
   ensureClaudes,
   makeWorld,
+  type Scene,
   startClaude,
-  type World,
 } from "./support/claude.ts";
 import { dumpCommand } from "./support/agents.ts";
 import { hookContext, onlyFromHook, splitRequest } from "./support/hook_context.ts";
@@ -35,17 +35,15 @@ import {
   waitUntil,
 } from "./support/scene_store.ts";
 import {
+  carriesPrompt,
   isSummaryRequest,
   isToolResult,
   lastMessage,
-  lastUserText,
   messageText,
-  type Recorded,
   type Reply,
-  type StandIn,
   startStandIn,
 } from "./support/stand_in.ts";
-import { sleep, type Tmux } from "./support/tmux.ts";
+import { sleep } from "./support/tmux.ts";
 import { ask as askIn, work as workIn } from "./support/turns.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
@@ -58,17 +56,7 @@ function cliCommand(args: string): string {
   return `deno run ${CLI_FLAGS.join(" ")} ${REPO}/session.ts ${args}`;
 }
 
-/** What a scenario runs in. */
-interface Scene {
-  claude: Claude;
-  world: World;
-  standIn: StandIn;
-  tmux?: Tmux;
-}
-
-/** An agent turn (not a side call, not the compaction) carrying what the user typed. */
-const carries = (r: Recorded, prompt: string) =>
-  (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUserText(r).includes(prompt);
+const carries = carriesPrompt;
 
 /** Types a prompt and returns the agent request that carries it. */
 const ask = (s: Scene, prompt: string) => askIn(s, prompt, carries);

@@ -8,42 +8,27 @@
  */
 
 import assert from "node:assert/strict";
-import {
-  type Claude,
-  ensureClaudes,
-  makeWorld,
-  startClaude,
-  type World,
-} from "./support/claude.ts";
+import { ensureClaudes, makeWorld, type Scene, startClaude } from "./support/claude.ts";
 import { splitRequest } from "./support/hook_context.ts";
 import { playScript } from "./support/plays.ts";
 import { runCli } from "./support/process.ts";
 import { commitAll, storeDocs } from "./support/scene_store.ts";
 import {
+  carriesPrompt,
   isSummaryRequest,
-  lastUserText,
   messageText,
   type Recorded,
-  type StandIn,
   startStandIn,
   type Usage,
 } from "./support/stand_in.ts";
-import { sleep, type Tmux } from "./support/tmux.ts";
+import { sleep } from "./support/tmux.ts";
 import { ask as askIn, work as workIn } from "./support/turns.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
 /** What every nudge opens with (lib/pressure/fill.ts `nudgeLine`). */
 const NUDGE = "[session] The context is ";
 
-interface Scene {
-  claude: Claude;
-  world: World;
-  standIn: StandIn;
-  tmux?: Tmux;
-}
-
-const carries = (r: Recorded, prompt: string) =>
-  (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUserText(r).includes(prompt);
+const carries = carriesPrompt;
 const ask = (s: Scene, prompt: string) => askIn(s, prompt, carries);
 const work = (s: Scene, prompt: string, done: string) => workIn(s, prompt, done, carries);
 

@@ -186,3 +186,11 @@ export async function startClaude(
   await sleep(500);
   return tmux;
 }
+
+/** What a Claude Code scenario runs in: the client, its world, the stand-in, its tmux once started. */
+export interface Scene {
+  claude: Claude;
+  world: World;
+  standIn: StandIn;
+  tmux?: Tmux;
+}

@@ -103,6 +103,12 @@ export function lastUserText(r: Recorded): string {
   return last && !isToolResult(r) ? messageText(last) : "";
 }
 
+/** An agent turn (not a side call, not the compaction) carrying what the user typed. */
+export function carriesPrompt(r: Recorded, prompt: string): boolean {
+  return (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) &&
+    lastUserText(r).includes(prompt);
+}
+
 /** What Claude Code asks the model when it compacts (`/compact` or auto-compaction). */
 export const SUMMARY_REQUEST =
   "Your task is to create a detailed summary of the conversation so far";
