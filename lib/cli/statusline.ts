@@ -15,7 +15,8 @@ import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { candidateIn } from "../hook/restore.ts";
 import { DEFAULT_OPTIONS } from "../hook/input.ts";
 import { bannerAge } from "../hook/frame.ts";
-import { readParked } from "../parked/file.ts";
+import { exists } from "../fs/path.ts";
+import type * as ParkedFile from "../parked/file.ts";
 import { claudeUsed, type Fill, fillWords } from "../pressure/fill.ts";
 import { recordStatusFill } from "../pressure/state.ts";
 import { safeSessionId } from "../store/front_matter.ts";
@@ -123,9 +124,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     if (!("reason" in found)) {
       handover = { slug: found.slug, age: bannerAge(found.created, ctx.now) };
     }
-    try {
-      parked = readParked(store).items.length;
-    } catch { /* an unreadable PARKED.md counts none here; list says why */ }
+    // The parked reader only when there is a PARKED.md: a status line runs after every reply.
+    if (exists(store.parked)) {
+      try {
+        const file: typeof ParkedFile = await import(import.meta.resolve("../parked/file.ts"));
+        parked = file.readParked(store).items.length;
+      } catch { /* an unreadable PARKED.md counts none here; list says why */ }
+    }
     if (input.fill && safeSessionId(input.session)) {
       recordStatusFill(store, input.session, input.fill, ctx.now);
     }
