@@ -9,7 +9,7 @@
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { EXIT } from "../errors.ts";
 import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { candidateIn } from "../hook/restore.ts";
