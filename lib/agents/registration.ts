@@ -28,6 +28,7 @@ import {
   statusLineOf,
 } from "./settings.ts";
 import { cliCommand } from "./command.ts";
+import type { Agent } from "../frame/budget.ts";
 import { absolute, join, parentDir } from "../fs/path.ts";
 import { findGitTop } from "../store/store.ts";
 
@@ -60,7 +61,7 @@ export interface CommandOptions extends EntryOptions {
 export function commandFor(
   scope: Scope,
   root: string,
-  agent = "claude",
+  agent: Agent = "claude",
   options: CommandOptions = {},
 ): string {
   const script = projectFile("session_restore.ts");

@@ -1,15 +1,19 @@
 /**
  * `install [--user | --local] [--startup] [--no-notice] [--nudge A,B | --no-nudge] [--dir DIR]`:
  * registers the hook for every event the agent has (SessionStart for `/clear` and compaction,
- * SessionEnd, PreCompact, UserPromptSubmit for the nudge) and keeps the store out of git. An older registration (SessionStart `clear` only) is updated in place.
+ * SessionEnd, PreCompact, UserPromptSubmit for the nudge) and keeps the store out of git. An older
+ * registration (SessionStart `clear` only) is updated in place.
  * @module
  */
 
 import {
   type AgentSpec,
+  CODEX_SESSION_END_TIMEOUT,
   type EntryOptions,
   eventOf,
   type HookTarget,
+  SESSION_END_DEFAULT_BUDGET_MS,
+  SESSION_END_TIMEOUT,
   settingsFile,
 } from "../agents/targets.ts";
 import {
@@ -25,14 +29,15 @@ import {
 import { parseThresholds } from "../pressure/fill.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
 import { findGitTop } from "../store/store.ts";
+import { spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError, UsageError } from "../errors.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./run_context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "install",
   usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] " +
     "[--nudge A,B | --no-nudge] [--statusline] [--dir DIR]",
@@ -43,7 +48,7 @@ export const SPEC: ModeSpec = {
     startup: {
       type: "boolean",
       help: "also restore at startup: a fresh unconsumed handover of a session that ended " +
-        "under 30 minutes ago",
+        `under ${spanWords(WINDOW_MS)} ago`,
     },
     "no-notice": {
       type: "boolean",
@@ -69,14 +74,15 @@ export const SPEC: ModeSpec = {
   notes: [
     "Keeps the file's other keys and comments; running it again changes nothing; an older " +
     "registration is updated in place.",
-    "SessionEnd drafts a handover when the session made no dump (timeout 30 s in the settings " +
-    "file: a plugin's hooks.json cannot raise Claude Code's 1.5 s SessionEnd budget).",
+    "SessionEnd drafts a handover when the session made no dump (timeout " +
+    `${SESSION_END_TIMEOUT} s in the settings file: a plugin's hooks.json cannot raise Claude ` +
+    `Code's ${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd budget).`,
     "SessionEnd, PreCompact and UserPromptSubmit may also read the agent's transcripts " +
     "(~/.claude/projects); UserPromptSubmit reads only the tail, for the context fill.",
     "--user: the hook finds the project from $CLAUDE_PROJECT_DIR when it runs.",
     "Adds .claude/state/ to the project's .gitignore.",
     "--agent codex: .codex/hooks.json (--user: ~/.codex/hooks.json), the same events " +
-    "(SessionEnd at Codex's 3 s cap); Codex asks you to trust it.",
+    `(SessionEnd at Codex's ${CODEX_SESSION_END_TIMEOUT} s cap); Codex asks you to trust it.`,
     "--agent gemini: .gemini/settings.json (--user: ~/.gemini/settings.json), SessionStart " +
     "(clear) and BeforeAgent.",
     "--agent qwen: .qwen/settings.json (--user: ~/.qwen/settings.json), SessionStart " +
@@ -84,7 +90,7 @@ export const SPEC: ModeSpec = {
     "--agent opencode: the plugin file .opencode/plugins/session-restore.ts (--user: " +
     "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
   ],
-};
+});
 
 /** How a registration is named in install's report: the event, and its sources for SessionStart. */
 export function eventLabel(target: HookTarget, options: EntryOptions): string {
@@ -95,7 +101,10 @@ export function eventLabel(target: HookTarget, options: EntryOptions): string {
     : event;
 }
 
-/** `--nudge A,B` read (undefined when not given); with `--no-nudge`, or malformed, a usage error. */
+/**
+ * `--nudge A,B` read (undefined when not given); with `--no-nudge`, or malformed: a usage
+ * error.
+ */
 function nudgeOption(flags: Record<string, unknown>): number[] | undefined {
   if (flags.nudge === undefined) return undefined;
   if (flags["no-nudge"]) {

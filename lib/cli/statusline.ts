@@ -8,13 +8,13 @@
  * @module
  */
 
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./run_context.ts";
 import { EXIT } from "../errors.ts";
 import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { candidateIn } from "../hook/restore.ts";
 import { DEFAULT_OPTIONS } from "../hook/input.ts";
-import { bannerAge } from "../hook/frame.ts";
+import { bannerAgo } from "../frame/banner.ts";
 import { exists } from "../fs/path.ts";
 import type * as ParkedFile from "../parked/file.ts";
 import { claudeUsed, type Fill, fillWords } from "../pressure/fill.ts";
@@ -22,7 +22,7 @@ import { recordStatusFill } from "../pressure/state.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 
 /** Arguments and help of `statusline`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "statusline",
   usage: "statusline [--segment] [--dir DIR]",
   summary: "One status line from Claude Code's statusline JSON on stdin: the handover a /clear " +
@@ -35,9 +35,10 @@ export const SPEC: ModeSpec = {
   },
   notes: [
     "Set by install --statusline where no settings file of the project has a status line.",
-    "Records the context figures per session for the UserPromptSubmit nudge (in an existing store).",
+    "Records the context figures per session for the UserPromptSubmit nudge (in an existing " +
+    "store).",
   ],
-};
+});
 
 /** What the statusline JSON carries that this reads. */
 export interface StatusInput {
@@ -87,14 +88,12 @@ export function windowFill(value: unknown): Fill | undefined {
 
 /** The parts of the line (pure): handover, parked, and the fill unless `segment`. */
 export function statusText(
-  parts: { handover?: { slug: string; age: string }; parked: number; fill?: Fill },
+  parts: { handover?: { slug: string; ago: string }; parked: number; fill?: Fill },
   segment: boolean,
 ): string {
   const h = parts.handover;
   const words = [
-    h
-      ? `session: "${h.slug}" pending (${h.age === "just now" ? h.age : `${h.age} ago`})`
-      : "session: no handover pending",
+    h ? `session: "${h.slug}" pending (${h.ago})` : "session: no handover pending",
     `${parts.parked} parked`,
     ...(!segment && parts.fill ? [`context ${fillWords(parts.fill)}`] : []),
   ];
@@ -117,12 +116,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!a) return EXIT.ok;
   const input = parseStatusInput(await ctx.readStdin().catch(() => ""));
   const store = statusStore(input, ctx, a.dir);
-  let handover: { slug: string; age: string } | undefined;
+  let handover: { slug: string; ago: string } | undefined;
   let parked = 0;
   if (store) {
     const found = candidateIn(store, input.session, ctx.now, DEFAULT_OPTIONS);
     if (!("reason" in found)) {
-      handover = { slug: found.slug, age: bannerAge(found.created, ctx.now) };
+      handover = { slug: found.slug, ago: bannerAgo(found.created, ctx.now) };
     }
     // The parked reader only when there is a PARKED.md: a status line runs after every reply.
     if (exists(store.parked)) {

@@ -1,7 +1,7 @@
 /**
  * How full a session's context is (pure): the figure from the newest usage record in a
  * transcript's tail (Claude Code's assistant `message.usage`, Codex's `token_count` event), the
- * window it is measured against, the thresholds a fill has crossed, and the one-line nudge. No
+ * window it is measured against, the thresholds a fill has crossed, and the nudge's words. No
  * imports: the UserPromptSubmit hook loads this on every prompt.
  * @module
  */
@@ -65,7 +65,10 @@ export function claudeUsed(usage: unknown): number | undefined {
   return sum;
 }
 
-/** A record of the tail: a usage figure, a compaction (older figures no longer count), or neither. */
+/**
+ * What a tail's record says: a usage figure, a compaction (older figures no longer count), or
+ * nothing.
+ */
 type Seen = { used: number; size?: number } | "compacted" | undefined;
 
 /** What one raw transcript line says about the context, parsed only when it may say anything. */
@@ -155,12 +158,12 @@ export function fillWords(fill: Fill): string {
 }
 
 /**
- * The nudge: one plain `[session]` line (≤ {@link NUDGE_MAX} characters, no fence: it quotes
- * nothing) saying how full the context is and what the agent should offer. `command` is how the
- * agent's user asks for a dump (`/session dump`).
+ * The nudge's words (lib/frame/banner.ts `sessionLine` makes them the one plain `[session]` line,
+ * at most {@link NUDGE_MAX} characters, no fence: it quotes nothing): how full the context is and
+ * what the agent should offer. `command` is how the agent's user asks for a dump.
  */
-export function nudgeLine(fill: Fill, command = "/session dump"): string {
-  return `[session] The context is ${fillWords(fill)} full. If the work goes on, offer the user ` +
+export function nudgeText(fill: Fill, command = "/session dump"): string {
+  return `The context is ${fillWords(fill)} full. If the work goes on, offer the user ` +
     `\`${command}\` now, once, before auto-compaction: a handover keeps the corrections, ` +
     "decisions and open loops a compaction summary drops. Do not dump unasked.";
 }

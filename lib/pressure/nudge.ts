@@ -14,7 +14,9 @@ import { findRoot, storeAt, storeOutside } from "../store/store.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";
 import type { HookEnv } from "../hook/restore.ts";
-import { crossed, type Fill, fillFromTail, NUDGE_THRESHOLDS, nudgeLine } from "./fill.ts";
+import { crossed, type Fill, fillFromTail, NUDGE_THRESHOLDS, nudgeText } from "./fill.ts";
+import type * as Banner from "../frame/banner.ts";
+import type * as Output from "../hook/output.ts";
 import { mark, readMarked, readStatusFill } from "./state.ts";
 
 /** How much of the transcript's end is read for the newest usage record. */
@@ -60,9 +62,11 @@ export async function answerPrompt(
     return { reason: `no new threshold (${fill.source}: ${fill.used}/${fill.size})` };
   }
   if (!mark(store, session, due, now)) return { reason: "the mark could not be written" };
-  const { hookOutput } = await import(import.meta.resolve("../hook/frame.ts"));
+  const load = (path: string) => import(import.meta.resolve(path));
+  const { sessionLine }: typeof Banner = await load("../frame/banner.ts");
+  const { hookOutput }: typeof Output = await load("../hook/output.ts");
   return {
-    stdout: hookOutput(nudgeLine(fill), "UserPromptSubmit"),
+    stdout: hookOutput(sessionLine(nudgeText(fill)), "UserPromptSubmit"),
     reason: `nudged at ${due.join(" and ")} % (${fill.source}: ${fill.used}/${fill.size})`,
   };
 }

@@ -58,7 +58,7 @@ Deno.test("statusline: the client's JSON read leniently", async (t) => {
   });
   await t.step("the line: handover, parked, fill; --segment without the fill", () => {
     const fill = { used: 144_000, size: 200_000, source: "statusline" as const };
-    const parts = { handover: { slug: "fix-auth", age: "5 min" }, parked: 2, fill };
+    const parts = { handover: { slug: "fix-auth", ago: "5 min ago" }, parked: 2, fill };
     assert.equal(
       statusText(parts, false),
       'session: "fix-auth" pending (5 min ago) · 2 parked · context 72 % (144k of 200k tokens)',

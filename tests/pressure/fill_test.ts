@@ -4,11 +4,14 @@ import {
   type Fill,
   fillFromTail,
   NUDGE_MAX,
-  nudgeLine,
+  nudgeText,
   parseThresholds,
   windowFor,
 } from "../../lib/pressure/fill.ts";
 import { assistantLine } from "../support/transcript.ts";
+import { sessionLine } from "../../lib/frame/banner.ts";
+
+const nudgeLine = (fill: Fill) => sessionLine(nudgeText(fill));
 
 const user = JSON.stringify({ type: "user", message: { role: "user", content: "go on" } });
 const fill = (used: number, size = 200_000): Fill => ({ used, size, source: "transcript" });
