@@ -25,7 +25,7 @@ import { sleep } from "./support/tmux.ts";
 import { ask as askIn, work as workIn } from "./support/turns.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
-/** What every nudge opens with (lib/pressure/fill.ts `nudgeLine`). */
+/** What every nudge opens with (`sessionLine` of lib/pressure/fill.ts `nudgeText`). */
 const NUDGE = "[session] The context is ";
 
 const carries = carriesPrompt;
