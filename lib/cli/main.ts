@@ -94,6 +94,11 @@ MODES.pull = {
   run: async () => (await load("./pull.ts")).run,
 };
 
+MODES.search = {
+  summary: "find handover sections, parked and dropped items holding every word (fuzzy too)",
+  run: async () => (await load("./search.ts")).run,
+};
+
 MODES.statusline = {
   summary: "one status line from Claude Code's statusline JSON: pending handover, parked, context",
   run: async () => (await load("./statusline.ts")).run,

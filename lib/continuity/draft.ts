@@ -81,6 +81,8 @@ export interface DraftInputs {
   branch: string;
   now: Date;
   session: string;
+  /** The handover the session started from, if any (`parent:`). */
+  parent?: string;
   /** How a touched file stands now: `reverted` when it is gone. */
   status?: (path: string) => "reverted" | "edited";
 }
@@ -115,7 +117,14 @@ export function composeDraft(facts: TranscriptFacts, d: DraftInputs, slug: strin
   const ev = draftEvidence(facts, d);
   const { sections } = composeSections(recoverMarkdown(facts), ev);
   return renderHandover(
-    { slug, created: ev.created, branch: d.branch, session: d.session, draft: true },
+    {
+      slug,
+      created: ev.created,
+      branch: d.branch,
+      session: d.session,
+      draft: true,
+      parent: d.parent,
+    },
     sections,
   );
 }

@@ -168,6 +168,8 @@ export interface HandoverMeta {
   session?: string;
   /** Drafted automatically at SessionEnd (`draft: auto`), not written by the agent. */
   draft?: boolean;
+  /** The handover the writing session started from (`parent:`): the chain of a long task. */
+  parent?: string;
 }
 
 /** The canonical title of a known section `title` names (`Files` → `Files touched`), if any. */
@@ -214,7 +216,9 @@ export function renderHandover(meta: HandoverMeta, sections: Section[]): string 
     meta.branch.replace(/[\r\n]/g, "")
   }\n${meta.recovered ? "recovered: true\n" : ""}${
     meta.session ? `session: ${meta.session}\n` : ""
-  }${meta.draft ? "draft: auto\n" : ""}---\n`;
+  }${meta.draft ? "draft: auto\n" : ""}${
+    meta.parent && meta.parent !== meta.slug ? `parent: ${meta.parent}\n` : ""
+  }---\n`;
   const body = sections
     .map((s) => (s.title ? `## ${s.title}\n\n${s.content}` : s.content))
     .join("\n\n");

@@ -91,7 +91,15 @@ export function copiedItems(items: OpenItem[]): string {
 export async function writeHandover(
   markdown: string,
   ev: Evidence,
-  opts: { now: Date; name?: string; force?: boolean; recovered?: boolean; session?: string },
+  opts: {
+    now: Date;
+    name?: string;
+    force?: boolean;
+    recovered?: boolean;
+    session?: string;
+    /** The handover the writing session started from (lib/store/latest.ts `restoredSlug`). */
+    parent?: string;
+  },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   // A slug and a file name are made of the name: redacted first.
@@ -147,7 +155,7 @@ export async function writeHandover(
 function handoverText(
   slug: string,
   ev: Evidence,
-  opts: { recovered?: boolean; session?: string },
+  opts: { recovered?: boolean; session?: string; parent?: string },
   sections: Section[],
 ): string {
   const fields = {
@@ -156,6 +164,7 @@ function handoverText(
     branch: ev.branch,
     recovered: opts.recovered,
     session: sessionField(opts.session),
+    parent: opts.parent,
   };
   return renderHandover(fields, sections);
 }

@@ -33,6 +33,7 @@ export const KEYS: readonly string[] = [
   "from",
   "session",
   "draft",
+  "parent",
 ];
 /** Front matter longer than this is not ours: treated as no front matter. */
 const MAX_HEAD_LINES = 64;
