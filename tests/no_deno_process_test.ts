@@ -46,6 +46,15 @@ async function everyRegistration(root: string): Promise<Registered[]> {
       }
     }
   }
+  // Claude Code's status line (`install --statusline`), which it runs like a hook.
+  await installHook(root, { flags: ["--statusline"] });
+  const settings = JSON.parse(await Deno.readTextFile(join(root, ".claude", "settings.json")));
+  out.push({
+    label: "claude status line",
+    agent: "claude",
+    event: "StatusLine",
+    command: settings.statusLine.command,
+  });
   const plugin = JSON.parse(await Deno.readTextFile(join(REPO, "hooks", "hooks.json")));
   for (const [event, groups] of Object.entries(plugin.hooks)) {
     const command = (groups as { hooks: { command: string }[] }[])[0].hooks[0].command;
@@ -73,7 +82,9 @@ bareTest(
     const home = join(tmp.path, "home");
     await Deno.mkdir(home);
     const registrations = await everyRegistration(p.root);
-    assert.equal(registrations.length, 3 + 3 + 2 + 1 + 2 + 3);
+    // Every agent's events, opencode's PreCompact run, the status line, the plugin's events.
+    const events = Object.values(AGENTS).reduce((n, a) => n + a.targets.length, 0);
+    assert.equal(registrations.length, events + 1 + 1 + AGENTS.claude.targets.length);
     let n = 0;
     for (const r of registrations) {
       await t.step(r.label, async () => {
@@ -126,6 +137,12 @@ bareTest("every registration with Deno only in ~/.deno/bin: restores as usual", 
           env,
         });
       if (r.event === "BeforeAgent") return; // delivered in Gemini's SessionStart step
+      if (r.event === "StatusLine") {
+        const ran = await run(r);
+        assert.equal(ran.code, 0, ran.stderr);
+        assert.match(ran.stdout, /^session: .*\n$/);
+        return;
+      }
       if (r.event !== "SessionStart") {
         const ran = await run(r);
         assert.equal(ran.code, 0, `${r.label}: ${ran.stderr}`);

@@ -53,6 +53,17 @@ export function cliCommand(...args: string[]): string {
   ].join(" ");
 }
 
+/**
+ * {@link cliCommand} as a client runs it on its own, like a hook (Claude Code's status line): told
+ * `event`, the launcher stays silent and exits 0 where there is no Deno.
+ */
+export function clientCommand(event: string, ...args: string[]): string {
+  return [
+    ...launch(shellQuote(projectFile(LAUNCHER)), event),
+    ...["run", ...CLI_FLAGS, projectFile("session.ts"), ...args].map(shellQuote),
+  ].join(" ");
+}
+
 /** Environment variables the hook reads, and so the only ones it may see. */
 export const HOOK_ENV = ["CLAUDE_PROJECT_DIR", "SESSION_NOW", "SESSION_DEBUG"];
 
