@@ -4,7 +4,7 @@
  * @module
  */
 
-import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findStore, type Store, storeOutside } from "../store/store.ts";
 import { isDir } from "../fs/path.ts";
 
 import { NotFoundError, UsageError } from "../errors.ts";
@@ -28,7 +28,7 @@ export interface Context {
 
 /** The store for a mode: `--dir` first, then the spec's `<root>` rule. */
 export function storeFor(ctx: Context, dir?: string): Store {
-  const store = storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
+  const store = findStore({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd });
   if (dir !== undefined && !isDir(store.root)) {
     throw new UsageError(`--dir "${dir}" is not a directory; give the project's root directory`);
   }

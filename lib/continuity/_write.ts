@@ -16,7 +16,7 @@ import { redactLazily } from "../secrets/lazy.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
-import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
+import { composeDraft, draftSlug, sameProject, sessionBranch, worthCarrying } from "./draft.ts";
 import { hasSince } from "./glance.ts";
 import { withSince } from "./since.ts";
 import { sessionDocs } from "../store/sessions.ts";
@@ -72,7 +72,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   if (!worthCarrying(facts)) {
     return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
   }
-  const branch = await headBranch(r.top);
+  const branch = await sessionBranch(facts, r.top);
   const inputs = {
     store,
     top: r.top,

@@ -97,7 +97,7 @@ export async function writeHandover(
   const { sections, files } = composeSections(markdown, ev);
   // A slug and a file name are made of the name: redacted first.
   const name = opts.name === undefined ? undefined : (await redactLazily(opts.name)).text;
-  const paths = storeAt(ev.root);
+  const paths = storeAt(ev.root, ev.home);
   ensureStore(paths);
   // LATEST must be replaceable before the document is written: nothing half-done, and the
   // "unchanged" a failure reports stays true.
@@ -130,6 +130,7 @@ export async function writeHandover(
           branch: ev.branch,
           recovered: opts.recovered,
           session: sessionField(opts.session),
+          worktree: ev.worktree,
         },
         sections,
       );

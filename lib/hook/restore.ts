@@ -7,14 +7,7 @@
  */
 
 import { splitFrontMatter } from "../store/front_matter.ts";
-import {
-  findRoot,
-  isSafeSlug,
-  readDoc,
-  type Store,
-  storeAt,
-  storeOutside,
-} from "../store/store.ts";
+import { findStore, isSafeSlug, readDoc, type Store, storeOutside } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { hasEnded, sessionDocs, takeClearing } from "../store/sessions.ts";
 import { ageMs, inWindow } from "../store/time.ts";
@@ -55,7 +48,7 @@ function findCandidate(
 ): Candidate | { reason: string } {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  const store = findStore({ projectDir: env.projectDir, cwd: payload.cwd });
   // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
   // project would let the hook read and write outside it: refuse before touching anything.
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
@@ -85,6 +78,15 @@ function findCandidate(
   if (!split) return { reason: `document "${slug}" has no front matter` };
   if (split.fields.consumed !== "false") {
     return { reason: `document "${slug}" is already consumed` };
+  }
+  const written = split.fields.worktree;
+  // A handover goes back only into the worktree it was written in (one without `worktree:`, to
+  // any), so it never ambushes a session in another worktree of the repository.
+  if (written !== undefined && written !== (store.worktree ?? "")) {
+    return {
+      reason: `document "${slug}" was written in worktree ${written}, not ` +
+        (store.worktree === undefined ? "the main worktree" : `worktree ${store.worktree}`),
+    };
   }
   if (!inWindow(ageMs(split.fields.created, now) ?? NaN, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };

@@ -32,6 +32,7 @@ export const KEYS: readonly string[] = [
   "recovered",
   "from",
   "session",
+  "worktree",
   "draft",
 ];
 /** Front matter longer than this is not ours: treated as no front matter. */

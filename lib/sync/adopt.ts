@@ -1,0 +1,139 @@
+/**
+ * Adoption: a store found inside a linked worktree (an older version's, or a sandboxed `dump` or
+ * `park`'s: docs/STORE.md "Worktrees") moved into the repository's store by the rules `pull`
+ * merges with (lib/sync/merge.ts): handovers a union by slug (nothing overwritten, nothing
+ * doubled, a name taken by other content renamed `-from-<worktree>`), parked items merged with
+ * no base (a drop logged on either side wins), the drop logs' union; LATEST follows the newer
+ * pointer. Then the worktree's store is removed — unless it changed meanwhile, when the next run
+ * takes it. Loaded only when a stranded store exists.
+ * @module
+ */
+
+import { isFsRefusal } from "../errors.ts";
+import { parentDir } from "../fs/path.ts";
+import { parseParkedBytes } from "../parked/scanner.ts";
+import { withDocsLock } from "../store/docs_lock.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
+import { readLatest, writeLatest } from "../store/latest.ts";
+import { isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { slugify } from "../store/slug.ts";
+import { keyBullets, logLinesToAdd, mergeParked, placeDocs, tombstones } from "./merge.ts";
+import {
+  addDocs,
+  editStoreParked,
+  localDocs,
+  readDocBytes,
+  readSyncCache,
+  spliceParked,
+} from "./snapshot.ts";
+
+/** What an adoption did. */
+export interface Adopted {
+  /** The stranded store's directory. */
+  from: string;
+  /** Handovers brought in, by their name in the repository's store. */
+  docs: string[];
+  /** Parked items added. */
+  parked: number;
+  /** Whether the stranded store was removed. */
+  removed: boolean;
+}
+
+/** What a store directory holds, to tell whether it changed while it was being adopted. */
+function fingerprint(dir: string): string {
+  const out: string[] = [];
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      if (!e.isFile) continue;
+      const s = Deno.statSync(`${dir}/${e.name}`);
+      out.push(`${e.name}:${s.size}:${s.mtime?.getTime() ?? 0}`);
+    }
+  } catch { /* gone */ }
+  return out.sort().join("\n");
+}
+
+function readOr(path: string): Uint8Array {
+  try {
+    return Deno.readFileSync(path);
+  } catch {
+    return new Uint8Array();
+  }
+}
+
+/** Moves `store.stranded` into `store` (see the module doc); undefined when there is none. */
+export async function adopt(store: Store): Promise<Adopted | undefined> {
+  if (store.stranded === undefined) return undefined;
+  const from = storeAt(store.root);
+  if (storeOutside(from) !== undefined) return undefined; // never read through a link out
+  const before = fingerprint(from.dir);
+  const cache = readSyncCache(store);
+  const suffix = slugify(store.worktree ?? "worktree") || "worktree";
+  const incoming = await localDocs(from, { files: {}, blobs: {} });
+  const placedAs = new Map<string, string>();
+  const docs = await addDocs(store, cache, (local) => {
+    const keyName = new Map(local.map((d) => [d.key, d.name]));
+    for (const d of incoming) {
+      const there = keyName.get(d.key);
+      if (there !== undefined) placedAs.set(d.name, there);
+    }
+    const placed = placeDocs(local, incoming, () => suffix, isSafeSlug);
+    for (const p of placed) placedAs.set(p.from, p.to);
+    return Promise.resolve(placed.map((p) => ({ name: p.to, bytes: readDocBytes(from, p.from) })));
+  });
+  const theirs = parseParkedBytes(readOr(from.parked));
+  const theirLog = new TextDecoder().decode(readOr(from.dropped));
+  const parked = await editStoreParked(store, (local) => {
+    const mine = keyBullets(local.doc.items);
+    const m = mergeParked(
+      undefined,
+      { items: mine, dropped: tombstones(local.log) },
+      { items: keyBullets(theirs.items), dropped: tombstones(theirLog) },
+      true,
+    );
+    const changed = m.remove.size > 0 || m.replace.size > 0 || m.add.length > 0;
+    return {
+      bytes: changed ? spliceParked(local.doc, mine, m) : undefined,
+      log: logLinesToAdd(local.log, theirLog),
+      result: m.add.length,
+    };
+  });
+  await withDocsLock(store, () => followLatest(store, from, placedAs));
+  const whole = incoming.every((d) =>
+    placedAs.has(d.name) &&
+    (docs.includes(placedAs.get(d.name)!) || readDoc(store, placedAs.get(d.name)!) !== undefined)
+  );
+  let removed = false;
+  if (whole && fingerprint(from.dir) === before) {
+    try {
+      Deno.removeSync(from.dir, { recursive: true });
+      removed = true;
+      // `.claude/state` when nothing else is in it; `.claude` holds the agent's settings: kept.
+      const state = parentDir(from.dir);
+      if (state !== undefined) Deno.removeSync(state);
+    } catch (err) {
+      if (!isFsRefusal(err)) throw err;
+    }
+  }
+  return { from: from.dir, docs, parked, removed };
+}
+
+/** The `created` of a document, in ms (0 when unknown). */
+function createdOf(store: Store, slug: string | undefined): number {
+  const text = slug === undefined ? undefined : readDoc(store, slug);
+  const created = text === undefined ? undefined : splitFrontMatter(text)?.fields.created;
+  const ms = created === undefined ? NaN : Date.parse(created);
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/**
+ * LATEST after an adoption: the stranded store's pointer, under the document's name here, when it
+ * names a newer handover than the repository's pointer does (a sandboxed dump's, to be restored).
+ */
+function followLatest(store: Store, from: Store, placedAs: Map<string, string>): void {
+  const theirs = readLatest(from);
+  const name = theirs === undefined ? undefined : placedAs.get(theirs);
+  if (name === undefined) return;
+  const mine = readLatest(store);
+  if (mine === name || createdOf(store, name) < createdOf(store, mine)) return;
+  writeLatest(store, name);
+}
