@@ -4,10 +4,10 @@
  * @module
  */
 
-import { findStore, type Store, storeOutside } from "../store/store.ts";
+import { findStore, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { isDir } from "../fs/path.ts";
 
-import { NotFoundError, UsageError } from "../errors.ts";
+import { isUnwritable, NotFoundError, UsageError } from "../errors.ts";
 import { notText } from "../text/utf8.ts";
 
 /** The world a mode runs in. */
@@ -41,6 +41,32 @@ export function storeFor(ctx: Context, dir?: string): Store {
     );
   }
   return store;
+}
+
+/**
+ * Runs `write` against `store`; where that store cannot be written (an agent's sandbox confines
+ * writes to the worktree) and the work is in a linked worktree, against the worktree's own store
+ * instead, saying so in one line: the next command or hook there moves it into the repository's
+ * (lib/sync/adopt.ts). Anything else that fails, fails.
+ */
+export async function inWritableStore<T>(
+  ctx: Context,
+  mode: string,
+  store: Store,
+  write: (store: Store) => Promise<T>,
+): Promise<T> {
+  try {
+    return await write(store);
+  } catch (err) {
+    if (store.home === store.root || !isUnwritable(err)) throw err;
+    const own = storeAt(store.root);
+    const result = await write(own);
+    ctx.err(
+      `session ${mode}: the repository's store ${store.dir} cannot be written here (a sandbox?); ` +
+        `wrote to this worktree's ${own.dir}, which the next hook moves into it`,
+    );
+    return result;
+  }
 }
 
 /**

@@ -34,7 +34,8 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import type { Context } from "./context.ts";
+import { type Context, inWritableStore } from "./context.ts";
+import { storeAt } from "../store/store.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */
@@ -91,14 +92,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     transcript: a.flags.transcript as string | undefined,
     session: a.flags.session as string | undefined,
   }));
-  const dumped = await writeHandover(body.text, ev, {
-    now: ctx.now,
-    name,
-    force: a.flags.force === true,
-    // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts):
-    // Claude Code's id, else Codex's thread id (its hooks' session_id).
-    session: ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID"),
-  });
+  const dumped = await inWritableStore(
+    ctx,
+    "dump",
+    storeAt(ev.root, ev.home),
+    (s) =>
+      writeHandover(body.text, { ...ev, home: s.home, store: s.dir }, {
+        now: ctx.now,
+        name,
+        force: a.flags.force === true,
+        // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts):
+        // Claude Code's id, else Codex's thread id (its hooks' session_id).
+        session: ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID"),
+      }),
+  );
   const note = await redactionNoteLazily(body.counts, redacted);
   if (note) ctx.err(note);
   const agentFiles = findSection(orderSections(parseSections(body.text)), "Files touched");

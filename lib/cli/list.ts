@@ -10,6 +10,7 @@ import { catalog, type DocEntry, entryOf, readHead } from "../store/catalog.ts";
 import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
+import { findCheckout, linkedWorktrees } from "../store/repository.ts";
 import { exists } from "../fs/path.ts";
 import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
@@ -56,11 +57,15 @@ export interface Listing {
     age: string;
     ageMs: number | null;
     branch: string | null;
+    /** The linked worktree it was written in (null: the main worktree, or not recorded). */
+    worktree: string | null;
     consumed: boolean | null;
     stale: boolean;
     latest: boolean;
   }[];
   parked: ParkedRow[];
+  /** Whether the table shows the worktree column: the repository has more than one worktree. */
+  worktrees: boolean;
   /**
    * Present only when the project's newest transcript (not the running session's) has no
    * handover: no document names its session, and it was written after the newest document.
@@ -230,11 +235,13 @@ export async function listing(
       age: formatAge(e.ageMs),
       ageMs: e.ageMs ?? null,
       branch: e.branch ?? null,
+      worktree: e.worktree ?? null,
       consumed: e.consumed ?? null,
       stale: e.stale,
       latest: e.slug === latest,
     })),
     parked: parkedRows(parked, now),
+    worktrees: manyWorktrees(store) || entries.some((e) => e.worktree !== undefined),
     ...unsaved,
   };
 }
@@ -249,6 +256,15 @@ export function unsavedLines(u: Unsaved, now: Date): string[] {
     "",
     `  ${u.command}`,
   ];
+}
+
+/** The worktree column's word for a handover written in the main worktree. */
+const MAIN_WORKTREE = "(main)";
+
+/** Whether the repository `store` serves has linked worktrees (read from git's files). */
+function manyWorktrees(store: Store): boolean {
+  const checkout = findCheckout(store.root);
+  return checkout !== undefined && linkedWorktrees(checkout.common).length > 0;
 }
 
 /** What a table cell cannot hold as it is: a line break or the column separator. */
@@ -290,13 +306,14 @@ export function renderListing(l: Listing, now = new Date()): string {
   }
   if (l.handovers.length) {
     out.push(`Handovers (${l.handovers.length}):`, "");
-    tableHead(out, ["Slug", "Age", "Branch", "Consumed"]);
+    tableHead(out, ["Slug", "Age", "Branch", ...(l.worktrees ? ["Worktree"] : []), "Consumed"]);
     for (const h of l.handovers) {
       const slug = h.latest ? `${h.slug} (LATEST)` : h.slug;
       const consumed = h.consumed === null ? "?" : h.consumed ? "yes" : "no";
+      const worktree = l.worktrees ? `${cell(h.worktree ?? MAIN_WORKTREE)} | ` : "";
       out.push(
         `| ${cell(h.stale ? `${STALE_MARK} ${slug}` : slug)} | ${cell(h.age)} | ` +
-          `${cell(h.branch ?? "?")} | ${consumed} |`,
+          `${cell(h.branch ?? "?")} | ${worktree}${consumed} |`,
       );
     }
   } else out.push("No stored handovers.");

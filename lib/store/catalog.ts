@@ -19,6 +19,8 @@ export interface DocEntry {
   /** `created` as written; undefined when missing. */
   created?: string;
   branch?: string;
+  /** `worktree:`: the linked worktree it was written in. */
+  worktree?: string;
   /** `session:`: the agent session the document came from (dump, SessionEnd draft). */
   session?: string;
   /** `consumed: true|false`; undefined when the field is missing or odd. */
@@ -77,6 +79,7 @@ export function entryOf(slug: string, fields: Record<string, string>, now: Date)
   if (fields.created !== undefined) entry.created = fields.created;
   if (fields.branch !== undefined) entry.branch = fields.branch;
   if (fields.session !== undefined) entry.session = fields.session;
+  if (fields.worktree !== undefined) entry.worktree = fields.worktree;
   if (fields.consumed === "true" || fields.consumed === "false") {
     entry.consumed = fields.consumed === "true";
   }
@@ -104,7 +107,7 @@ export function cachePath(store: Store): string {
 }
 
 /** The front-matter fields the catalog keeps. */
-const KEPT = ["created", "branch", "consumed", "session"] as const;
+const KEPT = ["created", "branch", "consumed", "session", "worktree"] as const;
 
 /**
  * How long after the store's last change a cache may be written. A directory's mtime has a clock
@@ -145,7 +148,7 @@ export function heads(store: Store): Map<string, Record<string, string>> {
 function readCache(store: Store, mtime: number): Map<string, Record<string, string>> | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(cachePath(store)));
-    if (data?.version !== 1 || data.dirMtimeMs !== mtime || typeof data.docs !== "object") {
+    if (data?.version !== 2 || data.dirMtimeMs !== mtime || typeof data.docs !== "object") {
       return undefined;
     }
     const out = new Map<string, Record<string, string>>();
@@ -167,7 +170,7 @@ function readCache(store: Store, mtime: number): Map<string, Record<string, stri
 function writeCache(store: Store, mtime: number, docs: Map<string, Record<string, string>>): void {
   try {
     Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
-    const data = { version: 1, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
+    const data = { version: 2, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
     writeFileAtomicSync(cachePath(store), JSON.stringify(data));
   } catch { /* a read-only store simply goes uncached */ }
 }
