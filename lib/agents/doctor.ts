@@ -193,6 +193,14 @@ export function grantFindings(command: string, store: Store, where: string): Fin
         `commas, with no escape): ${where} is granted ${grantPath(path)} instead`,
     });
   }
+  if (store.home !== store.root && !covers(read, store.root)) {
+    out.push({
+      status: "fix",
+      text: `${where} may not read this worktree ${store.root} (granted: read ` +
+        `${read.join(",")}): it was installed before the worktree existed — fix: ` +
+        `session.ts install (here, with the same scope), or --user, which serves every worktree`,
+    });
+  }
   if (!covers(read, store.dir) || !covers(write, store.dir)) {
     out.push({
       status: "fix",

@@ -14,14 +14,17 @@ import {
 } from "../agents/targets.ts";
 import {
   commandFor,
+  ignoreLocalSettings,
   ignoreState,
   linkTarget,
+  LOCAL_SETTINGS_IGNORE,
   readIfExists,
   register,
+  settingsRoots,
   stateIgnored,
 } from "../agents/registration.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
-import { findGitTop } from "../store/store.ts";
+import { findGitTop, findStore } from "../store/store.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
@@ -112,11 +115,15 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     startup: a.flags.startup === true,
     noNotice: a.flags["no-notice"] === true,
   };
-  const paths = agent.targets.map((target) =>
-    settingsFile(agent.name, target, scope, { root, env: ctx.env })
+  const roots = settingsRoots(scope, root);
+  const files = roots.flatMap((r) =>
+    agent.targets.map((target) => ({
+      target,
+      path: settingsFile(agent.name, target, scope, { root: r, env: ctx.env }),
+    }))
   );
-  for (const [i, target] of agent.targets.entries()) {
-    const path = paths[i];
+  const paths = files.map((f) => f.path);
+  for (const { target, path } of files) {
     const event = eventLabel(target, options);
     const command = commandFor(scope, root, agent.name, { ...options, target, env: ctx.env });
     let change;
@@ -136,18 +143,27 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   for (const line of afterInstall(agent)) ctx.out(line);
-  if (await ignoreState(root)) ctx.out(`Added .claude/state/ to ${root}/.gitignore`);
+  // The store is the repository's (in the main worktree): ignored there, not in a worktree's
+  // tracked .gitignore, which would leave the worktree changed.
+  const home = findStore({ dir: root, cwd: root }).home;
+  if (await ignoreState(home)) ctx.out(`Added .claude/state/ to ${home}/.gitignore`);
+  if (scope === "local") {
+    for (const [i, r] of roots.entries()) {
+      const exclude = await ignoreLocalSettings(r, paths[i * agent.targets.length]);
+      if (exclude !== undefined) ctx.out(`Added ${LOCAL_SETTINGS_IGNORE} to ${exclude}`);
+    }
+  }
   // Each file read again: the registration is there as written, not only reported so.
   const missing: string[] = [];
-  for (const [i, target] of agent.targets.entries()) {
-    const text = await readIfExists(await linkTarget(paths[i])) ?? "";
-    if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${paths[i]}`);
+  for (const { target, path } of files) {
+    const text = await readIfExists(await linkTarget(path)) ?? "";
+    if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${path}`);
   }
   ctx.out(renderConfidence(installPoints({
-    hooks: agent.targets.length,
+    hooks: files.length,
     missing,
     git: findGitTop(root) !== undefined,
-    ignored: await stateIgnored(root),
+    ignored: await stateIgnored(home),
   })));
   return EXIT.ok;
 }
