@@ -68,11 +68,11 @@ async function adoptStranded(
   payload: Payload,
   projectDir: string | undefined,
 ): Promise<void> {
-  const store = (await load("./lib/store/store.ts")).findStore({ projectDir, cwd: payload.cwd });
-  if (store.stranded === undefined) return;
   try {
-    await (await load("./lib/sync/adopt.ts")).adopt(store);
+    const store = (await load("./lib/store/store.ts")).findStore({ projectDir, cwd: payload.cwd });
+    if (store.stranded !== undefined) await (await load("./lib/sync/adopt.ts")).adopt(store);
   } catch (err) {
+    // The event says what is wrong with the store itself (no grant, a link out of the project).
     if (safeEnv("SESSION_DEBUG")) {
       console.error(`session_restore: the worktree's store stays: ${(err as Error).message}`);
     }

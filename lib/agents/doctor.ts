@@ -193,7 +193,7 @@ export function grantFindings(command: string, store: Store, where: string): Fin
         `commas, with no escape): ${where} is granted ${grantPath(path)} instead`,
     });
   }
-  if (store.home !== store.root && !covers(read, store.root)) {
+  if ((store.home ?? store.root) !== store.root && !covers(read, store.root)) {
     out.push({
       status: "fix",
       text: `${where} may not read this worktree ${store.root} (granted: read ` +

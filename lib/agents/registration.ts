@@ -73,7 +73,7 @@ export function projectGrant(root: string, also: string[]): HookGrant {
   const worktrees = linkedWorktrees(checkout.common).map((w) => w.top);
   const inside = (p: string) => p === top || p.startsWith(`${top}/`);
   return {
-    root: store.home,
+    root: store.home ?? root,
     top,
     store: store.dir,
     also: [

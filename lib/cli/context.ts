@@ -58,7 +58,7 @@ export async function inWritableStore<T>(
   try {
     return await write(store);
   } catch (err) {
-    if (store.home === store.root || !isUnwritable(err)) throw err;
+    if ((store.home ?? store.root) === store.root || !isUnwritable(err)) throw err;
     const own = storeAt(store.root);
     const result = await write(own);
     ctx.err(

@@ -34,8 +34,7 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, inWritableStore } from "./context.ts";
-import { storeAt } from "../store/store.ts";
+import { type Context, inWritableStore, storeFor } from "./context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */
@@ -95,9 +94,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const dumped = await inWritableStore(
     ctx,
     "dump",
-    storeAt(ev.root, ev.home),
+    storeFor(ctx, a.dir),
     (s) =>
-      writeHandover(body.text, { ...ev, home: s.home, store: s.dir }, {
+      writeHandover(body.text, { ...ev, store: s.dir }, {
+        store: s,
         now: ctx.now,
         name,
         force: a.flags.force === true,

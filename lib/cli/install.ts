@@ -145,7 +145,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   for (const line of afterInstall(agent)) ctx.out(line);
   // The store is the repository's (in the main worktree): ignored there, not in a worktree's
   // tracked .gitignore, which would leave the worktree changed.
-  const home = findStore({ dir: root, cwd: root }).home;
+  const home = findStore({ dir: root, cwd: root }).home ?? root;
   if (await ignoreState(home)) ctx.out(`Added .claude/state/ to ${home}/.gitignore`);
   if (scope === "local") {
     for (const [i, r] of roots.entries()) {

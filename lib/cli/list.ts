@@ -58,14 +58,17 @@ export interface Listing {
     ageMs: number | null;
     branch: string | null;
     /** The linked worktree it was written in (null: the main worktree, or not recorded). */
-    worktree: string | null;
+    worktree?: string;
     consumed: boolean | null;
     stale: boolean;
     latest: boolean;
   }[];
   parked: ParkedRow[];
-  /** Whether the table shows the worktree column: the repository has more than one worktree. */
-  worktrees: boolean;
+  /**
+   * Set when the table shows the worktree column: the repository has more than one worktree, or
+   * a handover was written in a linked one.
+   */
+  worktrees?: boolean;
   /**
    * Present only when the project's newest transcript (not the running session's) has no
    * handover: no document names its session, and it was written after the newest document.
@@ -235,13 +238,15 @@ export async function listing(
       age: formatAge(e.ageMs),
       ageMs: e.ageMs ?? null,
       branch: e.branch ?? null,
-      worktree: e.worktree ?? null,
+      ...(e.worktree === undefined ? {} : { worktree: e.worktree }),
       consumed: e.consumed ?? null,
       stale: e.stale,
       latest: e.slug === latest,
     })),
     parked: parkedRows(parked, now),
-    worktrees: manyWorktrees(store) || entries.some((e) => e.worktree !== undefined),
+    ...(manyWorktrees(store) || entries.some((e) => e.worktree !== undefined)
+      ? { worktrees: true }
+      : {}),
     ...unsaved,
   };
 }

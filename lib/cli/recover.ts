@@ -85,6 +85,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     name,
     force: a.flags.force === true,
     recovered: true,
+    store,
   });
   const note = await redactionNoteLazily(draft.counts, redacted);
   if (note) ctx.err(note);

@@ -20,7 +20,7 @@ export function projectStore(
   // A project directory gone by now is a worktree the agent removed before its SessionEnd (Claude
   // Code's clean-up at exit): the draft still says where the session worked.
   if (store.worktree === undefined && projectDir !== undefined && !exists(projectDir)) {
-    store.worktree = labelOf(store.home, projectDir);
+    store.worktree = labelOf(store.home ?? store.root, projectDir);
   }
   return { store, top: findGitTop(store.root) };
 }

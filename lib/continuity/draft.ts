@@ -100,7 +100,6 @@ export function draftEvidence(facts: TranscriptFacts, d: DraftInputs): Evidence 
   const base: Evidence = {
     root: d.store.root,
     store: d.store.dir,
-    home: d.store.home,
     git: d.top !== undefined,
     branch: d.branch,
     created: isoStamp(d.now),

@@ -25,7 +25,7 @@ import { withDocsLock } from "../store/docs_lock.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { chooseSlug } from "../store/slug.ts";
-import { docPath, ensureStore, storeAt } from "../store/store.ts";
+import { docPath, ensureStore, type Store, storeAt } from "../store/store.ts";
 
 /** What a dump wrote, for its report. */
 export interface Dumped {
@@ -92,12 +92,20 @@ export function copiedItems(items: OpenItem[]): string {
 export async function writeHandover(
   markdown: string,
   ev: Evidence,
-  opts: { now: Date; name?: string; force?: boolean; recovered?: boolean; session?: string },
+  opts: {
+    now: Date;
+    name?: string;
+    force?: boolean;
+    recovered?: boolean;
+    session?: string;
+    /** The store to write (default: the root's own, `ev.root`). */
+    store?: Store;
+  },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
   // A slug and a file name are made of the name: redacted first.
   const name = opts.name === undefined ? undefined : (await redactLazily(opts.name)).text;
-  const paths = storeAt(ev.root, ev.home);
+  const paths = opts.store ?? storeAt(ev.root);
   ensureStore(paths);
   // LATEST must be replaceable before the document is written: nothing half-done, and the
   // "unchanged" a failure reports stays true.

@@ -148,7 +148,7 @@ export function heads(store: Store): Map<string, Record<string, string>> {
 function readCache(store: Store, mtime: number): Map<string, Record<string, string>> | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(cachePath(store)));
-    if (data?.version !== 2 || data.dirMtimeMs !== mtime || typeof data.docs !== "object") {
+    if (data?.version !== 1 || data.dirMtimeMs !== mtime || typeof data.docs !== "object") {
       return undefined;
     }
     const out = new Map<string, Record<string, string>>();
@@ -170,7 +170,7 @@ function readCache(store: Store, mtime: number): Map<string, Record<string, stri
 function writeCache(store: Store, mtime: number, docs: Map<string, Record<string, string>>): void {
   try {
     Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
-    const data = { version: 2, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
+    const data = { version: 1, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
     writeFileAtomicSync(cachePath(store), JSON.stringify(data));
   } catch { /* a read-only store simply goes uncached */ }
 }

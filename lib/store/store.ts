@@ -36,9 +36,9 @@ export interface Store {
   root: string;
   /**
    * The directory holding the store (`<home>/.claude/state/session`): `root`, or in a linked
-   * worktree the same place in the repository's home (lib/store/repository.ts).
+   * worktree the same place in the repository's home (lib/store/repository.ts); unset: `root`.
    */
-  home: string;
+  home?: string;
   /** In a linked worktree, where it is (lib/store/repository.ts `worktreeLabel`). */
   worktree?: string;
   /**
@@ -95,7 +95,7 @@ export function isSafeSlug(slug: string): boolean {
  * that exists, so a store not created yet is judged by where it would be created.
  */
 export function storeOutside(store: Store): string | undefined {
-  return pathOutside(store.home, store.dir);
+  return pathOutside(store.home ?? store.root, store.dir);
 }
 
 /** The path of a document in the store. The slug must already be checked by {@link isSafeSlug}. */

@@ -92,7 +92,6 @@ export function buildEvidence(inputs: EvidenceInputs): Evidence {
   return {
     root: inputs.store.root,
     store: inputs.store.dir,
-    home: inputs.store.home,
     ...(inputs.store.worktree === undefined ? {} : { worktree: inputs.store.worktree }),
     git: git.top !== undefined,
     branch: git.branch,

@@ -53,8 +53,6 @@ export interface Evidence {
   root: string;
   /** The store directory. */
   store: string;
-  /** The directory holding the store: the root, or the repository's main worktree. */
-  home: string;
   /** The linked worktree the work is in (lib/store/repository.ts `worktreeLabel`). */
   worktree?: string;
   /** Whether the project is inside a git repository. */
