@@ -1,0 +1,149 @@
+/**
+ * End to end in the real Claude Code (every pinned version, offline, against the loopback
+ * stand-in): one store per repository across `claude --worktree`. `install --local` in the main
+ * checkout; `claude --worktree feat`: the model dumps, `/clear` restores the handover once; the
+ * model dumps again and parks an item, `/exit` with no changes lets Claude Code remove the
+ * worktree; from the main checkout `list` shows both handovers and the item, and `recall` prints
+ * the second.
+ *
+ * Gemini CLI's `--worktree` is not run here: see docs/STORE.md "Install scopes in worktrees".
+ */
+
+import assert from "node:assert/strict";
+import { CLI_FLAGS, projectFile } from "../../lib/agents/command.ts";
+import { type Claude, ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
+import { dumpCommand } from "./support/agents.ts";
+import { hookContext } from "./support/hook_context.ts";
+import { playScript } from "./support/plays.ts";
+import { runCli } from "./support/process.ts";
+import { commitAll, storeDocs, waitForClear, waitUntil } from "./support/scene_store.ts";
+import { isSummaryRequest, type Recorded, startStandIn } from "./support/stand_in.ts";
+import { sleep, type Tmux } from "./support/tmux.ts";
+import { ask as askIn, work as workIn } from "./support/turns.ts";
+
+const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
+
+/** An agent turn (not a side call, not the compaction) carrying what the user typed. */
+const carries = (r: Recorded, prompt: string) =>
+  (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUser(r).includes(prompt);
+
+function lastUser(r: Recorded): string {
+  const m = r.body.messages?.findLast((m) => m.role === "user");
+  if (m === undefined) return "";
+  return typeof m.content === "string"
+    ? m.content
+    : m.content.map((b) => typeof b.text === "string" ? b.text : "").join("\n");
+}
+
+/** The shell command the model runs to park an item (the real CLI). */
+function parkCommand(summary: string): string {
+  return `deno run ${CLI_FLAGS.join(" ")} ${projectFile("session.ts")} park ${summary}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function scenario(claude: Claude) {
+  Deno.test(`Claude Code ${claude.version}: --worktree: dump, /clear, park, /exit`, async (t) => {
+    const world = await makeWorld(claude.version);
+    const standIn = startStandIn();
+    let tmux: Tmux | undefined;
+    const s = { get tmux() { return tmux; }, standIn };
+    const id = crypto.randomUUID().slice(0, 8);
+    const first = `FIRST-${id}`;
+    const second = `SECOND-${id}`;
+    const parked = `parked-${id}`;
+    const worktree = `${world.project}/.claude/worktrees/feat`;
+    standIn.setScript(playScript([
+      {
+        prompt: "Dump the first handover.",
+        steps: [
+          { tool: "Bash", input: { command: dumpCommand("wt-first", first), description: "Dump" } },
+          { text: "First handover dumped." },
+        ],
+      },
+      {
+        prompt: "Dump again and park.",
+        steps: [
+          {
+            tool: "Bash",
+            input: { command: dumpCommand("wt-second", second), description: "Dump" },
+          },
+          { tool: "Bash", input: { command: parkCommand(parked), description: "Park" } },
+          { text: "Second handover dumped, item parked." },
+        ],
+      },
+    ]));
+    const ask = (prompt: string) => askIn(s, prompt, carries);
+    const work = (prompt: string, done: string) => workIn(s, prompt, done, carries);
+    try {
+      await t.step("install --local in the main checkout; claude --worktree feat", async () => {
+        const r = await runCli(world, ["install", "--local"]);
+        assert.equal(r.code, 0, r.stderr);
+        await commitAll(world, "setup");
+        assert.equal(
+          (await new Deno.Command("git", { args: ["status", "--porcelain"], cwd: world.project })
+            .output()).stdout.length,
+          0,
+          "install leaves the checkout clean (settings.local.json excluded)",
+        );
+        tmux = await startClaude(claude.bin, world, standIn, { args: ["--worktree", "feat"] });
+        assert.ok(await exists(worktree), "Claude Code made the worktree");
+      });
+      await t.step("the model dumps in the worktree: the repository's store", async () => {
+        await work("Dump the first handover.", "First handover dumped");
+        const doc = (await storeDocs(world)).find((d) => d.slug === "wt-first");
+        assert.ok(doc, "in the main checkout's store");
+        assert.equal(doc.fields.worktree, ".claude/worktrees/feat");
+        assert.ok(!(await exists(`${worktree}/.claude/state/session/wt-first.md`)));
+      });
+      await t.step("/clear: the handover reaches the model once", async () => {
+        await tmux!.submit("/clear");
+        await waitUntil(world, "the first handover consumed", async () =>
+          (await storeDocs(world)).find((d) =>
+            d.slug === "wt-first" && d.fields.consumed === "true"
+          ));
+        const r = await ask("What now?");
+        assert.ok(hookContext(r).includes(first), `the handover:\n${hookContext(r)}`);
+        await tmux!.submit("/clear");
+        await waitForClear(world);
+        const again = await ask("And now?");
+        assert.ok(!hookContext(again).includes(first), hookContext(again));
+      });
+      await t.step("dump again, park, /exit: Claude Code removes the clean worktree", async () => {
+        await work("Dump again and park.", "item parked");
+        await tmux!.submit("/exit");
+        const deadline = Date.now() + 60_000;
+        while (Date.now() < deadline && await exists(worktree)) await sleep(500);
+        assert.ok(!(await exists(worktree)), `the worktree is gone:\n${await tmux!.screen()}`);
+        await sleep(3_000); // SessionEnd runs after the removal
+      });
+      await t.step("from the main checkout: list shows both, recall prints the second", async () => {
+        const list = await runCli(world, ["list"]);
+        assert.equal(list.code, 0, list.stderr);
+        assert.match(list.stdout, /wt-first/);
+        assert.match(list.stdout, /wt-second/);
+        assert.match(list.stdout, new RegExp(parked));
+        const recall = await runCli(world, ["recall", "wt-second"]);
+        assert.equal(recall.code, 0, recall.stderr);
+        assert.ok(recall.stdout.includes(second), recall.stdout);
+        const drafts = (await storeDocs(world)).filter((d) => d.fields.draft === "auto");
+        for (const d of drafts) assert.notEqual(d.fields.branch, "main", d.text);
+      });
+    } finally {
+      const file = `${REPO}/.temp/worktree-${claude.version}.json`;
+      await Deno.writeTextFile(file, JSON.stringify(standIn.requests, null, 1)).catch(() => {});
+      await tmux?.kill();
+      await standIn.close();
+      await world.cleanup();
+    }
+  });
+}
+
+for (const claude of await ensureClaudes()) scenario(claude);
