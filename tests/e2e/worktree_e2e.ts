@@ -6,13 +6,22 @@
  * worktree; from the main checkout `list` shows both handovers and the item, and `recall` prints
  * the second.
  *
- * Gemini CLI's `--worktree` is not run here: see docs/STORE.md "Install scopes in worktrees".
+ * Gemini CLI's `--worktree` (`.gemini/worktrees/<name>`): the project install, committed, fires in
+ * the worktree; the dump lands in the repository's store and `/clear` restores it once.
  */
 
 import assert from "node:assert/strict";
 import { CLI_FLAGS, projectFile } from "../../lib/agents/command.ts";
 import { type Claude, ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
-import { dumpCommand } from "./support/agents.ts";
+import { cli, configureGemini, dumpCommand, ensureGemini, startGemini } from "./support/agents.ts";
+import {
+  contentsText,
+  isAgentTurn,
+  isToolOutput,
+  type Recorded as GeminiRecorded,
+  startStandIn as startGeminiStandIn,
+} from "./support/gemini_stand_in.ts";
+import { isoStamp } from "../../lib/store/time.ts";
 import { hookContext } from "./support/hook_context.ts";
 import { playScript } from "./support/plays.ts";
 import { runCli } from "./support/process.ts";
@@ -47,6 +56,13 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The text of the last user content of a Gemini request (what the user typed, plus context). */
+function geminiLastUser(r: GeminiRecorded): string {
+  const users = (r.body.contents ?? []).filter((c) => c.role === "user");
+  const last = users[users.length - 1];
+  return last ? contentsText({ ...r, body: { contents: [last] } }) : "";
 }
 
 function scenario(claude: Claude) {
@@ -158,3 +174,79 @@ function scenario(claude: Claude) {
 }
 
 for (const claude of await ensureClaudes()) scenario(claude);
+
+Deno.test("Gemini CLI --worktree: dump, /clear restores once, /exit keeps the handover", async (t) => {
+  const bin = await ensureGemini();
+  const world = await makeWorld();
+  const id = crypto.randomUUID().slice(0, 8);
+  const mark = `GEMINI-${id}`;
+  const standIn = startGeminiStandIn((r) => {
+    if (isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
+    if (geminiLastUser(r).includes("please dump")) {
+      return {
+        tool: "run_shell_command",
+        args: { command: dumpCommand("wt-gemini", mark), description: "dump" },
+      };
+    }
+    return { text: "OK." };
+  });
+  const env = { SESSION_NOW: isoStamp(new Date()) };
+  const worktree = `${world.project}/.gemini/worktrees/feat`;
+  let tmux: Tmux | undefined;
+  const say = async (message: string) => {
+    const since = standIn.requests.length;
+    await tmux!.submit(message);
+    return await standIn.waitFor(
+      (r) => isAgentTurn(r) && geminiLastUser(r).includes(message),
+      { since, timeoutMs: 30_000 },
+    );
+  };
+  try {
+    await configureGemini(world);
+    // Gemini CLI 0.61.0 takes --worktree only with experimental.worktrees on.
+    const settings = `${world.home}/.gemini/settings.json`;
+    const config = JSON.parse(await Deno.readTextFile(settings));
+    await Deno.writeTextFile(
+      settings,
+      JSON.stringify({ ...config, experimental: { ...config.experimental, worktrees: true } }),
+    );
+    const installed = await cli(world, { env }, "install", "--agent", "gemini");
+    assert.equal(installed.code, 0, installed.out);
+    await commitAll(world, "setup");
+    tmux = await startGemini(bin, world, standIn.url, env, ["--worktree", "feat"]);
+    await t.step("the shell tool's dump lands in the repository's store", async () => {
+      assert.ok(await exists(worktree), "Gemini made the worktree");
+      await say("please dump the session");
+      await tmux!.waitForScreen("Dumped. Send /clear", 30_000);
+      const doc = (await storeDocs(world)).find((d) => d.slug === "wt-gemini");
+      assert.ok(doc, "in the main checkout's store");
+      assert.equal(doc.fields.worktree, ".gemini/worktrees/feat");
+    });
+    await t.step("/clear: the next message carries the handover, once", async () => {
+      await tmux!.submit("/clear");
+      await sleep(2_000);
+      assert.ok(geminiLastUser(await say("carry on")).includes(mark));
+      await tmux!.submit("/clear");
+      await sleep(2_000);
+      assert.ok(!geminiLastUser(await say("second round")).includes(mark));
+    });
+    await t.step("/exit, the worktree removed as Gemini says: the handover stays", async () => {
+      // Gemini CLI 0.61.0 keeps a worktree at exit (its clean-up is never called) and prints
+      // "To remove manually: git worktree remove <path>": done here as the user would.
+      await tmux!.submit("/exit");
+      await tmux!.waitForScreen("To remove manually", 30_000);
+      const removed = await new Deno.Command("git", {
+        args: ["worktree", "remove", worktree],
+        cwd: world.project,
+      }).output();
+      assert.ok(removed.success, new TextDecoder().decode(removed.stderr));
+      assert.ok(!(await exists(worktree)));
+      const list = await runCli(world, ["list"]);
+      assert.match(list.stdout, /wt-gemini/, list.stdout + list.stderr);
+    });
+  } finally {
+    await tmux?.kill();
+    await standIn.close();
+    await world.cleanup();
+  }
+});
