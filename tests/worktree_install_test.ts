@@ -62,6 +62,14 @@ Deno.test("worktree install: --local in a worktree serves every worktree of the 
     );
     assert.throws(() => Deno.statSync(join(later, STORE_REL)));
   });
+  await t.step("uninstall --local from the main checkout removes every copy", async () => {
+    const gone = await runCliProcess(["uninstall", "--local"], { cwd: r.main });
+    assert.equal(gone.code, 0, gone.stderr);
+    for (const dir of [r.main, feat, side]) {
+      await assert.rejects(registeredCommand(dir, { scope: "local" }), Error, dir);
+    }
+    await installHook(r.main, { scope: "local" });
+  });
   await t.step("doctor in a sibling worktree made later says what to do", async () => {
     const late = await addWorktree(r.main, "../late-side", "late-side");
     await git(late, ["status"]);

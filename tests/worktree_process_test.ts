@@ -198,3 +198,20 @@ Deno.test("worktree: push from a worktree, pull into a clone", async () => {
   assert.deepEqual(docs(storeAt(clone).dir), ["pushed.md"]);
   assert.match(await Deno.readTextFile(storeAt(clone).parked), /carried-item/);
 });
+
+Deno.test("worktree: doctor in the main checkout moves the stores of every worktree", async () => {
+  await using r = await scratchRepo();
+  const side = await addWorktree(r.main, "../side", "side");
+  const old = storeAt(side);
+  await Deno.mkdir(old.dir, { recursive: true });
+  await Deno.writeTextFile(
+    join(old.dir, "left.md"),
+    `---\nslug: left\ncreated: ${isoStamp(NOW)}\nconsumed: true\nbranch: side\n---\n\nLeft.\n`,
+  );
+  await Deno.writeTextFile(old.latest, "left\n");
+  const doctor = await runCliProcess(["doctor"], { cwd: r.main });
+  assert.match(doctor.stdout, /moved the store left in this worktree \(.*side/, doctor.stdout);
+  assert.deepEqual(docs(storeAt(r.main).dir), ["left.md"]);
+  assert.throws(() => Deno.statSync(old.dir));
+  assert.equal(readLatest(storeAt(r.main)), undefined, "a consumed handover is not pending again");
+});

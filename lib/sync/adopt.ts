@@ -117,10 +117,15 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
   return { from: from.dir, docs, parked, removed };
 }
 
+/** The front matter of a document, or undefined. */
+function fieldsOf(store: Store, slug: string | undefined): Record<string, string> | undefined {
+  const text = slug === undefined ? undefined : readDoc(store, slug);
+  return text === undefined ? undefined : splitFrontMatter(text)?.fields;
+}
+
 /** The `created` of a document, in ms (0 when unknown). */
 function createdOf(store: Store, slug: string | undefined): number {
-  const text = slug === undefined ? undefined : readDoc(store, slug);
-  const created = text === undefined ? undefined : splitFrontMatter(text)?.fields.created;
+  const created = fieldsOf(store, slug)?.created;
   const ms = created === undefined ? NaN : Date.parse(created);
   return Number.isNaN(ms) ? 0 : ms;
 }
@@ -132,7 +137,8 @@ function createdOf(store: Store, slug: string | undefined): number {
 function followLatest(store: Store, from: Store, placedAs: Map<string, string>): void {
   const theirs = readLatest(from);
   const name = theirs === undefined ? undefined : placedAs.get(theirs);
-  if (name === undefined) return;
+  // A pointer to a handover already restored here points nowhere new.
+  if (name === undefined || fieldsOf(store, name)?.consumed !== "false") return;
   const mine = readLatest(store);
   if (mine === name || createdOf(store, name) < createdOf(store, mine)) return;
   writeLatest(store, name);
