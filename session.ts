@@ -5,7 +5,7 @@
  * @module
  */
 
-import { decodeStdin, readAll, writeLine } from "./lib/cli/context.ts";
+import { decodeStdin, readAll, writeLine } from "./lib/cli/run_context.ts";
 import { main } from "./lib/cli/main.ts";
 import { currentTime, safeEnv } from "./lib/store/time.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Benchmark fixtures: a project with a store of N handovers and M parked items, written straight
- * in the spec's formats (fast, and independent of the modes being measured).
+ * in the store's formats (docs/STORE.md; fast, and independent of the modes being measured).
  * @module
  */
 
@@ -9,7 +9,7 @@ import { isoStamp } from "../lib/store/time.ts";
 /** The pinned "now" every benchmark process runs at (via `SESSION_NOW`). */
 export const BENCH_NOW = new Date("2026-11-30T04:00:00Z");
 
-/** A handover document in the spec's format. */
+/** A handover document in the store's format (docs/STORE.md). */
 export function handoverDoc(slug: string, created: Date, consumed: boolean): string {
   return [
     "---",
@@ -42,7 +42,7 @@ export function handoverDoc(slug: string, created: Date, consumed: boolean): str
   ].join("\n");
 }
 
-/** One PARKED.md bullet in the spec's format. */
+/** One PARKED.md bullet in the store's format. */
 export function parkedBullet(i: number, raised: Date): string {
   const slug = `item-${String(i).padStart(5, "0")}`;
   return `- **${slug}** — Look into flaky case number ${i} in the ${

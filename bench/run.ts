@@ -15,7 +15,7 @@
 import { compare, growthExponent, type Proc, takeBest, timeFn, timeOnce } from "./harness.ts";
 import { BENCH_NOW, handoverDoc, makeProject } from "./fixtures.ts";
 import { MODES } from "../lib/cli/main.ts";
-import type { Context } from "../lib/cli/context.ts";
+import type { Context } from "../lib/cli/run_context.ts";
 import { CLI_FLAGS, hookFlags, projectFile } from "../lib/agents/command.ts";
 import { isoStamp } from "../lib/store/time.ts";
 

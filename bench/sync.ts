@@ -14,7 +14,8 @@
 import { growthExponent, median } from "./harness.ts";
 import { BENCH_NOW, handoverDoc, parkedFile } from "./fixtures.ts";
 import { gitText } from "../lib/sync/git.ts";
-import { pull, push } from "../lib/sync/sync.ts";
+import { pull } from "../lib/sync/sync.ts";
+import { push } from "../lib/sync/push.ts";
 import { storeAt } from "../lib/store/store.ts";
 
 const WHO = { user: "bench", host: "bench-host" };

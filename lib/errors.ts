@@ -15,7 +15,7 @@
  * @module
  */
 
-/** The exit codes of the CLI (the spec's table). */
+/** The exit codes of the CLI (docs/CLI.md, "Exit codes"). */
 export const EXIT = { ok: 0, notFound: 1, failure: 1, usage: 2, ambiguous: 3 } as const;
 
 /** An error the CLI reports as one line and exits with {@link SessionError.exitCode}. */

@@ -9,7 +9,7 @@ import { hookFlags } from "../lib/agents/command.ts";
 import { join } from "../lib/fs/path.ts";
 import { readLatest } from "../lib/store/latest.ts";
 import { docPath } from "../lib/store/store.ts";
-import { utf8Length } from "../lib/fs/atomic.ts";
+import { utf8Length } from "../lib/text/bytes.ts";
 import { NOW, put, REPO, scratchProject, writeDoc } from "./support/scratch.ts";
 import { contextOf, runHookProcess } from "./support/run.ts";
 import { transcriptOf } from "./support/transcript.ts";

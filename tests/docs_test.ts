@@ -93,3 +93,127 @@ Deno.test("docs: the check catches a missing file and a missing anchor", async (
     "README.md: #nope",
   ]);
 });
+
+/** Files below `dir` (relative to the repository) whose name ends with one of `ends`. */
+function filesBelow(dir: string, ...ends: string[]): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(join(REPO, dir))) {
+    if (SKIP.has(e.name)) continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory) out.push(...filesBelow(path, ...ends));
+    else if (e.isFile && ends.some((x) => e.name.endsWith(x))) out.push(path);
+  }
+  return out.sort();
+}
+
+/** The repository's own prose and code: what must carry the contract itself. */
+const OWN = [
+  ...filesBelow("lib", ".ts"),
+  ...filesBelow("tests", ".ts"),
+  ...filesBelow("bench", ".ts"),
+  ...filesBelow("scripts", ".ts"),
+  ...filesBelow("hooks", ".ts"),
+  "session.ts",
+  "session_restore.ts",
+  ...filesBelow("docs", ".md"),
+  "README.md",
+  "CONTRIBUTING.md",
+  "SKILL.md",
+];
+
+/**
+ * Words that point at a document outside the repository (the contract it was built from, or the
+ * skill it grew from): the docs carry the contract, so a reader of the repository alone can follow
+ * every reference. A PRNG's seed is a word of its own; "the seed" and "seed's" are the pointers.
+ */
+const OUTSIDE = [
+  /SPEC\.md/i,
+  /\bthe spec\b/i,
+  /\bspec's\b/i,
+  /\bspecification\b/i,
+  /\bthe seed\b/i,
+  /\bseed's\b/i,
+];
+
+/** Where `files` point outside the repository, as `file:line: text`. */
+export function outsidePointers(files: string[]): string[] {
+  const bad: string[] = [];
+  for (const file of files) {
+    if (file === "tests/docs_test.ts") continue; // the patterns themselves
+    const lines = Deno.readTextFileSync(join(REPO, file)).split("\n");
+    lines.forEach((line, i) => {
+      if (OUTSIDE.some((re) => re.test(line))) bad.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  return bad;
+}
+
+Deno.test("docs: nothing points at a spec or seed outside the repository", () => {
+  assert.deepEqual(outsidePointers(OWN), []);
+});
+
+Deno.test("docs: every mod.ts in lib/ is a module doc, not a barrel (no export *)", () => {
+  const barrels = filesBelow("lib", ".ts").filter((f) =>
+    /^\s*export\s*\*/m.test(Deno.readTextFileSync(join(REPO, f)))
+  );
+  assert.deepEqual(barrels, []);
+});
+
+/** The folders of lib/, so `store/slug.ts` in a comment is read as lib/store/slug.ts. */
+const LIB_DIRS = [...Deno.readDirSync(join(REPO, "lib"))].filter((e) => e.isDirectory).map((e) =>
+  e.name
+);
+
+/** The repository paths a text names: `lib/…`, `tests/…`, `docs/…`, or a lib/ folder's file. */
+function namedPaths(text: string): string[] {
+  const out: string[] = [];
+  const top = /(?<![\w./-])((?:lib|tests|bench|scripts|hooks|docs)\/[\w./-]*\w\.(?:ts|md))\b/g;
+  for (const m of text.matchAll(top)) out.push(m[1]);
+  const inLib = new RegExp(`(?<![\\w./-])((?:${LIB_DIRS.join("|")})/[\\w./-]*\\w\\.ts)\\b`, "g");
+  for (const m of text.matchAll(inLib)) out.push(`lib/${m[1]}`);
+  return out;
+}
+
+Deno.test("docs: every repository path the docs and lib/ name exists", () => {
+  const prose = [...filesBelow("lib", ".ts"), ...filesBelow("docs", ".md")];
+  const missing: string[] = [];
+  for (const file of [...prose, "README.md", "CONTRIBUTING.md", "SKILL.md"]) {
+    const text = Deno.readTextFileSync(join(REPO, file));
+    // Example output in a Markdown fence names a user's files, not ours.
+    for (const path of namedPaths(file.endsWith(".md") ? withoutCode(text) : text)) {
+      try {
+        Deno.statSync(join(REPO, path));
+      } catch {
+        missing.push(`${file}: ${path}`);
+      }
+    }
+  }
+  assert.deepEqual([...new Set(missing)], []);
+});
+
+/** File names lib/ names that are not ours: an example of a user's file, a file install writes. */
+const EXAMPLE_NAMES = new Set(["limiter.ts", "session-restore.ts"]);
+
+// A name of two characters or more: `l.ts` is a property read, not a file.
+Deno.test("docs: every file name lib/ names bare is a file of the repository", () => {
+  const names = new Set(
+    [...filesBelow(".", ".ts")].map((f) => f.slice(f.lastIndexOf("/") + 1)),
+  );
+  const missing: string[] = [];
+  for (const file of filesBelow("lib", ".ts")) {
+    const text = Deno.readTextFileSync(join(REPO, file));
+    for (const m of text.matchAll(/(?<![\w./-])([a-z][\w-]+\.ts)\b/g)) {
+      if (!names.has(m[1]) && !EXAMPLE_NAMES.has(m[1])) missing.push(`${file}: ${m[1]}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+/** The front door's length: reference detail belongs in docs/. */
+const README_MAX_LINES = 220;
+
+Deno.test(`docs: README.md is at most ${README_MAX_LINES} lines`, () => {
+  const lines = Deno.readTextFileSync(join(REPO, "README.md")).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  assert.ok(lines.length <= README_MAX_LINES, `README.md is ${lines.length} lines`);
+});

@@ -3,8 +3,9 @@
  * once, pointing at a script that exists, reading its own lib/, granted this store and, for
  * SessionEnd and PreCompact, the agent's transcripts; lib/agents/event_findings.ts for the
  * matcher, older registrations, the plugin and its SessionEnd budget), the store and its LATEST,
- * the gitignore, and for Codex and Gemini whether they will run the hook (lib/agents/trust.ts). Read-only; lib/cli/doctor.ts prints the findings. One file because
- * every check reads the same registered command back ({@link shellWords}).
+ * the gitignore, and for Codex and Gemini whether they will run the hook (lib/agents/trust.ts).
+ * Read-only; lib/cli/doctor.ts prints the findings. One file because every check reads the same
+ * registered command back ({@link shellWords}).
  * @module
  */
 
@@ -30,7 +31,7 @@ import { grantPath } from "./command.ts";
 import type { Finding } from "./finding.ts";
 import { codexFindings, geminiFindings, qwenFindings } from "./trust.ts";
 import { readIfExists, stateIgnored } from "./registration.ts";
-import { findHooks, SettingsError } from "./settings.ts";
+import { findHooks, type FoundHook, SettingsError } from "./settings.ts";
 import { docPath, isSafeSlug, type Store } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { exists } from "../fs/path.ts";
@@ -212,25 +213,28 @@ export function grantFindings(command: string, store: Store, where: string): Fin
   return out;
 }
 
-/** The registrations of `agent` in every scope it has: present, pointing at a script that exists. */
-async function registrationFindings(
-  env: Env,
-  store: Store,
-  agent: AgentSpec,
-): Promise<{ findings: Finding[]; paths: string[] }> {
-  const root = store.root;
-  const out: Finding[] = [];
-  const paths: string[] = [];
-  const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
-  const scoped = (scope: Scope) => `${fix}${scope === "project" ? "" : ` --${scope}`}`;
-  const plugin = agent.name === "claude" ? await enabledPlugin(env, root, agent) : undefined;
-  // Which events each settings file of ours registers: an older install has SessionStart only.
-  const events = new Map<string, { scope: Scope; events: Set<string> }>();
-  const registeredIn = new Map<HookTarget, string[]>();
+/** One of our hooks as read from a settings file, with what the file system says of its script. */
+interface RegisteredHook {
+  target: HookTarget;
+  scope: Scope;
+  path: string;
+  hook: FoundHook;
+  /** Its script is a plain path that does not exist. */
+  scriptMissing: boolean;
+}
+
+/** What the settings files hold, in reading order: a problem to report, or one of our hooks. */
+type Read = Finding | RegisteredHook;
+
+/**
+ * Reads, event by event and scope by scope, every settings file `agent` may register the hook in
+ * (the IO of the registration check): our hooks in each, whether each one's script exists, and the
+ * files that cannot be read as settings (each said once: one file holds every event's entry).
+ */
+async function readRegistrations(env: Env, root: string, agent: AgentSpec): Promise<Read[]> {
+  const out: Read[] = [];
   const broken = new Set<string>();
   for (const target of agent.targets) {
-    const event = eventOf(target);
-    const found: string[] = [];
     for (const scope of agent.scopes) {
       const path = target.settingsPath(scope, { root, env });
       const problem = scope === "user" ? userSettingsProblem(agent.name, path, env) : undefined;
@@ -242,12 +246,11 @@ async function registrationFindings(
       }
       const text = await readIfExists(path).catch(() => undefined);
       if (text === undefined) continue;
-      let hooks;
+      let hooks: FoundHook[];
       try {
         hooks = findHooks(text, target);
       } catch (err) {
         if (!(err instanceof SettingsError)) throw err;
-        // One file holds every event's registration: its problem is said once.
         if (!broken.has(path)) {
           out.push({ status: "fix", text: `${path}: ${err.message} — fix: repair the file` });
         }
@@ -255,71 +258,105 @@ async function registrationFindings(
         continue;
       }
       for (const hook of hooks) {
-        found.push(path);
-        if (!paths.includes(path)) paths.push(path);
-        const seen = events.get(path) ?? { scope, events: new Set<string>() };
-        events.set(path, seen);
-        seen.events.add(event);
         const script = scriptOf(hook.command);
-        const start = event === "SessionStart";
-        const where = `${
-          agent.name === "claude" && start ? "" : `${event} `
-        }hook in ${path} (${scope}${start ? `, matcher "${hook.matcher}"` : ""})`;
-        if (script && !script.includes("$") && !exists(script)) {
-          out.push({
-            status: "fix",
-            text: `${where} runs ${script}, which does not exist — fix: ${scoped(scope)}` +
-              ` from the current checkout`,
-          });
-        } else if (lacksCodeRead(hook.command)) {
-          out.push({
-            status: "fix",
-            text: `${where} cannot read the hook's own lib/ (an install before the hook loaded ` +
-              `each event's modules from there: it would restore nothing) — ` +
-              `fix: ${scoped(scope)}`,
-          });
-        } else if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {
-          out.push({
-            status: "fix",
-            text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ${fix}`,
-          });
-        } else {
-          const checks = [
-            ...(start
-              ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped(scope))
-              : []),
-            ...v8FlagsFinding(hook.command, where, scoped(scope)),
-          ];
-          if (!checks.some((f) => f.status === "fix")) out.push({ status: "ok", text: where });
-          out.push(
-            ...checks,
-            ...grantFindings(hook.command, store, where),
-            ...transcriptGrantFinding(
-              grantedPaths(hook.command, "read"),
-              target.transcripts?.(env),
-              where,
-              scoped(scope),
-            ),
-          );
-        }
+        const scriptMissing = !!script && !script.includes("$") && !exists(script);
+        out.push({ target, scope, path, hook, scriptMissing });
       }
     }
-    registeredIn.set(target, found);
+  }
+  return out;
+}
+
+/** The command that registers `agent`'s hook, for `scope` when given. */
+function installFix(agent: AgentSpec, scope?: Scope): string {
+  const fix = `session.ts install${agent.name === "claude" ? "" : ` --agent ${agent.name}`}`;
+  return `${fix}${scope === undefined || scope === "project" ? "" : ` --${scope}`}`;
+}
+
+/**
+ * What one registered hook says (pure): its script is there, it reads its own lib/, it carries
+ * this agent's `--agent`; then its matcher, engine flags, grants and transcript reads.
+ */
+function hookFindings(agent: AgentSpec, r: RegisteredHook, store: Store, env: Env): Finding[] {
+  const { hook, scope, path } = r;
+  const event = eventOf(r.target);
+  const start = event === "SessionStart";
+  const scoped = installFix(agent, scope);
+  const where = `${agent.name === "claude" && start ? "" : `${event} `}hook in ${path} (${scope}${
+    start ? `, matcher "${hook.matcher}"` : ""
+  })`;
+  if (r.scriptMissing) {
+    return [{
+      status: "fix",
+      text: `${where} runs ${scriptOf(hook.command)}, which does not exist — fix: ${scoped}` +
+        ` from the current checkout`,
+    }];
+  }
+  if (lacksCodeRead(hook.command)) {
+    return [{
+      status: "fix",
+      text: `${where} cannot read the hook's own lib/ (an install before the hook loaded ` +
+        `each event's modules from there: it would restore nothing) — fix: ${scoped}`,
+    }];
+  }
+  if (agent.name !== "claude" && !hook.command.includes(`--agent ${agent.name}`)) {
+    return [{
+      status: "fix",
+      text: `${where} lacks --agent ${agent.name} (its size budget and events) — fix: ` +
+        installFix(agent),
+    }];
+  }
+  const checks = [
+    ...(start ? matcherFindings(agent.name, hook.matcher, hook.command, where, scoped) : []),
+    ...v8FlagsFinding(hook.command, where, scoped),
+  ];
+  return [
+    ...(checks.some((f) => f.status === "fix") ? [] : [{ status: "ok", text: where } as Finding]),
+    ...checks,
+    ...grantFindings(hook.command, store, where),
+    ...transcriptGrantFinding(
+      grantedPaths(hook.command, "read"),
+      r.target.transcripts?.(env),
+      where,
+      scoped,
+    ),
+  ];
+}
+
+/**
+ * What the registrations say together (pure): a file of an older install missing events, and per
+ * event the plugin's hook beside them, none registered, or several. `largest` is the largest
+ * transcript a plugin's SessionEnd would draft from, read only when that finding needs it.
+ */
+function coverageFindings(
+  agent: AgentSpec,
+  hooks: RegisteredHook[],
+  plugin: string | undefined,
+  largest: number | undefined,
+): Finding[] {
+  const out: Finding[] = [];
+  const fix = installFix(agent);
+  // Which events each settings file of ours registers: an older install has SessionStart only.
+  const events = new Map<string, { scope: Scope; events: Set<string> }>();
+  for (const h of hooks) {
+    const seen = events.get(h.path) ?? { scope: h.scope, events: new Set<string>() };
+    events.set(h.path, seen);
+    seen.events.add(eventOf(h.target));
   }
   const older = [...events].filter(([, e]) => e.events.size < agent.targets.length);
   for (const [path, e] of older) {
     const missing = agent.targets.map(eventOf).filter((ev) => !e.events.has(ev));
-    out.push(olderRegistrationFinding(path, missing, scoped(e.scope)));
+    out.push(olderRegistrationFinding(path, missing, installFix(agent, e.scope)));
   }
   for (const target of agent.targets) {
     const event = eventOf(target);
-    const found = registeredIn.get(target) ?? [];
+    const found = hooks.filter((h) => h.target === target).map((h) => h.path);
     if (plugin && found.length > 0) {
       const scopes = [...new Set(found)].map((p) => events.get(p)?.scope ?? "project");
       const flags = scopes.map((s) => (s === "project" ? "" : ` --${s}`)).join(" / ");
       out.push(twiceFinding(event, plugin, [...new Set(found)], flags));
     } else if (plugin && event === "SessionEnd") {
-      out.push(pluginSessionEndFinding(plugin, largestTranscript(projectTranscripts(env, root))));
+      out.push(pluginSessionEndFinding(plugin, largest));
     } else if (plugin) {
       out.push({
         status: "ok",
@@ -343,7 +380,29 @@ async function registrationFindings(
       });
     }
   }
-  return { findings: out, paths };
+  return out;
+}
+
+/**
+ * The registrations of `agent` in every scope it has: present, pointing at a script that exists.
+ * The files are read here; what they say is judged by {@link hookFindings} and
+ * {@link coverageFindings}.
+ */
+async function registrationFindings(
+  env: Env,
+  store: Store,
+  agent: AgentSpec,
+): Promise<{ findings: Finding[]; paths: string[] }> {
+  const plugin = agent.name === "claude" ? await enabledPlugin(env, store.root, agent) : undefined;
+  const read = await readRegistrations(env, store.root, agent);
+  const hooks = read.filter((r): r is RegisteredHook => "hook" in r);
+  const endFound = hooks.some((h) => eventOf(h.target) === "SessionEnd");
+  const largest = plugin && !endFound
+    ? largestTranscript(projectTranscripts(env, store.root))
+    : undefined;
+  const each = read.flatMap((r) => "hook" in r ? hookFindings(agent, r, store, env) : [r]);
+  const findings = [...each, ...coverageFindings(agent, hooks, plugin, largest)];
+  return { findings, paths: [...new Set(hooks.map((h) => h.path))] };
 }
 
 /** Claude Code's folder of this project's transcripts (what a SessionEnd draft reads). */

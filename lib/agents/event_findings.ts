@@ -14,7 +14,7 @@ import { SESSION_END_DEFAULT_BUDGET_MS, SESSION_END_TIMEOUT } from "./targets.ts
 
 /**
  * The transcript size up to which a SessionEnd draft fits Claude Code's default 1.5 s budget with
- * a margin: the draft's goal is a 10 MB transcript in under 1.5 s on the bench machine (SPEC.md),
+ * a margin: the draft's goal is a 10 MB transcript in under 1.5 s on the bench machine,
  * and the budget is shared with every other SessionEnd hook and slower machines.
  */
 export const DRAFT_FITS_BYTES = 5 * 1024 * 1024;

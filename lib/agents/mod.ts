@@ -17,18 +17,7 @@
  * - event_findings.ts: doctor on the continuity events: matcher, older registration, transcripts, plugin
  * - trust.ts: whether Codex and Gemini will run the hook (feature flag, hook and folder trust)
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./targets.ts";
-export * from "./command.ts";
-export * from "./settings.ts";
-export * from "./gitignore.ts";
-export * from "./registration.ts";
-export * from "./finding.ts";
-export * from "./doctor.ts";
-export * from "./matcher.ts";
-export * from "./event_findings.ts";
-export * from "./trust.ts";
-export * from "./plugin_file.ts";

@@ -9,7 +9,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 
 /** One flag of a mode. */
 export interface FlagDef {

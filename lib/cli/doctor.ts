@@ -13,7 +13,7 @@ import { findStore, type Store } from "../store/store.ts";
 import { adopt } from "../sync/adopt.ts";
 import { adoptedLine } from "../sync/adopted_line.ts";
 import { EXIT } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
@@ -38,7 +38,7 @@ export const SPEC: ModeSpec = {
   ],
 };
 
-/** The exit code of a report with something to fix (the spec's "doctor found problems"). */
+/** The exit code of a report with something to fix (docs/CLI.md, "Exit codes"). */
 const NEEDS_FIXING = 1;
 
 /** Runs `doctor`. */

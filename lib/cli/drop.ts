@@ -6,7 +6,7 @@
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import {
   AmbiguousError,
   EXIT,

@@ -34,7 +34,7 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, inWritableStore, storeFor } from "./context.ts";
+import { type Context, inWritableStore, storeFor } from "./run_context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */
@@ -171,6 +171,11 @@ function firstWords(item: string): string {
  * and "concrete" are lib/handover/checks.ts; a weak point says how to fix it.
  */
 export function dumpPoints(f: DumpFacts): Point[] {
+  return [filesPoint(f), decisionsPoint(f), sweepPoint(f), nextStepPoint(f), sizePoint(f)];
+}
+
+/** The files table against the evidence: every row backed, no changed file left out. */
+function filesPoint(f: DumpFacts): Point {
   const b = f.backing;
   const from = f.transcript
     ? `${b.inTranscript} in the transcript, ${b.gitOnly} from git only`
@@ -186,7 +191,7 @@ export function dumpPoints(f: DumpFacts): Point[] {
       }`
       : "",
   ].filter(Boolean);
-  const files = weakFiles.length
+  return weakFiles.length
     ? point(
       "files",
       false,
@@ -201,10 +206,13 @@ export function dumpPoints(f: DumpFacts): Point[] {
       true,
       f.rows ? `${count(f.rows, "row")}, ${from}${given}` : "no files changed",
     );
+}
 
+/** Every decision with its why. */
+function decisionsPoint(f: DumpFacts): Point {
   const items = listItems(findSection(f.sections, "Decisions"));
   const bare = items.filter((i) => !hasWhy(i));
-  const decisions = point(
+  return point(
     "decisions",
     bare.length === 0,
     items.length === 0
@@ -216,9 +224,12 @@ export function dumpPoints(f: DumpFacts): Point[] {
       : `${items.length}, each with its why`,
     'add "— why: <reason>" to each',
   );
+}
 
+/** Sweep run in this session, before the dump. */
+function sweepPoint(f: DumpFacts): Point {
   const sweptMs = f.swept === undefined ? NaN : Date.parse(f.swept);
-  const sweep = Number.isNaN(sweptMs)
+  return Number.isNaN(sweptMs)
     ? point("sweep", false, `not run (no ${UNLANDED_REL})`, SWEEP_FIX)
     : sweptMs < Date.parse(f.since)
     ? point(
@@ -228,10 +239,13 @@ export function dumpPoints(f: DumpFacts): Point[] {
       SWEEP_FIX,
     )
     : point("sweep", true, `run ${sweptAgo(f.now.getTime() - sweptMs)}, before this dump`);
+}
 
+/** A next step that names something concrete to start from (lib/handover/checks.ts). */
+function nextStepPoint(f: DumpFacts): Point {
   const next = findSection(f.sections, "Next step");
   const named = next === undefined ? undefined : concreteMention(next);
-  const nextStep = next === undefined
+  return next === undefined
     ? point("next step", false, "missing", "add ## Next step: the one next action")
     : named
     ? point("next step", true, `names ${codeSpan(named.what)} (${kindName(named.kind)})`)
@@ -241,9 +255,12 @@ export function dumpPoints(f: DumpFacts): Point[] {
       `names nothing concrete: "${firstLine(next)}"`,
       "name the file, command, test, identifier or issue to start from",
     );
+}
 
+/** The size within the cap. */
+function sizePoint(f: DumpFacts): Point {
   const over = overage(f.size);
-  const size = point(
+  return point(
     "size",
     over === undefined,
     `${f.size.lines} lines, ~${f.size.tokens.toLocaleString("en-US")} tokens${
@@ -251,7 +268,6 @@ export function dumpPoints(f: DumpFacts): Point[] {
     }`,
     "tighten the largest sections named above; keep every decision",
   );
-  return [files, decisions, sweep, nextStep, size];
 }
 
 const SWEEP_FIX = "run `session.ts sweep`, park what is real";

@@ -11,7 +11,7 @@ import { renderEvidence } from "../handover/evidence/render.ts";
 import type { Evidence } from "../handover/evidence/model.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `evidence`. */

@@ -7,9 +7,9 @@
 
 import { UsageError } from "../errors.ts";
 import type { CollectOptions } from "../handover/evidence/collect.ts";
-import { DEFAULT_SINCE, parseSince } from "../handover/evidence/since.ts";
+import { DEFAULT_SINCE, parseSince } from "../handover/evidence/window.ts";
 import { transcriptEnv } from "../transcript/locate.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 
 /** The `--since` flag, shared by `evidence`, `dump` and `recover`. */
 export const SINCE_FLAG = {

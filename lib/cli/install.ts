@@ -28,7 +28,7 @@ import { findGitTop, findStore } from "../store/store.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */

@@ -9,15 +9,13 @@
 import { catalog, type DocEntry, entryOf, readHead } from "../store/catalog.ts";
 import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
-import { docPath, isSafeSlug, type Store } from "../store/store.ts";
+import { docPath, type Store } from "../store/store.ts";
+import { type Tidied, tidy } from "../store/lifecycle.ts";
 import { findCheckout, linkedWorktrees } from "../store/repository.ts";
-import { exists } from "../fs/path.ts";
-import { readLatest, recoverClaims, takeLatest, writeLatest } from "../store/latest.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
 import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import {
   newestTranscript,
@@ -149,44 +147,28 @@ export function parkedRows(items: ParkedItem[], now: Date): ParkedRow[] {
   });
 }
 
-/** What {@link expire} did: the slugs it removed, and those it could not remove, with why. */
-export interface Expired {
-  removed: string[];
-  notRemoved: { slug: string; reason: string }[];
-}
-
 /**
- * Removes expired documents (LATEST cleared first when it names one, and put back when the
- * document stays). The entries may come from the catalog's cache, which an in-place hand edit can
- * leave behind: a removal is decided again from the document itself, so nothing is deleted on
- * cached word alone. A document that cannot be removed (a read-only store) is reported, not hidden.
+ * Removes expired documents and clears a dangling LATEST (lib/store/lifecycle.ts `tidy`). The
+ * entries may come from the catalog's cache, which an in-place hand edit can leave behind: a
+ * removal is decided again from the document itself, so nothing is deleted on cached word alone.
+ * A document that cannot be removed (a read-only store) is reported, not hidden.
  */
-export function expire(
+export async function expire(
   store: Store,
   entries: DocEntry[],
   now: Date,
-  remove: (path: string) => void = Deno.removeSync,
-): Expired {
-  const out: Expired = { removed: [], notRemoved: [] };
-  for (const e of entries) {
-    if (!e.expired) continue;
-    const fields = readHead(docPath(store, e.slug));
-    if (fields === undefined || !entryOf(e.slug, fields, now).expired) continue;
-    const pointed = readLatest(store) === e.slug && takeLatest(store, e.slug) === e.slug;
-    try {
-      remove(docPath(store, e.slug));
-      out.removed.push(e.slug);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) continue; // removed meanwhile by another process
-      if (pointed) {
-        try {
-          writeLatest(store, e.slug);
-        } catch { /* the pointer cannot be put back: readers find no LATEST, never a wrong one */ }
-      }
-      out.notRemoved.push({ slug: e.slug, reason: (err as Error).message });
-    }
-  }
-  return out;
+  remove?: (path: string) => void,
+): Promise<Tidied> {
+  const stillExpired = (slug: string) => {
+    const fields = readHead(docPath(store, slug));
+    return fields !== undefined && entryOf(slug, fields, now).expired;
+  };
+  return await tidy(
+    store,
+    entries.filter((e) => e.expired).map((e) => e.slug),
+    stillExpired,
+    remove,
+  );
 }
 
 /**
@@ -199,21 +181,9 @@ export async function listing(
   place?: TranscriptPlace & { dir?: string },
 ): Promise<Listing> {
   const entries = catalog(store, now);
-  let expired: Expired = { removed: [], notRemoved: [] };
-  let latest: string | null = null;
-  // Removals and the pointer are decided under the store's docs lock (every writer of a document
-  // or LATEST holds it), so a dump landing meanwhile is never removed nor its pointer cleared.
-  await withDocsLock(store, () => {
-    recoverClaims(store);
-    expired = expire(store, entries, now);
-    latest = readLatest(store) ?? null;
-    // A pointer to a missing document (removed by hand) is cleared: LATEST never names one.
-    if (latest !== null && !(isSafeSlug(latest) && exists(docPath(store, latest)))) {
-      takeLatest(store, latest);
-      latest = null;
-    }
-  });
-  const { removed, notRemoved } = expired;
+  const tidied = await expire(store, entries, now);
+  const { removed, notRemoved } = tidied;
+  const latest = tidied.latest ?? null;
   const gone = new Set(removed);
   const parked = (await readParked(store)).items;
   const newest = place === undefined ? undefined : newestTranscript(place);

@@ -9,10 +9,11 @@
  * - `<mode>.ts`: one leaf per entry of {@link MODES}, exporting `SPEC` (its flags and help) and
  *   `run`; a mode imports lib/ and the shared CLI files below, never another mode
  * - args.ts: flag parsing and `--help` from a mode's `SPEC`
- * - context.ts: the world a mode runs in (cwd, env, clock, stdin, output), the store for `--dir`,
+ * - run_context.ts: the world a mode runs in (cwd, env, clock, stdin, output), the store for `--dir`,
  *   the docs lock
  * - scope_flags.ts: `--agent`, `--user`, `--local`, shared by install, uninstall and doctor
- * - any other non-mode file (e.g. parked_io.ts) names in its module doc the modes that share it
+ * - any other non-mode file (flags.ts, confidence.ts, sync_run.ts) names in its module doc the
+ *   modes that share it
  *
  * lib never imports lib/cli.
  * @module
@@ -22,7 +23,7 @@ import { setFault } from "../fs/atomic.ts";
 import { EXIT, isFsRefusal, isUnwritable, SessionError, UsageError } from "../errors.ts";
 import { findStore } from "../store/store.ts";
 import { adoptedLine } from "../sync/adopted_line.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { redactedOutput } from "../secrets/lazy.ts";
 
 /** A mode module: what every `lib/cli/<mode>.ts` exports. */
@@ -33,7 +34,7 @@ interface ModeModule {
 /**
  * Imports a mode's module. The specifier is computed on purpose: Deno builds the module graph of
  * every literal `import("…")` before the script starts, so literal specifiers here would make each run
- * resolve, read and hash every mode's modules and npm packages (~10 % of a quick mode's budget).
+ * resolve, read and hash every mode's modules and npm packages (docs/PERFORMANCE.md).
  * The CLI runs with read permission, so a runtime import needs nothing more.
  */
 function load(path: string): Promise<ModeModule> {
@@ -109,7 +110,7 @@ MODES.doctor = {
 };
 
 /**
- * Other words for modes, from the seed's vocabulary (what a user says: "save the session",
+ * Other words for modes, from a user's vocabulary (what a user says: "save the session",
  * "restore it", "archive that item"). Each runs its mode exactly, flags and help included.
  */
 export const ALIASES: Record<string, string> = {
@@ -189,7 +190,7 @@ async function dispatch(args: string[], ctx: Context): Promise<number> {
     // The one place errors become exit codes (lib/errors.ts): never a stack trace for them.
     if (err instanceof SessionError) {
       ctx.err(`session ${mode}: ${err.message}`);
-      // The spec: a usage error's message lists the supported modes, whatever the mistake.
+      // A usage error's message lists the supported modes, whatever the mistake.
       if (err instanceof UsageError) ctx.err(`Supported modes: ${Object.keys(MODES).join(", ")}.`);
       return err.exitCode;
     }

@@ -5,7 +5,7 @@
  */
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, inWritableStore, storeFor } from "./context.ts";
+import { type Context, inWritableStore, storeFor } from "./run_context.ts";
 import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
 import { findParked, holdsBullet, slugFamily } from "../parked/lookup.ts";
@@ -76,7 +76,7 @@ export function parkTarget(doc: ParkedDoc, summary: string, explicit?: string): 
 }
 
 /**
- * `park` with nothing to park, as in the seed: sweeps the project and offers what it found (but
+ * `park` with nothing to park: sweeps the project and offers what it found (but
  * what is parked already) as candidates, each with the command that parks it. Exit 1: nothing
  * was parked. Returned, not thrown: it is the mode's answer to no summary (a list of offers),
  * not a failure. The sweep's table is not written: this is a suggestion, not a sweep run.

@@ -5,7 +5,7 @@
  */
 
 import type { ModeSpec } from "./args.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { runSync, syncSpec } from "./sync_run.ts";
 
 /** Arguments and help of `pull`. */

@@ -5,17 +5,15 @@
  * @module
  */
 
-import { writeFileAtomic } from "../fs/atomic.ts";
-import { markConsumed, splitFrontMatter } from "../store/front_matter.ts";
+import { splitFrontMatter } from "../store/front_matter.ts";
 import { slugify } from "../store/slug.ts";
 import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
-import { readLatest, recoverClaims, takeLatest } from "../store/latest.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { consume, pendingSlug } from "../store/lifecycle.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { parseSections } from "../handover/document.ts";
 
@@ -173,11 +171,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `"${name}" is not a handover name (no "/", "\\" or ".."); see "session.ts list"`,
     );
   }
-  // A pointer a killed hook of an earlier version left in a claim is recovered first.
-  const latest = name === undefined ? readLatest(store) : undefined;
-  const slug = name === undefined
-    ? latest ?? await withDocsLock(store, () => recoverClaims(store))
-    : resolveSlug(store, name);
+  const pending = name === undefined ? await pendingSlug(store) : undefined;
+  const slug = name === undefined ? pending?.slug : resolveSlug(store, name);
   const text = slug === undefined ? undefined : readDoc(store, slug);
   if (slug === undefined || text === undefined) {
     const message = `${missMessage(store, name, slug)}\n${await whatExists(store, ctx.now)}`;
@@ -190,7 +185,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const facts: RecallFacts = {
     target: {
       slug,
-      via: name !== undefined ? "name" : latest !== undefined ? "latest" : "claim",
+      via: pending?.via ?? "name",
       // A named recall may mean a later dump of that name; LATEST names exactly one.
       siblings: name === undefined ? [] : await siblingsOf(store, slug),
     },
@@ -200,23 +195,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       frontMatter: split !== undefined,
     },
   };
-  const consumed = markConsumed(text);
-  if (consumed === undefined && readLatest(store) !== slug) {
-    facts.consumed = split?.fields.consumed === "true" ? "before" : "unmarked";
-    ctx.out(renderConfidence(recallPoints(facts)));
-    return EXIT.ok;
-  }
-  // Under the store's docs lock (every writer of a document or LATEST holds it), and only if the
-  // document is still the one printed: a dump that replaced it meanwhile is newer, unseen, and kept.
-  facts.consumed = await withDocsLock(store, async () => {
-    if (readDoc(store, slug) !== text) return "replaced" as const;
-    if (consumed !== undefined) await writeFileAtomic(docPath(store, slug), consumed);
-    takeLatest(store, slug);
-    if (consumed === undefined) return split?.fields.consumed === "true" ? "before" : "unmarked";
-    const reread = readDoc(store, slug);
-    const fields = reread === undefined ? undefined : splitFrontMatter(reread)?.fields;
-    return fields?.consumed === "true" ? "written" : "unread";
-  });
+  // Printed already: LATEST naming it is cleared even when there was nothing to flip.
+  facts.consumed = await consume(store, { slug, text, viaLatest: false, shown: true });
   ctx.out(renderConfidence(recallPoints(facts)));
   return EXIT.ok;
 }

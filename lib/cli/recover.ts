@@ -16,7 +16,7 @@ import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { refusal } from "../store/slug.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { SESSION_FLAG, SINCE_FLAG, sinceFlag, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `recover`. */

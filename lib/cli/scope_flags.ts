@@ -8,7 +8,7 @@
 import { AGENTS, type AgentSpec, type Scope } from "../agents/targets.ts";
 import { UsageError } from "../errors.ts";
 import type { ModeSpec, ParsedArgs } from "./args.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 
 /** The flags install, uninstall and doctor share: which agent. */
 export const AGENT_FLAG: ModeSpec["flags"] = {

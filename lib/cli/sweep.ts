@@ -24,7 +24,7 @@ import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { isoStamp } from "../store/time.ts";
 import { addCounts, redactDeep, redactionNote } from "../secrets/redact.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `sweep`. */

@@ -6,7 +6,7 @@
 
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { EXIT } from "../errors.ts";
-import { type Context, storeFor } from "./context.ts";
+import { type Context, storeFor } from "./run_context.ts";
 import { REMOTE_FLAG, syncLines } from "../sync/report.ts";
 import type { SyncReport } from "../sync/sync.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";

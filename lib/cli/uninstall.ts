@@ -10,7 +10,7 @@ import { findHooks, SettingsError } from "../agents/settings.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { settingsFile } from "../agents/targets.ts";
 import { EXIT, FailureError, NotFoundError } from "../errors.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./run_context.ts";
 import { type ModeSpec, parseOrHelp } from "./args.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 

@@ -9,8 +9,9 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
-import { readLatest, writeLatest } from "../store/latest.ts";
+import { pointLatest, underLock } from "../store/lifecycle.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
+import { chooseSlug } from "../store/slug.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
@@ -18,7 +19,7 @@ import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
 import { composeDraft, draftSlug, sameProject, sessionBranch, worthCarrying } from "./draft.ts";
 import { hasSince } from "./glance.ts";
-import { withSince } from "./since.ts";
+import { withSince } from "./since_dump.ts";
 import { sessionDocs } from "../store/sessions.ts";
 
 /** What {@link draftSession} needs. */
@@ -38,17 +39,6 @@ async function readFacts(path: string, root: string): Promise<TranscriptFacts | 
   } catch (err) {
     return `cannot read ${path}: ${err instanceof Error ? err.message : err}`;
   }
-}
-
-/**
- * Whether LATEST names a handover the agent wrote and nobody restored yet: a draft must not
- * take its place (it would shadow the dump).
- */
-function latestIsUnconsumedDump(store: Store): string | undefined {
-  const slug = readLatest(store);
-  const text = slug === undefined ? undefined : readDoc(store, slug);
-  const fields = text === undefined ? undefined : splitFrontMatter(text)?.fields;
-  return fields?.consumed === "false" && fields.draft === undefined ? slug : undefined;
 }
 
 /**
@@ -84,31 +74,40 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
     ) => (exists(`${r.top ?? store.root}/${p}`) ? "edited" as const : "reverted" as const),
   };
   ensureStore(store);
-  return await withDocsLock(store, async () => {
+  return await underLock(store, async () => {
     // Asked again under the lock: a dump or another SessionEnd hook may have written meanwhile.
     const own = sessionDocs(store.dir, r.session);
     if (own.length > 0) return { reason: `"${own[0].slug}" of this session exists; no draft` };
     const base = draftSlug(branch, r.now);
-    for (let n = 1; n <= 100; n++) {
-      const slug = n === 1 ? base : `${base}-${n}`;
-      const path = docPath(store, slug);
-      if (exists(path)) continue;
+    // Created exclusively: a name lost to a racing writer is passed over for the next suffix.
+    const lost = new Set<string>();
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const choice = chooseSlug({
+        base,
+        now: r.now,
+        exists: (slug) => lost.has(slug) || exists(docPath(store, slug)),
+      });
+      if ("error" in choice) break;
+      const { slug } = choice;
       const draft = await redactedDoc(composeDraft(facts, inputs, slug));
-      if (!(await createFileAtomic(path, draft))) continue;
-      const dump = latestIsUnconsumedDump(store);
+      if (!(await createFileAtomic(docPath(store, slug), draft))) {
+        lost.add(slug);
+        continue;
+      }
+      // A draft never takes LATEST from an unconsumed dump (lib/store/lifecycle.ts `planPoint`).
+      const dump = pointLatest(store, slug, "draft");
       if (dump !== undefined) {
         return { reason: `drafted "${slug}"; LATEST stays on the unconsumed "${dump}"` };
       }
-      writeLatest(store, slug);
       return { reason: `drafted "${slug}"; LATEST → ${slug}` };
     }
     return { reason: `no free name after "${base}"; nothing drafted` };
-  });
+  }, "draft");
 }
 
 /**
  * Adds `section` to the session's unconsumed document `slug`, under the docs lock: the agent's
- * text stays byte for byte, the section goes after its sections (since.ts `withSince`). Nothing when the document was consumed,
+ * text stays byte for byte, the section goes after its sections (since_dump.ts `withSince`). Nothing when the document was consumed,
  * changed hands or already carries the section meanwhile.
  */
 export async function appendSince(

@@ -9,7 +9,7 @@ import { TranscriptReader } from "../transcript/claude.ts";
 import type { Mention, TranscriptFacts } from "../transcript/facts.ts";
 import { forEachLine } from "../transcript/lines.ts";
 import { subagentFiles } from "../transcript/subagents.ts";
-import type { SinceFacts } from "./since.ts";
+import type { SinceFacts } from "./since_dump.ts";
 import { lineStamp } from "./glance.ts";
 
 /** A `git commit` the line's Bash call ran: its `-m` message, else the command; or undefined. */

@@ -7,13 +7,13 @@
  *   happened after a moment, from the raw lines, no reader.
  *
  * Which transcript files may be opened is lib/transcript/open.ts's rule. The writers (_write.ts,
- * after.ts, since.ts) use the same rules.
+ * after.ts, since_dump.ts) use the same rules.
  * @module
  */
 
 import { openTranscript } from "../transcript/open.ts";
 
-/** The title of the section session_end.ts appends (since.ts builds it). */
+/** The title of the section session_end.ts appends (since_dump.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
 
 /**

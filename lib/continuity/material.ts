@@ -4,7 +4,7 @@
  * PreCompact writes and SessionStart (`source: "compact"`) claims once.
  *
  * "The handover this session started from": the hook's restore leaves the slug it injected in
- * `.restored-<session id>` (lib/store/latest.ts `takeLatestAs`: LATEST, which names it on its first
+ * `.restored-<session id>` (lib/store/lifecycle.ts, the consume: LATEST, which names it on its first
  * line, renamed to the marker after the consume — no extra write on the inject path). A document this session dumped (`session: <id>` in its front matter) is newer and wins.
  * Reading the transcript for the restore's banner was not chosen: whether and how Claude Code
  * keeps a SessionStart hook's context in the transcript is not a documented contract.

@@ -10,7 +10,7 @@
  *   (`session:` front matter), whether a transcript's tail shows work after a moment
  * - idle.ts: whether a short transcript shows nothing worth a handover (no reader loaded)
  * - after.ts: a whole transcript read around a moment: the facts then and at the end, commits
- * - since.ts: the "Since the dump" section (pure)
+ * - since_dump.ts: the "Since the dump" section (pure)
  * - draft.ts: the automatic draft (`draft: auto`): recover's markdown, the transcript's files and
  *   tasks, no git; what is worth carrying; which project a transcript is of; HEAD's branch
  * - _store.ts: the store by the root rule, refused when it leads outside the project
@@ -25,19 +25,7 @@
  * - pre_compact.ts: PreCompact: save the card's material (loaded only for that event)
  * - compact.ts: SessionStart `source: "compact"`: claim the material once, inject the card
  *
- * Import the concept file, not this one: a barrel would load the whole folder, and the hook's
- * load cost is measured (docs/PERFORMANCE.md).
+ * The folder's map: it exports nothing (a barrel would load the whole folder, and the hook's
+ * load cost is measured: docs/PERFORMANCE.md); import the concept file.
  * @module
  */
-
-export * from "./session_end.ts";
-export * from "./glance.ts";
-export * from "./idle.ts";
-export * from "./after.ts";
-export * from "./since.ts";
-export * from "./draft.ts";
-export * from "./notice.ts";
-export * from "./material.ts";
-export * from "./card.ts";
-export * from "./pre_compact.ts";
-export * from "./compact.ts";

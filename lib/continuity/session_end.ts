@@ -6,7 +6,7 @@
  *   nothing to do. Cheap — a listing, a few front matters, the transcript's tail — because it is
  *   the common case and runs before every `/clear`'s SessionStart.
  * - It dumped, then kept working (files, commits, tasks after the dump's `created`): a
- *   `## Since the dump` section (since.ts) is appended to that document while it is unconsumed.
+ *   `## Since the dump` section (since_dump.ts) is appended to that document while it is unconsumed.
  * - It made no dump: a draft (draft.ts) from its transcript, unless the session left nothing worth
  *   carrying or the transcript is another project's. LATEST points at the draft only when it
  *   does not name an unconsumed dump: a draft never overwrites nor shadows a handover the agent
@@ -31,7 +31,7 @@ import { markClearing, markEnded, type SessionDoc, sessionDocs } from "../store/
 import { projectStore } from "./_store.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
-import type * as Since from "./since.ts";
+import type * as Since from "./since_dump.ts";
 import type * as Write from "./_write.ts";
 import type { Store } from "../store/store.ts";
 
@@ -138,7 +138,7 @@ async function sinceTheDump(
   if (tail === false) return { reason: `the session dumped "${doc.slug}" and did no work after` };
   const [{ readAround }, { sinceSection }] = await Promise.all([
     load<typeof After>("./after.ts"),
-    load<typeof Since>("./since.ts"),
+    load<typeof Since>("./since_dump.ts"),
   ]);
   let around: Since.SinceFacts | undefined;
   try {

@@ -12,38 +12,13 @@
  * @module
  */
 
+import { truncateUtf8 } from "../text/bytes.ts";
+
 /** Prefix of every temp file this project writes; readers of the store skip these names. */
 export const TEMP_PREFIX = ".tmp-";
 
 /** The longest file name (one path component) the file systems we run on take, in bytes. */
-export const NAME_MAX_BYTES = 255;
-
-/** The length of `text` in UTF-8 bytes (what file-name limits count). */
-export function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4; // a surrogate pair is one code point of four bytes
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
-/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, never splitting a code point. */
-export function truncateUtf8(text: string, maxBytes: number): string {
-  let out = "";
-  let n = 0;
-  for (const ch of text) {
-    n += utf8Length(ch);
-    if (n > maxBytes) break;
-    out += ch;
-  }
-  return out;
-}
+export const FILE_NAME_MAX_BYTES = 255;
 
 function tempPathFor(path: string): string {
   const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
@@ -52,7 +27,7 @@ function tempPathFor(path: string): string {
   const tail = `.${Deno.pid}.${Math.random().toString(36).slice(2, 10)}`;
   // A target name near the limit must still get a temp name the file system takes: its base is
   // cut (readers skip every TEMP_PREFIX name whatever follows).
-  const room = NAME_MAX_BYTES - TEMP_PREFIX.length - tail.length;
+  const room = FILE_NAME_MAX_BYTES - TEMP_PREFIX.length - tail.length;
   return `${dir}${TEMP_PREFIX}${truncateUtf8(base, room)}${tail}`;
 }
 

@@ -33,6 +33,11 @@ export const LOCK_STALE_MS = 60_000;
 export const LOCK_BEAT_MS = 1_000;
 /** A fallback lock untouched this long, whose holder cannot be judged by pid, is stale (ms). */
 export const LOCK_SILENT_MS = 10_000;
+/**
+ * A fallback lock file still empty this long is stale (ms): its creator writes the holder right
+ * after creating it, so an empty one this old is a crash mid-write, not a holder at work.
+ */
+export const LOCK_EMPTY_GRACE_MS = 2_000;
 
 /** Whether this Deno can try an OS lock without blocking (else every lock is the file kind). */
 export const OS_LOCKS = typeof Deno.FsFile.prototype.tryLockSync === "function";
@@ -308,7 +313,9 @@ function tryFileLock(
   }
   const alive = boot ? pidAlive : () => true;
   // A lock file still being written has no content yet: give its creator a moment.
-  const grace = seen ? ages : { staleMs: Math.min(ages.staleMs, 2_000), silentMs: ages.silentMs };
+  const grace = seen
+    ? ages
+    : { staleMs: Math.min(ages.staleMs, LOCK_EMPTY_GRACE_MS), silentMs: ages.silentMs };
   if (isStale(parseHolder(seen), mtime, Date.now(), grace, { boot, alive })) takeOver(path, seen);
   return undefined;
 }

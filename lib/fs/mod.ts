@@ -5,17 +5,13 @@
  *
  * - path.ts: joining and walking paths, existence checks, strict UTF-8 reads, quiet removal, and
  *   whether a path leads out of a root through a symlink
- * - atomic.ts: writes through a temp file and a rename (old file or new, never half); UTF-8 byte
- *   lengths; the fault injection the crash tests use
+ * - atomic.ts: writes through a temp file and a rename (old file or new, never half); the
+ *   longest file name; the fault injection the crash tests use
  * - lock.ts: the cross-process lock around read-modify-write edits (an OS lock, or an exclusive
  *   lock file where the file system refuses one); the store's docs lock
  * - stdio.ts: all of stdin as bytes; a line to stdout or stderr
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./path.ts";
-export * from "./atomic.ts";
-export * from "./lock.ts";
-export * from "./stdio.ts";

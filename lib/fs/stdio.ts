@@ -12,7 +12,7 @@ export interface ByteSource {
 
 /**
  * All of `source`'s bytes to its end. Synchronous reads, not `new Response(Deno.stdin.readable)`:
- * its first use loads Deno's fetch and stream code, ~5–8 ms of every `dump` (docs/PERFORMANCE.md).
+ * its first use loads Deno's fetch and stream code, a cost every `dump` would pay (docs/PERFORMANCE.md).
  * A descriptor left non-blocking fails a synchronous read with WouldBlock; it is read
  * asynchronously from there on.
  */
@@ -48,8 +48,8 @@ const ENCODER = new TextEncoder();
 
 /**
  * Writes `text` and a newline to `stream` (stdout, stderr): what `console.log` does for a string,
- * without its formatting machinery, which costs ~1 ms per 40 KB (a `list` of 10,000 parked items
- * prints 800 KB). Like `console.log`, a reader that went away (a broken pipe) is not an error.
+ * without its formatting machinery, whose cost grows with the output (a `list` of 10,000 parked
+ * items prints 800 KB: docs/PERFORMANCE.md). Like `console.log`, a reader that went away (a broken pipe) is not an error.
  */
 export function writeLine(stream: { writeSync(p: Uint8Array): number }, text: string): void {
   const bytes = ENCODER.encode(text + "\n");

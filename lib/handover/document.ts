@@ -1,6 +1,6 @@
 /**
  * The handover document, one concept: its `##` sections (parsed, matched by title, put in the
- * spec's order), the document rendered with its front matter, its size against the cap that
+ * document's order), the document rendered with its front matter, its size against the cap that
  * `dump` reports, and the digest the hook injects when a body is too large for the agent's
  * context preview. Writing one to the store is lib/handover/write.ts.
  * @module
@@ -185,7 +185,7 @@ export function knownTitle(title: string): (typeof SECTIONS)[number] | undefined
 }
 
 /**
- * Puts sections in the document's order: the known ones in the spec's order under their
+ * Puts sections in the document's order: the known ones in docs/STORE.md's order under their
  * canonical titles (repeats merged), then the agent's unknown ones in its order, then
  * {@link DROPPED}, which closes the document; empty sections are dropped. Text before the first
  * heading stays first.

@@ -12,14 +12,7 @@
  * - checks.ts: the rules a dump is scored by: a next step "concrete", a files row "backed", a
  *   decision with its why
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./document.ts";
-export * from "./files_table.ts";
-export * from "./evidence/mod.ts";
-export * from "./write.ts";
-export * from "./recover.ts";
-export * from "./sweep.ts";
-export * from "./checks.ts";

@@ -20,8 +20,7 @@ import {
   renderHandover,
   type Section,
 } from "./document.ts";
-import { recoverClaims, writeLatest } from "../store/latest.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
+import { pointLatest, underLock } from "../store/lifecycle.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { chooseSlug } from "../store/slug.ts";
@@ -107,21 +106,15 @@ export async function writeHandover(
   const name = opts.name === undefined ? undefined : (await redactLazily(opts.name)).text;
   const paths = opts.store ?? storeAt(ev.root);
   ensureStore(paths);
-  // LATEST must be replaceable before the document is written: nothing half-done, and the
-  // "unchanged" a failure reports stays true.
-  // (A rename replaces a symlink or a pipe there, never a directory.)
-  if (lstatOrUndefined(paths.latest)?.isDirectory) {
-    throw new FailureError(
-      `${paths.latest} is a directory, not the store's pointer file; remove it (rmdir, after ` +
-        "checking it holds nothing of yours) and dump again. Nothing was written",
-    );
-  }
+  refuseUnreplaceableLatest(paths.latest);
   // Two dumps racing for one name: the document is created exclusively (createFileAtomic), and
   // the loser takes the next free suffix instead of overwriting the winner's handover.
   const lost = new Set<string>();
   // Under the store's docs lock, which the hook and recall hold while they flip `consumed`: none
   // of them can then write an older version of this document back over the one written here.
-  return await withDocsLock(paths, async () => {
+  // (lib/store/lifecycle.ts `underLock`: a pointer lost in an older hook's stale claim is older
+  // than this one, so it is dropped, never brought back later.)
+  return await underLock(paths, async () => {
     for (let attempt = 0;; attempt++) {
       const choice = chooseSlug({
         name,
@@ -131,17 +124,7 @@ export async function writeHandover(
         exists: (slug) => lost.has(slug) || exists(docPath(paths, slug)),
       });
       if ("error" in choice) throw new UsageError(`${choice.error}. Nothing was written`);
-      const text = renderHandover(
-        {
-          slug: choice.slug,
-          created: ev.created,
-          branch: ev.branch,
-          recovered: opts.recovered,
-          session: sessionField(opts.session),
-          worktree: ev.worktree,
-        },
-        sections,
-      );
+      const text = handoverText(choice.slug, ev, opts, sections);
       const path = docPath(paths, choice.slug);
       if (opts.force) await writeFileAtomic(path, text);
       else if (!(await createFileAtomic(path, text))) {
@@ -151,10 +134,8 @@ export async function writeHandover(
         lost.add(choice.slug);
         continue;
       }
-      // A pointer lost in a stale claim is older than this one: it must not come back later.
-      recoverClaims(paths, Date.now(), false);
       try {
-        writeLatest(paths, choice.slug);
+        pointLatest(paths, choice.slug, "dump");
       } catch (err) {
         // A document LATEST does not name would never be restored: take back a new one, so the
         // failure leaves the store as it was; an overwrite (--force) cannot be taken back: say so.
@@ -167,7 +148,38 @@ export async function writeHandover(
       }
       return { slug: choice.slug, path, text, sections, files };
     }
-  });
+  }, "dump");
+}
+
+/** The document a handover named `slug` is (pure): its front matter, then `sections`. */
+function handoverText(
+  slug: string,
+  ev: Evidence,
+  opts: { recovered?: boolean; session?: string },
+  sections: Section[],
+): string {
+  const fields = {
+    slug,
+    created: ev.created,
+    branch: ev.branch,
+    recovered: opts.recovered,
+    session: sessionField(opts.session),
+    worktree: ev.worktree,
+  };
+  return renderHandover(fields, sections);
+}
+
+/**
+ * Refuses a dump while LATEST cannot be replaced, before the document is written: nothing
+ * half-done, and the "unchanged" a failure reports stays true. (A rename replaces a symlink or a
+ * pipe there, never a directory.)
+ */
+function refuseUnreplaceableLatest(latest: string): void {
+  if (!lstatOrUndefined(latest)?.isDirectory) return;
+  throw new FailureError(
+    `${latest} is a directory, not the store's pointer file; remove it (rmdir, after ` +
+      "checking it holds nothing of yours) and dump again. Nothing was written",
+  );
 }
 
 function lstatOrUndefined(path: string): Deno.FileInfo | undefined {

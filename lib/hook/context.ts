@@ -6,7 +6,7 @@
  * @module
  */
 
-import { utf8Length } from "../fs/atomic.ts";
+import { utf8Length } from "../text/bytes.ts";
 import { cliCommand } from "../agents/command.ts";
 import { buildDigest, capLines } from "../handover/document.ts";
 import { buildNotice, noticeBanner, summarizeDraft } from "../continuity/notice.ts";

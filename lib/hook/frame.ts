@@ -9,7 +9,7 @@
  * @module
  */
 
-import { utf8Length } from "../fs/atomic.ts";
+import { utf8Length } from "../text/bytes.ts";
 import { cliCommand } from "../agents/command.ts";
 import { ageMs, formatAge } from "../store/time.ts";
 import { head } from "../text/cut.ts";

@@ -5,11 +5,9 @@
  * @module
  */
 
-import { writeFileAtomicSync } from "../fs/atomic.ts";
-import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
-import { markConsumed } from "../store/front_matter.ts";
-import { docPath, readDoc, type Store } from "../store/store.ts";
-import { readLatest, restoredMarker, takeLatestAs } from "../store/latest.ts";
+import type { Store } from "../store/store.ts";
+import { restoredMarker } from "../store/latest.ts";
+import { consumeSync } from "../store/lifecycle.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { injectedBody, restoreBanner, wholeContext } from "./frame.ts";
 import type * as Built from "./context.ts";
@@ -95,11 +93,11 @@ export async function contextFor(found: Pending, now: Date, budget: Budget): Pro
 }
 
 /**
- * Consumes a pending handover exactly once, holding the store's docs lock (every writer of a
- * document or LATEST holds it): LATEST and the document must still be what the gates read — a
- * dump that replaced either meanwhile is newer, and is left as it is, unconsumed — then the
- * byte-exact flip of `consumed` (atomic) and only then LATEST cleared. So a failed write (a full
- * disk) leaves the store as it was, and two hooks firing together inject once. The context is
+ * Consumes a pending handover exactly once (lib/store/lifecycle.ts `consumeSync`, the consume
+ * `recall` runs too): under the docs lock, LATEST and the document must still be what the gates
+ * read — a dump that replaced either meanwhile is newer, and is left as it is, unconsumed — then
+ * the byte-exact flip of `consumed` and only then LATEST cleared. So a failed write (a full disk)
+ * throws with the store as it was, and two hooks firing together inject once. The context is
  * built before anything is claimed.
  */
 export async function consumePending(
@@ -110,38 +108,26 @@ export async function consumePending(
 ): Promise<Outcome> {
   const { store, slug, text } = found;
   const context = await contextFor(found, now, budget);
-  let lock: Lock;
-  try {
-    lock = acquireLockSync(docsLockTarget(store.dir), { waitMs: HOOK_LOCK_WAIT_MS });
-  } catch (err) {
-    return { injected: false, reason: `the store's lock: ${(err as Error).message}` };
+  // The session's `.restored-<id>` marker records the handover it started from (a draft's notice
+  // is none).
+  const marker = found.draft ? undefined : restoredMarker(store.dir, sessionId);
+  const status = consumeSync(
+    store,
+    { slug, text, viaLatest: found.viaLatest, shown: false, marker },
+    HOOK_LOCK_WAIT_MS,
+  );
+  if (typeof status === "object") {
+    return { injected: false, reason: `the store's lock: ${status.lock}` };
   }
-  try {
-    const latest = readLatest(store);
-    if ((found.viaLatest && latest !== slug) || readDoc(store, slug) !== text) {
-      return { injected: false, reason: "the store changed meanwhile" };
-    }
-    const consumed = markConsumed(text);
-    if (consumed === undefined) {
-      return {
-        injected: false,
-        reason: `document "${slug}": its consumed field cannot be flipped`,
-      };
-    }
-    writeFileAtomicSync(docPath(store, slug), consumed);
-    // The session's `.restored-<id>` marker records the handover it started from (a draft's
-    // notice is none): LATEST becomes it when LATEST names this one, else it is written.
-    const marker = found.draft ? undefined : restoredMarker(store.dir, sessionId);
-    if (latest === slug) takeLatestAs(store.latest, marker);
-    else if (marker !== undefined) writeFileAtomicSync(marker, `${slug}\n`);
-    return {
-      injected: true,
-      slug: found.label,
-      context,
-      redacted: found.redacted || undefined,
-      handover: !found.draft,
-    };
-  } finally {
-    lock.release();
+  if (status === "replaced") return { injected: false, reason: "the store changed meanwhile" };
+  if (status === "before" || status === "unmarked") {
+    return { injected: false, reason: `document "${slug}": its consumed field cannot be flipped` };
   }
+  return {
+    injected: true,
+    slug: found.label,
+    context,
+    redacted: found.redacted || undefined,
+    handover: !found.draft,
+  };
 }

@@ -75,7 +75,7 @@ export async function dropMatching(
 ): Promise<DropOutcome> {
   // No PARKED.md: nothing to drop, and no store is created just to say so.
   if (!exists(store.parked)) return { kind: "empty" };
-  // The rules load (~2.5 ms, under the lock) only when the entry may hold a secret
+  // The rules load (under the lock) only when the entry may hold a secret
   // (lib/secrets/lazy.ts `mayHoldSecret`); most entries cannot, and then nothing is loaded.
   const remove = async (doc: ParkedDoc, item: ParkedItem): Promise<Edit<DropOutcome>> => {
     const { doc: next, removed } = removeParked(doc, item);

@@ -72,8 +72,8 @@ export interface ParkedDoc {
 
 const BULLET = /^ ?[-*+][ \t]+(?=\S)/;
 const SLUG_MARK = /^(?:\*\*(.+?)\*\*|__(.+?)__|`([^`]+)`)[ \t]*(?:—|–|--?|:)?[ \t]*/;
-// Case-insensitive by character classes, not the `i` flag: with `i` the scan is ~12× slower, and
-// `list` runs this over every bullet (10,000 items: ~30 ms, ~180 ms with `i`). Same matches:
+// Case-insensitive by character classes, not the `i` flag: with `i` the scan is many times slower,
+// and `list` runs this over every bullet (docs/PERFORMANCE.md). Same matches:
 // without `u`, `i` never maps non-ASCII letters onto these ASCII ones.
 const FIELD_MARK =
   /(^|[\s.;,])([Rr][Aa][Ii][Ss][Ee][Dd]|[Ww][Hh][Yy]|[Nn][Ee][Xx][Tt])[ \t]*:[ \t]*/g;

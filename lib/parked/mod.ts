@@ -13,14 +13,7 @@
  * - file.ts: PARKED.md on disk — reading, and the locked atomic edit every change goes through
  * - drop.ts: dropping the item a query names, logged to dropped.jsonl
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./grammar.ts";
-export * from "./scanner.ts";
-export * from "./lookup.ts";
-export * from "./edit.ts";
-export * from "./match.ts";
-export * from "./file.ts";
-export * from "./drop.ts";

@@ -1,7 +1,7 @@
 /**
  * Redaction for the write paths that must stay fast (`park`, `drop`, `dump`, `evidence`, the
- * sweep `park` offers, and every mode's output: {@link redactedOutput}): redact.ts (~1.3 ms to load, ~1.2 ms to compile its patterns on first
- * use) is loaded only when a text may hold a secret; a text that cannot comes back as it was,
+ * sweep `park` offers, and every mode's output: {@link redactedOutput}): redact.ts (its load and its
+ * patterns' first compile: docs/PERFORMANCE.md#redaction) is loaded only when a text may hold a secret; a text that cannot comes back as it was,
  * with no counts, exactly what `redact` would return for it. A computed specifier, so the module
  * graph built at start-up does not include redact.ts.
  *
@@ -127,7 +127,7 @@ export async function redactionNoteLazily(...counts: RedactionCounts[]): Promise
   return redactionNote(counts.reduce(addCounts, {}));
 }
 
-/** Where a text is written: a mode's stdout or stderr (lib/cli/context.ts `Context`). */
+/** Where a text is written: a mode's stdout or stderr (lib/cli/run_context.ts `Context`). */
 type Write = (text: string) => void;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Secrets: credentials of well-known shapes found in any text and replaced by
  * `[redacted:<kind>]` before it reaches the store or a hook's output, with counts by kind so a
- * command can say what it took out, never the value (SPEC.md, "Secrets and portability").
+ * command can say what it took out, never the value (docs/STORE.md, "Secrets").
  *
  * - redact.ts: `redact(text)` → `{ text, counts }`, `redactDeep(json)`, `redactionNote(counts)`,
  *   counts arithmetic
@@ -18,22 +18,11 @@
  *   paths (park, drop, dump, evidence) and the CLI's output funnel (`redactedOutput`)
  * - _walk.ts: a JSON value's strings walked: `redactDeep`'s copy, the lazy path's check
  *
- * Why hand-written rules and not secretlint's preset. Measured 2026-12-01 on this project's
- * 2-core VM (shared, load average 6–10), Deno 2.9.6, @secretlint/core and
- * @secretlint/secretlint-rule-preset-recommend 13.1.0, warm npm cache:
- *
- * | | secretlint preset | this folder |
- * | --- | --- | --- |
- * | load, in a fresh `deno run` (dynamic import) | 60–85 ms | 1.2–1.5 ms (5 modules) |
- * | first call, 2 KB handover | (included below) | 1.2–1.5 ms (patterns compile on first use) |
- * | 100 KB transcript-like text | 21–24 ms first call, 2.5–3.7 ms after | 0.8–1.3 ms |
- * | whole process, load + one 2 KB text, vs an empty `deno run` | 5.0–5.1× (+74–98 ms) | 1.05–1.29× (+2–7 ms) |
- *
- * A hook may cost 1.3× a ~17 ms process floor and `park`/`drop` 3× (docs/PERFORMANCE.md): the
- * preset's load alone is over both, and the hook runs with `--no-config` and no npm imports. It
- * is also async only, and it misses kinds redacted here: JWTs, GCP API keys, secret-named assignments, bearer tokens, AWS key ids (off by
- * default), OpenAI keys without the `T3BlbkFJ` marker, passwords in URLs of other schemes or
- * with symbols; and it reports its AWS secret key at the match's start, not the value's. So the
+ * Why hand-written rules and not secretlint's preset: its load alone is over a hook's and a quick
+ * mode's budget (figures: docs/PERFORMANCE.md#redaction), and the hook runs with `--no-config` and
+ * no npm imports. It is also async only, and it misses kinds redacted here: JWTs, GCP API keys,
+ * secret-named assignments, bearer tokens, AWS key ids (off by default), OpenAI keys without the
+ * `T3BlbkFJ` marker, passwords in URLs of other schemes or with symbols; and it reports its AWS secret key at the match's start, not the value's. So the
  * rules here follow its patterns where it has one (noted per rule in rules.ts), and the tests
  * run the preset over the same generated true positives as a cross-check
  * (tests/secrets/secretlint_test.ts): whatever it finds there, this module redacts.
@@ -45,13 +34,7 @@
  * `?` in a URL is not found there. The false-positive rate on third-party code is measured in
  * tests/secrets/measure_test.ts.
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./redact.ts";
-export * from "./stream.ts";
-export * from "./rules.ts";
-export * from "./command_line.ts";
-export * from "./assignment.ts";
-export * from "./lazy.ts";

@@ -1,14 +1,12 @@
 /**
- * The LATEST pointer: read it, point it at a dump, clear it under the docs lock
- * (lib/store/docs_lock.ts), and recover the claims that earlier versions of the hook could leave
- * behind when killed.
+ * The LATEST pointer and the restored marker, read side: what they are called and what they
+ * name. Every write of them is lib/store/lifecycle.ts.
  * @module
  */
 
-import { TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
-import { exists, join, readUtf8, removeQuietly } from "../fs/path.ts";
-import { safeSessionId, splitFrontMatter } from "./front_matter.ts";
-import { isSafeSlug, readDoc, type Store } from "./store.ts";
+import { join } from "../fs/path.ts";
+import { safeSessionId } from "./front_matter.ts";
+import type { Store } from "./store.ts";
 
 /** The slug LATEST names, or undefined when it is missing, blank or unreadable. */
 export function readLatest(store: Store): string | undefined {
@@ -24,27 +22,6 @@ export function readLatest(store: Store): string | undefined {
   return slug === "" ? undefined : slug;
 }
 
-/** Points LATEST at `slug`, atomically. */
-export function writeLatest(store: Store, slug: string): void {
-  writeFileAtomicSync(store.latest, slug + "\n");
-}
-
-/**
- * Clears LATEST when it names `expected` (any slug when not given); returns the slug it named.
- * Call it holding the store's docs lock (lib/fs/lock.ts `docsLockTarget`): every writer of LATEST
- * holds it, so what was read is still there when it is removed, and a newer pointer is never lost.
- */
-export function takeLatest(store: Store, expected?: string): string | undefined {
-  const slug = readLatest(store);
-  if (slug === undefined || (expected !== undefined && slug !== expected)) return undefined;
-  try {
-    Deno.removeSync(store.latest);
-  } catch {
-    return undefined;
-  }
-  return slug;
-}
-
 /** The marker of the handover a session started from: `.restored-<session id>` in the store. */
 export const RESTORED_PREFIX = ".restored-";
 
@@ -56,65 +33,4 @@ export const RESTORED_PREFIX = ".restored-";
  */
 export function restoredMarker(dir: string, sessionId: string | undefined): string | undefined {
   return safeSessionId(sessionId) ? join(dir, `${RESTORED_PREFIX}${sessionId}`) : undefined;
-}
-
-/**
- * Takes LATEST away after the consume, holding the docs lock: renamed to `marker` when given (one
- * call; it holds the slug already), else — or when that fails — removed. A LATEST left behind
- * names a consumed document: harmless; a missing marker costs the card its handover, never the
- * restore.
- */
-export function takeLatestAs(latest: string, marker: string | undefined): void {
-  try {
-    if (marker !== undefined) return Deno.renameSync(latest, marker);
-  } catch { /* removed below */ }
-  removeQuietly(latest);
-}
-
-/** Prefix of the claims earlier versions renamed LATEST to while consuming it. */
-export const CLAIM_PREFIX = `${TEMP_PREFIX}LATEST.claim.`;
-
-/** A claim younger than this may belong to a hook still running: it is left alone. */
-export const CLAIM_STALE_MS = 10_000;
-
-/**
- * Recovers the pointer from claims a killed hook of an earlier version left behind (it renamed
- * LATEST to a claim, then died): when LATEST is missing and a claim names a document that is still
- * unconsumed, that claim becomes LATEST again (the newest such claim); a claim whose document was
- * consumed or is gone is only removed, so a consumed pointer never comes back. Returns the slug put
- * back, if any. With `restore` false (a dump, whose pointer supersedes them) every stale claim is
- * only removed. Call it holding the docs lock.
- */
-export function recoverClaims(
-  store: Store,
-  nowMs = Date.now(),
-  restore = true,
-): string | undefined {
-  const claims: { path: string; mtime: number }[] = [];
-  try {
-    for (const e of Deno.readDirSync(store.dir)) {
-      if (!e.isFile || !e.name.startsWith(CLAIM_PREFIX)) continue;
-      const path = join(store.dir, e.name);
-      const mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
-      if (nowMs - mtime >= CLAIM_STALE_MS) claims.push({ path, mtime });
-    }
-  } catch {
-    return undefined;
-  }
-  let restored: string | undefined;
-  for (const c of claims.sort((a, b) => b.mtime - a.mtime)) {
-    const slug = readUtf8(c.path)?.split("\n", 1)[0].trim() ?? "";
-    const doc = isSafeSlug(slug) ? readDoc(store, slug) : undefined;
-    if (
-      restore && restored === undefined && doc !== undefined &&
-      splitFrontMatter(doc)?.fields.consumed === "false" && !exists(store.latest)
-    ) {
-      try {
-        Deno.linkSync(c.path, store.latest); // a link never overwrites a pointer written meanwhile
-        restored = slug;
-      } catch { /* a newer LATEST exists: it wins */ }
-    }
-    removeQuietly(c.path);
-  }
-  return restored;
 }

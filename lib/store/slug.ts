@@ -5,7 +5,7 @@
  * @module
  */
 
-import { truncateUtf8, utf8Length } from "../fs/atomic.ts";
+import { truncateUtf8, utf8Length } from "../text/bytes.ts";
 import { reservedName } from "./store.ts";
 import { slugStamp } from "./time.ts";
 import { head } from "../text/cut.ts";
@@ -48,10 +48,10 @@ export function refusal(name: string): string | undefined {
     return `"${name}" is reserved (the store's ${reserved} file); choose another name`;
   }
   const bytes = utf8Length(slug);
-  if (bytes > NAME_MAX_BYTES) {
+  if (bytes > NAMED_SLUG_MAX_BYTES) {
     return `the name is too long: its slug "${head(slug, 24)}…" is ${bytes} bytes in UTF-8, ` +
-      `at most ${NAME_MAX_BYTES} (${NAME_MAX_BYTES} ASCII letters, ~${
-        Math.floor(NAME_MAX_BYTES / 3)
+      `at most ${NAMED_SLUG_MAX_BYTES} (${NAMED_SLUG_MAX_BYTES} ASCII letters, ~${
+        Math.floor(NAMED_SLUG_MAX_BYTES / 3)
       } CJK characters); give a shorter name`;
   }
   return undefined;
@@ -61,16 +61,16 @@ export function refusal(name: string): string | undefined {
  * Bounds of a slug in UTF-8 bytes. A file name takes at most 255 bytes (ext4, APFS, NTFS in
  * UTF-16 units, which a UTF-8 byte count bounds): `<slug>.md` and the atomic write's temp name
  * must fit, and a slug is also printed in banners and commands. So every slug dump writes is at
- * most {@link MAX_SLUG_BYTES}; a name may take {@link NAME_MAX_BYTES} of that, the rest is room
+ * most {@link MAX_SLUG_BYTES}; a name may take {@link NAMED_SLUG_MAX_BYTES} of that, the rest is room
  * for a `-2`, `-3`, … suffix.
  */
 export const MAX_SLUG_BYTES = 200;
 /** The longest slug a name may give, leaving room for a collision suffix. */
-export const NAME_MAX_BYTES = 180;
+export const NAMED_SLUG_MAX_BYTES = 180;
 
 /**
  * The slug of an unnamed dump: `<branch with / → ->-<YYYY-MM-DDTHH-MM-SSZ>`; a long branch is
- * cut (never the stamp) so the slug stays within {@link NAME_MAX_BYTES}.
+ * cut (never the stamp) so the slug stays within {@link NAMED_SLUG_MAX_BYTES}.
  */
 export function unnamedSlug(branch: string | undefined, now: Date): string {
   const stamp = `-${slugStamp(now)}`;
@@ -79,7 +79,7 @@ export function unnamedSlug(branch: string | undefined, now: Date): string {
     : "detached";
   // The cut may leave a trailing `.` or `-` (or a `.` before the stamp's `-`): harmless in a
   // file name, but trimmed for a tidy slug.
-  const cut = truncateUtf8(base, NAME_MAX_BYTES - stamp.length).replace(/[.-]+$/, "");
+  const cut = truncateUtf8(base, NAMED_SLUG_MAX_BYTES - stamp.length).replace(/[.-]+$/, "");
   return `${cut || "detached"}${stamp}`;
 }
 
@@ -87,11 +87,13 @@ export function unnamedSlug(branch: string | undefined, now: Date): string {
 export type SlugChoice = { slug: string } | { error: string };
 
 /**
- * The slug a dump writes to: from `name` (refused names give `error`) or unnamed from the branch
- * and `now`; an existing slug gets `-2`, `-3`, … unless `force` (which overwrites).
+ * The slug a dump writes to: from `name` (refused names give `error`), a ready `base` (a
+ * draft's), or unnamed from the branch and `now`; an existing slug gets `-2`, `-3`, … within
+ * {@link MAX_SLUG_BYTES} unless `force` (which overwrites).
  */
 export function chooseSlug(opts: {
   name?: string;
+  base?: string;
   branch?: string;
   now: Date;
   force?: boolean;
@@ -102,6 +104,8 @@ export function chooseSlug(opts: {
     const why = refusal(opts.name);
     if (why) return { error: why };
     base = slugify(opts.name);
+  } else if (opts.base !== undefined) {
+    base = opts.base;
   } else {
     base = unnamedSlug(opts.branch, opts.now);
   }

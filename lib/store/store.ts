@@ -1,13 +1,15 @@
 /**
- * Where the store is and what it holds: which project root it belongs to (the spec's `<root>`
+ * Where the store is and what it holds: which project root it belongs to (the `<root>`
  * rule, {@link findRoot}, so the CLI and the hook always find the same store: docs/STORE.md),
  * its files under that root, which slugs may name a document, whether the store leads outside
- * its project, reading a document confined to the store, and creating the store. The LATEST
- * pointer is lib/store/latest.ts, the docs lock lib/store/docs_lock.ts. Sync: the hook uses it.
+ * its project, reading a document confined to the store, and creating the store. LATEST is read
+ * in lib/store/latest.ts and changed only in lib/store/lifecycle.ts; the docs lock is
+ * lib/store/docs_lock.ts. Sync: the hook uses it.
  * @module
  */
 
-import { NAME_MAX_BYTES, PRIVATE_DIR, utf8Length } from "../fs/atomic.ts";
+import { FILE_NAME_MAX_BYTES, PRIVATE_DIR } from "../fs/atomic.ts";
+import { utf8Length } from "../text/bytes.ts";
 import { absolute, exists, isDir, join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
 import { safeSessionId } from "./front_matter.ts";
 import { type Checkout, findCheckout, homeFor, worktreeLabel } from "./repository.ts";
@@ -84,7 +86,7 @@ export function armPath(store: Store, session: string | undefined): string {
  * take every slug that can exist on disk; lib/store/slug.ts writes shorter ones.
  */
 export function isSafeSlug(slug: string): boolean {
-  if (!slug || utf8Length(slug) > NAME_MAX_BYTES - ".md".length) return false;
+  if (!slug || utf8Length(slug) > FILE_NAME_MAX_BYTES - ".md".length) return false;
   if (/[\/\\\0\r\n]/.test(slug) || slug.includes("..") || slug.startsWith(".")) return false;
   return reservedName(slug) === undefined;
 }
@@ -159,7 +161,7 @@ export interface RootInputs {
 }
 
 /**
- * The project root by the root rule: `--dir`; else, walking up from the start directory
+ * The project root by the `<root>` rule (docs/STORE.md): `--dir`; else, walking up from the start directory
  * (`CLAUDE_PROJECT_DIR` when set, else `cwd`) to the git top-level, the nearest directory that
  * already has a store; else the git top-level; else the start directory. `CLAUDE_PROJECT_DIR`
  * only starts the walk: Claude Code started in a subdirectory sets it to that subdirectory, while

@@ -1,5 +1,5 @@
 /**
- * Time: ISO stamps, ages from `created`, and the thresholds of the spec. Every function takes
+ * Time: ISO stamps, ages from `created`, and the store's thresholds (docs/STORE.md). Every function takes
  * `now` so tests never read the real clock. In store/ because every time this project handles is
  * the store's: the stamps it writes (`created`, a slug's stamp, a parked item's `raised`), the
  * age, staleness and expiry of what it holds, and the pinned clock (`SESSION_NOW`) its tests and

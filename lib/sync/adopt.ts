@@ -3,8 +3,8 @@
  * `park`'s: docs/STORE.md "Worktrees") moved into the repository's store by the rules `pull`
  * merges with (lib/sync/merge.ts): handovers a union by slug (nothing overwritten, nothing
  * doubled, a name taken by other content renamed `-from-<worktree>`), parked items merged with
- * no base (a drop logged on either side wins), the drop logs' union; LATEST follows the newer
- * pointer. Then the worktree's store is removed — unless it changed meanwhile, when the next run
+ * no base (a drop logged on either side wins), the drop logs' union; LATEST follows the moved
+ * pointer (lib/store/lifecycle.ts `pointAdopted`). Then the worktree's store is removed — unless it changed meanwhile, when the next run
  * takes it. Loaded only when a stranded store exists.
  * @module
  */
@@ -12,9 +12,8 @@
 import { isFsRefusal } from "../errors.ts";
 import { parentDir } from "../fs/path.ts";
 import { parseParkedBytes } from "../parked/scanner.ts";
-import { withDocsLock } from "../store/docs_lock.ts";
-import { splitFrontMatter } from "../store/front_matter.ts";
-import { readLatest, writeLatest } from "../store/latest.ts";
+import { readLatest } from "../store/latest.ts";
+import { pointAdopted } from "../store/lifecycle.ts";
 import { isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { slugify } from "../store/slug.ts";
 import { keyBullets, logLinesToAdd, mergeParked, placeDocs, tombstones } from "./merge.ts";
@@ -97,7 +96,10 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
       result: m.add.length,
     };
   });
-  await withDocsLock(store, () => followLatest(store, from, placedAs));
+  // LATEST follows the moved pointer when it names a newer pending handover (lib/store/lifecycle.ts).
+  const moved = readLatest(from);
+  const name = moved === undefined ? undefined : placedAs.get(moved);
+  if (name !== undefined) await pointAdopted(store, name);
   const whole = incoming.every((d) =>
     placedAs.has(d.name) &&
     (docs.includes(placedAs.get(d.name)!) || readDoc(store, placedAs.get(d.name)!) !== undefined)
@@ -115,31 +117,4 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
     }
   }
   return { from: from.dir, docs, parked, removed };
-}
-
-/** The front matter of a document, or undefined. */
-function fieldsOf(store: Store, slug: string | undefined): Record<string, string> | undefined {
-  const text = slug === undefined ? undefined : readDoc(store, slug);
-  return text === undefined ? undefined : splitFrontMatter(text)?.fields;
-}
-
-/** The `created` of a document, in ms (0 when unknown). */
-function createdOf(store: Store, slug: string | undefined): number {
-  const created = fieldsOf(store, slug)?.created;
-  const ms = created === undefined ? NaN : Date.parse(created);
-  return Number.isNaN(ms) ? 0 : ms;
-}
-
-/**
- * LATEST after an adoption: the stranded store's pointer, under the document's name here, when it
- * names a newer handover than the repository's pointer does (a sandboxed dump's, to be restored).
- */
-function followLatest(store: Store, from: Store, placedAs: Map<string, string>): void {
-  const theirs = readLatest(from);
-  const name = theirs === undefined ? undefined : placedAs.get(theirs);
-  // A pointer to a handover already restored here points nowhere new.
-  if (name === undefined || fieldsOf(store, name)?.consumed !== "false") return;
-  const mine = readLatest(store);
-  if (mine === name || createdOf(store, name) < createdOf(store, mine)) return;
-  writeLatest(store, name);
 }

@@ -11,19 +11,11 @@
  *   applying a merge through the store's locks and atomic writes.
  * - `ref_state.ts` — the store as a ref's commit holds it, and the merge's base.
  * - `identity.ts` — who syncs, and the `from` line / `-from-<user-host>` suffix naming them.
- * - `sync.ts` — `pull` and `push`: fetch, merge, commit, push, retry when behind.
+ * - `sync.ts` — `pull`: fetch, merge into the store; the report and the store's side push shares.
+ * - `push.ts` — `push`: merge in memory, commit, push without force, retry when behind; then the
+ *   store brought up to what was pushed.
  * - `report.ts` — what the modes print, and their shared run.
  * - `redaction.ts` — what travels, redacted on the way, the counts kept for the note.
  * - `text.ts` — what travels is text: a remote or local file that is not is refused, named.
  * @module
  */
-
-export * from "./merge.ts";
-export * from "./git.ts";
-export * from "./snapshot.ts";
-export * from "./ref_state.ts";
-export * from "./identity.ts";
-export * from "./sync.ts";
-export * from "./report.ts";
-export * from "./redaction.ts";
-export * from "./text.ts";

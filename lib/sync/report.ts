@@ -8,7 +8,8 @@
 import type { Store } from "../store/store.ts";
 import { redactionNote } from "../secrets/redact.ts";
 import { whoAmI } from "./identity.ts";
-import { pull, push, type SyncReport } from "./sync.ts";
+import { pull, type SyncReport } from "./sync.ts";
+import { push } from "./push.ts";
 
 /** The lines reporting a sync. */
 export function describe(report: SyncReport, mode: "push" | "pull"): string[] {

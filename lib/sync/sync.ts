@@ -1,5 +1,6 @@
 /**
- * `pull` and `push`: the store through `refs/session/store` of the project's own remote.
+ * `pull`, and what `push` (lib/sync/push.ts) shares with it: the store through
+ * `refs/session/store` of the project's own remote.
  *
  * The ref's tree: `handovers/<slug>.md`, `PARKED.md`, `dropped.jsonl` — never LATEST, locks,
  * temp files or caches. A pull fetches the ref into a private ref, merges it into the store
@@ -17,38 +18,22 @@
  */
 
 import { FailureError } from "../errors.ts";
-import { parseParkedBytes } from "../parked/scanner.ts";
 import { entryOf } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { isSafeSlug, type Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
 import type { RedactionCounts } from "../secrets/redact.ts";
-import {
-  commitTree,
-  fetchStore,
-  inRepo,
-  mkTree,
-  pushStore,
-  readBlobs,
-  resolveRemote,
-  revParse,
-  syncedRef,
-  type TreeEntry,
-  updateRef,
-  writeBlobs,
-} from "./git.ts";
-import { fromLine, suffixOf, type Who } from "./identity.ts";
+import { fetchStore, inRepo, readBlobs, resolveRemote, syncedRef, updateRef } from "./git.ts";
+import { suffixOf, type Who } from "./identity.ts";
 import {
   type Bullet,
   type DocPlacement,
   keyBullets,
   logLinesToAdd,
   mergeParked,
-  type ParkedMerge,
   placeDocs,
   supersededLine,
   tombstones,
-  travelling,
 } from "./merge.ts";
 import {
   baseBullets,
@@ -61,20 +46,13 @@ import {
 import {
   addDocs,
   editStoreParked,
-  localDocs,
-  readDocBytes,
   readSyncCache,
   spliceParked,
   type SyncCache,
   writeSyncCache,
 } from "./snapshot.ts";
 import { clean, cleanBytes } from "./redaction.ts";
-import { localText } from "./text.ts";
 
-/** How many times a push behind the remote fetches, merges and tries again. */
-export const PUSH_ATTEMPTS = 10;
-
-const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
 
 /** Options of {@link pull} and {@link push}. */
@@ -105,7 +83,8 @@ export interface SyncReport {
   redacted: RedactionCounts;
 }
 
-async function prepare(store: Store, name: string | undefined): Promise<string> {
+/** The remote to sync with, once the store is known to be in a git repository. */
+export async function prepare(store: Store, name: string | undefined): Promise<string> {
   if (!(await inRepo(store.root))) {
     throw new FailureError(
       `${store.root} is not in a git repository; push and pull carry the store through the ` +
@@ -119,7 +98,7 @@ async function prepare(store: Store, name: string | undefined): Promise<string> 
  * Brings the ref's state into the store: new handovers (renamed on a collision; expired ones
  * left out, as `list` would remove them), and the merge of PARKED.md and dropped.jsonl.
  */
-async function applyToStore(
+export async function applyToStore(
   store: Store,
   state: RefState,
   base: Bullet[] | undefined,
@@ -208,53 +187,8 @@ async function applyParked(
   report.superseded.push(...result.superseded.map((s) => s.slug));
 }
 
-function readOr<T>(read: () => T, fallback: T): T {
-  try {
-    return read();
-  } catch {
-    return fallback; // not there yet
-  }
-}
-
-/**
- * PARKED.md and dropped.jsonl merged with the ref's, in memory (`against` undefined: the remote
- * has not moved since the last sync, so the store's files are the merge, unparsed).
- */
-function mergeLocal(
-  store: Store,
-  against: { base: Bullet[] | undefined; state: RefState } | undefined,
-  now: Date,
-): { bytes: Uint8Array; log: string; merge?: ParkedMerge } {
-  const bytes = localText(
-    "PARKED.md",
-    readOr(() => Deno.readFileSync(store.parked), new Uint8Array()),
-  );
-  const log = DECODER.decode(
-    localText("dropped.jsonl", readOr(() => Deno.readFileSync(store.dropped), new Uint8Array())),
-  );
-  if (against === undefined) return { bytes, log };
-  const { base, state } = against;
-  const mtime = readOr(() => Deno.statSync(store.parked).mtime?.getTime() ?? 0, 0);
-  const doc = parseParkedBytes(bytes);
-  const mine = keyBullets(doc.items);
-  const m = mergeParked(
-    base,
-    { items: mine, dropped: tombstones(log) },
-    { items: bulletsOf(state.parked), dropped: tombstones(state.log) },
-    mtime > state.time,
-  );
-  const changed = m.remove.size > 0 || m.replace.size > 0 || m.add.length > 0;
-  const ts = isoStamp(now);
-  const add = [...logLinesToAdd(log, state.log), ...m.superseded.map((s) => supersededLine(s, ts))];
-  const sep = log.length > 0 && !log.endsWith("\n") ? "\n" : "";
-  return {
-    bytes: changed ? spliceParked(doc, mine, m) : bytes,
-    log: log + (add.length ? sep + add.map((l) => l + "\n").join("") : ""),
-    merge: m,
-  };
-}
-
-function newReport(remote: string): SyncReport {
+/** A report of nothing done yet, for `remote`. */
+export function newReport(remote: string): SyncReport {
   return {
     remote,
     empty: false,
@@ -292,134 +226,4 @@ export async function pull(store: Store, opts: SyncOptions): Promise<SyncReport>
   await updateRef(store.root, syncedRef(remote), tip);
   writeSyncCache(store, cache);
   return report;
-}
-
-/**
- * {@link applyToStore} after the remote took a push. A failure here (a full disk, a lock held too
- * long) says that the push landed, and that the base was kept, so the next pull finishes the merge.
- */
-async function applyPushed(...args: Parameters<typeof applyToStore>): Promise<void> {
-  const report = args[5];
-  try {
-    await applyToStore(...args);
-  } catch (err) {
-    if (report.pushed === undefined) throw err;
-    throw new FailureError(
-      `pushed to "${report.remote}" (${report.pushed.slice(0, 12)}), but bringing its items into ` +
-        `this store failed (${(err as Error).message}); run "session.ts pull" to bring them in`,
-      { cause: err },
-    );
-  }
-}
-
-/** `push`: this store merged into the remote's, then the store brought up to what was pushed. */
-export async function push(store: Store, opts: SyncOptions): Promise<SyncReport> {
-  const remote = await prepare(store, opts.remote);
-  const root = store.root;
-  const report = newReport(remote);
-  const cache = readSyncCache(store);
-  const from = fromLine(opts.who, opts.now);
-  const suffix = suffixOf(from, "here");
-  let lastWhy = "";
-  for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
-    report.attempts = attempt;
-    const tip = await fetchStore(root, remote);
-    const baseId = await baseCommit(root, remote, tip);
-    // The remote has not moved since the last sync: the merge is this store as it is.
-    const unmoved = tip !== undefined && baseId === tip;
-    const state = await refState(root, tip, !unmoved, remote);
-    const base = unmoved ? undefined : await baseBullets(root, baseId);
-    // Handovers: the ref's, plus this store's that it lacks (renamed on a slug collision).
-    const placed = placeDocs(
-      await refDocs(root, state, cache, remote),
-      await localDocs(store, cache),
-      () => suffix,
-      isSafeSlug,
-    );
-    // Counted afresh on each attempt: the last one is what the ref got.
-    report.redacted = {};
-    const blobs = placed.map((p) =>
-      ENCODER.encode(
-        clean(
-          travelling(DECODER.decode(localText(`${p.from}.md`, readDocBytes(store, p.from))), from),
-          report,
-        ),
-      )
-    );
-    const ids = await writeBlobs(root, blobs);
-    const known = new Map(ids.map((id, i) => [id, blobs[i]]));
-    let docsTree = state.docsTree;
-    if (placed.length > 0 || docsTree === undefined) {
-      const entries: TreeEntry[] = [...state.docs].map(([name, id]) => ({
-        mode: "100644",
-        type: "blob",
-        id,
-        name: `${name}.md`,
-      }));
-      placed.forEach((p, i) =>
-        entries.push({ mode: "100644", type: "blob", id: ids[i], name: `${p.to}.md` })
-      );
-      docsTree = await mkTree(root, entries);
-    }
-    // Parked items and the log: merged in memory; the store is not touched before the push.
-    const merged = mergeLocal(store, unmoved ? undefined : { base, state }, opts.now);
-    const m = merged.merge;
-    const mergedParked = cleanBytes(merged.bytes, report);
-    const mergedLog = clean(merged.log, report);
-    const [parkedId, logId] = await writeBlobs(root, [mergedParked, ENCODER.encode(mergedLog)]);
-    const tree = await mkTree(root, [
-      { mode: "100644", type: "blob", id: parkedId, name: "PARKED.md" },
-      { mode: "100644", type: "blob", id: logId, name: "dropped.jsonl" },
-      { mode: "040000", type: "tree", id: docsTree, name: "handovers" },
-    ]);
-    let commit = tip;
-    const sameTree = tip !== undefined && (await revParse(root, `${tip}^{tree}`)) === tree;
-    if (!sameTree) {
-      commit = await commitTree(
-        root,
-        tree,
-        tip,
-        `session push from ${opts.who.user}@${opts.who.host}`,
-        { name: `${opts.who.user}@${opts.who.host}`, email: `${opts.who.user}@${opts.who.host}` },
-        opts.now,
-      );
-      const outcome = await pushStore(root, remote, commit);
-      if (outcome.kind === "behind") {
-        lastWhy = outcome.why;
-        // Another machine pushed first: back off (exponential, with jitter, so pushers racing
-        // each other spread out rather than collide again), then merge theirs.
-        const ms = Math.random() * Math.min(2_000, 50 * 2 ** attempt);
-        await new Promise((r) => setTimeout(r, ms));
-        continue;
-      }
-      report.pushed = commit;
-    }
-    report.docsOut = placed;
-    // The remote has it: bring the store up to the pushed state (the same merge, now applied).
-    const pushedState: RefState = {
-      commit,
-      docs: new Map([...state.docs, ...placed.map((p, i) => [p.to, ids[i]] as [string, string])]),
-      docsTree,
-      parked: mergedParked,
-      log: mergedLog,
-      time: opts.now.getTime(),
-    };
-    // Unmoved: the store already is what was pushed (no merge brought anything in). The pushed
-    // state is clean: bringing it in counts nothing more.
-    // Nothing committed: nothing was sent, so nothing was redacted from it.
-    const sent = report.pushed === undefined ? {} : report.redacted;
-    if (!unmoved) await applyPushed(store, pushedState, base, cache, opts, report, known);
-    // The base follows the store: it moves only once the store holds the pushed state.
-    if (commit !== undefined) await updateRef(root, syncedRef(remote), commit);
-    report.redacted = sent;
-    report.docsIn = report.docsIn.filter((d) => !placed.some((p) => p.to === d.from));
-    const lost = m?.superseded.map((s) => s.slug) ?? [];
-    report.superseded = [...new Set([...lost, ...report.superseded])];
-    writeSyncCache(store, cache);
-    return report;
-  }
-  throw new FailureError(
-    `the remote "${remote}" kept moving: ${PUSH_ATTEMPTS} pushes in a row found newer items ` +
-      `there (last: ${lastWhy}); nothing was forced and the store is unchanged. Try again`,
-  );
 }

@@ -23,20 +23,7 @@
  * - newest.ts: the project's newest Claude Code transcript by metadata alone (list's unsaved notice)
  * - load.ts: locate, choose the reader, read; the locate inputs from the environment
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./facts.ts";
-export * from "./prose.ts";
-export * from "./paths.ts";
-export * from "./open.ts";
-export * from "./lines.ts";
-export * from "./prompt.ts";
-export * from "./claude.ts";
-export * from "./subagents.ts";
-export * from "./codex.ts";
-export * from "./read.ts";
-export * from "./locate.ts";
-export * from "./newest.ts";
-export * from "./load.ts";

@@ -154,3 +154,36 @@ Deno.test("install --agent opencode", async (t) => {
       }),
   );
 });
+
+/** The file `install --agent <agent>` writes its registration to, in the project. */
+const REGISTERED: Record<string, string> = {
+  codex: ".codex/hooks.json",
+  qwen: ".qwen/settings.json",
+  opencode: PLUGIN,
+};
+
+Deno.test("doctor --agent: a registration carrying another agent's --agent is a fix", async (t) => {
+  for (const agent of Object.keys(REGISTERED)) {
+    for (const [what, other] of [["another agent's", "--agent gemini"], ["no", ""]]) {
+      await t.step(`${agent}: ${what} --agent`, () =>
+        withRepo(async (root, home) => {
+          const opts = { cwd: root, env: { HOME: home } };
+          assert.equal((await runCliInProcess(["install", "--agent", agent], opts)).code, 0);
+          const file = `${root}/${REGISTERED[agent]}`;
+          const text = await Deno.readTextFile(file);
+          assert.ok(text.includes(`--agent ${agent}`), text);
+          const ok = await runCliInProcess(["doctor", "--agent", agent], opts);
+          assert.doesNotMatch(ok.out, /lacks --agent/);
+          // Only the registered command changes (opencode's file names its agent in a comment too).
+          const edited = text.replace(
+            /^.*session_restore\.ts.*$/m,
+            (line) => line.replaceAll(` --agent ${agent}`, other && ` ${other}`),
+          );
+          await Deno.writeTextFile(file, edited);
+          const run = await runCliInProcess(["doctor", "--agent", agent], opts);
+          assert.equal(run.code, 1, run.out);
+          assert.match(run.out, new RegExp(`lacks --agent ${agent}\\b.*fix: session\\.ts install`));
+        }));
+    }
+  }
+});

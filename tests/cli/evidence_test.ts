@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseSince } from "../../lib/handover/evidence/since.ts";
+import { parseSince } from "../../lib/handover/evidence/window.ts";
 import { join } from "../../lib/fs/path.ts";
 import { git, NOW, put, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";

@@ -384,7 +384,7 @@ Deno.test("list says which expired handovers it could not remove, and still list
     await writeDoc(p.store, "gone", { created: ago(40), latest: false });
     await writeDoc(p.store, "stuck", { created: ago(35) });
     const entries = catalog(p.store, NOW);
-    const r = expire(p.store, entries, NOW, (path) => {
+    const r = await expire(p.store, entries, NOW, (path) => {
       if (path.endsWith("stuck.md")) {
         throw new Deno.errors.PermissionDenied("Read-only file system");
       }

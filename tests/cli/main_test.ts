@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeLine } from "../../lib/cli/context.ts";
+import { writeLine } from "../../lib/cli/run_context.ts";
 import { ALIASES, MODES } from "../../lib/cli/main.ts";
 import { scratchProject } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";
@@ -101,7 +101,7 @@ Deno.test("writeLine: the whole text and a newline, a broken pipe ignored", asyn
   });
 });
 
-Deno.test("the seed's aliases run their modes: save, restore, load, archive", async (t) => {
+Deno.test("the aliases run their modes: save, restore, load, archive", async (t) => {
   await using p = await scratchProject({ git: false, store: false });
   await t.step("--help names every alias", async () => {
     const r = await runCliInProcess(["--help"], { cwd: p.root });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { CLAIM_PREFIX, readLatest } from "../../lib/store/latest.ts";
+import { readLatest } from "../../lib/store/latest.ts";
+import { CLAIM_PREFIX } from "../../lib/store/lifecycle.ts";
 import { join } from "../../lib/fs/path.ts";
 import { BODY, NOW, scratchProject, writeDoc } from "../support/scratch.ts";
 import { runCliInProcess, runCliProcess } from "../support/run.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { buildCard, CARD_LIMIT } from "../../lib/continuity/card.ts";
 import { FILES, type Material, PARKED, TASKS } from "../../lib/continuity/material.ts";
 import { BUDGETS } from "../../lib/hook/input.ts";
-import { utf8Length } from "../../lib/fs/atomic.ts";
+import { utf8Length } from "../../lib/text/bytes.ts";
 
 function material(fill: (title: string) => string): Material {
   const titles = ["Goal", "Standing instructions", "Decisions", "Next step", TASKS, PARKED, FILES];

@@ -154,6 +154,22 @@ Deno.test("compaction and LATEST: restored only with --source compact", async (t
     assert.ok(ctx.length <= 9_500);
     assert.equal(readLatest(p.store), undefined);
   });
+  await t.step("handover and card over the budget together: the handover is kept", async () => {
+    const { p, transcript } = await project();
+    await using _ = p;
+    // Fits alone (whole, under Codex's byte cap); with the card it would not.
+    const filler = "- 移行についての長年のメモ、そのまま。\n".repeat(155);
+    await writeDoc(p.store, "pending", { body: HANDOVER + "\n## Notes\n\n" + filler });
+    const options = parseHookArgs(["--source", "compact", "--agent", "codex"]);
+    const r = await answerCompact(start(p.root, transcript), options, {}, NOW);
+    assert.equal(r.reason, "injected the handover");
+    const ctx = JSON.parse(r.stdout!).hookSpecificOutput.additionalContext as string;
+    assert.match(ctx, /left this handover/);
+    assert.ok(ctx.includes(filler.trim()), "whole, not digested");
+    assert.doesNotMatch(ctx, /just compacted/, "the card is what gives way");
+    assert.ok(new TextEncoder().encode(ctx).length <= options.budget.maxBytes!);
+    assert.equal(readLatest(p.store), undefined, "consumed: it was shown");
+  });
   await t.step("no store, nothing to say, another event: silent", async () => {
     await using p = await scratchProject({ store: false });
     const r = await answerCompact(start(p.root, "/nonexistent"), DEFAULT_OPTIONS, {}, NOW);

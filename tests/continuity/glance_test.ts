@@ -9,7 +9,7 @@ import {
   workInTail,
 } from "../../lib/continuity/glance.ts";
 import { commitOf, readAround } from "../../lib/continuity/after.ts";
-import { sinceSection } from "../../lib/continuity/since.ts";
+import { sinceSection } from "../../lib/continuity/since_dump.ts";
 import { join } from "../../lib/fs/path.ts";
 import { scratchDir } from "../support/scratch.ts";
 import { minutesAgo, timedTranscript, workSteps } from "./_fixture.ts";

@@ -8,7 +8,7 @@ import {
 } from "../../lib/continuity/notice.ts";
 import { draftNotice } from "../../lib/hook/context.ts";
 import { BUDGETS } from "../../lib/hook/input.ts";
-import { utf8Length } from "../../lib/fs/atomic.ts";
+import { utf8Length } from "../../lib/text/bytes.ts";
 import { NOW } from "../support/scratch.ts";
 
 /** A draft body in the shape `recover` writes (what SessionEnd's draft holds). */

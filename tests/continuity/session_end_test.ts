@@ -67,6 +67,27 @@ Deno.test("SessionEnd after a dump and no more work writes nothing", async () =>
   assert.equal(await Deno.readTextFile(join(p.store.dir, "mine.md")), dump);
 });
 
+Deno.test("work in the dump's own second came before it: nothing 'Since the dump'", async () => {
+  await using p = await scratchProject();
+  // `created` is cut to the second; the dump finished within it, after this work.
+  const created = minutesAgo(3);
+  const dump = await writeSessionDump(p.store, "mine", { created });
+  const t = join(p.root, "t.jsonl");
+  await Deno.writeTextFile(
+    t,
+    timedTranscript(p.root, [
+      { at: minutesAgo(5), steps: workSteps() },
+      {
+        at: new Date(created.getTime() + 900),
+        steps: [{ tool: "Edit", input: { file_path: "src/footer.ts" }, result: "ok" }],
+      },
+    ]),
+  );
+  const r = await end(p.root, t);
+  assert.match(r.reason, /dumped "mine" and did no work after/);
+  assert.equal(await Deno.readTextFile(join(p.store.dir, "mine.md")), dump);
+});
+
 Deno.test("SessionEnd after a dump and more work appends 'Since the dump' once, body kept", async () => {
   await using p = await scratchProject();
   const { dump, t } = await dumpThen(p, [
@@ -138,6 +159,19 @@ Deno.test("a draft takes LATEST from a consumed dump or an older draft", async (
   await Deno.writeTextFile(t, timedTranscript(p.root, [{ at: minutesAgo(5), steps: workSteps() }]));
   await end(p.root, t);
   assert.match(readLatest(p.store)!, /-draft$/);
+});
+
+Deno.test("a draft takes LATEST from an older unconsumed draft", async () => {
+  await using p = await scratchProject();
+  const older = await writeSessionDump(p.store, "older-draft", { session: "other", draft: true });
+  const t = join(p.root, "t.jsonl");
+  await Deno.writeTextFile(t, timedTranscript(p.root, [{ at: minutesAgo(5), steps: workSteps() }]));
+  const r = await end(p.root, t);
+  assert.match(r.reason, /^drafted ".*-draft"; LATEST → /);
+  const latest = readLatest(p.store)!;
+  assert.match(latest, /-draft$/);
+  assert.notEqual(latest, "older-draft");
+  assert.equal(await Deno.readTextFile(join(p.store.dir, "older-draft.md")), older, "kept");
 });
 
 Deno.test("a consumed dump of this session: no draft, nothing appended", async () => {

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { acquireLock, isStale, LockTimeoutError, OS_LOCKS, withLock } from "../../lib/fs/lock.ts";
+import {
+  acquireLock,
+  isStale,
+  LOCK_EMPTY_GRACE_MS,
+  LOCK_SILENT_MS,
+  LockTimeoutError,
+  OS_LOCKS,
+  withLock,
+} from "../../lib/fs/lock.ts";
 import { FREED_WAIT_MS, LOCK_KINDS, scratchDir } from "../support/scratch.ts";
 
 const BOOT = "boot-a";
@@ -89,6 +97,25 @@ Deno.test("lock", async (t) => {
     );
     await Deno.remove(path);
   });
+  await t.step(
+    "file: an empty lock (a crash mid-write) is taken over after its short grace",
+    async () => {
+      const path = `${target}.lock.held`;
+      // Older than the grace, younger than the silent age: only the grace can free it.
+      const age = LOCK_EMPTY_GRACE_MS + 1_000;
+      assert.ok(age < LOCK_SILENT_MS);
+      await Deno.writeTextFile(path, "");
+      const then = new Date(Date.now() - age);
+      await Deno.utime(path, then, then);
+      const lock = await acquireLock(target, { kind: "file", waitMs: 60 });
+      assert.equal(JSON.parse(await Deno.readTextFile(path)).pid, Deno.pid, "taken over");
+      lock.release();
+      // Within the grace, an empty lock is a creator still writing: not taken over.
+      await Deno.writeTextFile(path, "");
+      await assert.rejects(acquireLock(target, { kind: "file", waitMs: 60 }), LockTimeoutError);
+      await Deno.remove(path);
+    },
+  );
   await t.step("file: a fresh lock of a live holder is not taken over", async () => {
     const path = `${target}.lock.held`;
     await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid, ts: Date.now() }));

@@ -33,7 +33,7 @@ Deno.test("handover rendering", async (t) => {
       { title: "Custom", content: "C" },
     ]);
   });
-  await t.step("render: front matter of the spec, then sections; parses back", () => {
+  await t.step("render: front matter, then sections; parses back", () => {
     const text = renderHandover(
       { slug: "s", created: "2026-11-30T04:02:39Z", branch: "main" },
       [{ title: "Goal", content: "G" }, { title: "Next step", content: "N" }],

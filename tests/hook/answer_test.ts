@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { takeArm } from "../../lib/hook/answer.ts";
 import { buildContext } from "../../lib/hook/context.ts";
 import { BUDGETS } from "../../lib/hook/input.ts";
-import { utf8Length } from "../../lib/fs/atomic.ts";
+import { utf8Length } from "../../lib/text/bytes.ts";
 import { armPath, docPath } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { NOW, type ScratchProject, scratchProject, writeDoc } from "../support/scratch.ts";

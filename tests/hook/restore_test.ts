@@ -13,6 +13,7 @@ import { answer } from "../../lib/hook/answer.ts";
 import { docPath } from "../../lib/store/store.ts";
 import { join } from "../../lib/fs/path.ts";
 import { readLatest } from "../../lib/store/latest.ts";
+import { markClearing } from "../../lib/store/sessions.ts";
 import {
   BODY,
   DOCS_LOCK,
@@ -245,4 +246,38 @@ Deno.test("the hook's answer to /clear, in-process", async (t) => {
     await Deno.writeTextFile(p.store.latest, "pipe\n");
     assert.deepEqual(await hook(p.root), { silence: 'document "pipe" is missing or unreadable' });
   });
+});
+
+Deno.test("the predecessor's own handover only while unconsumed and in the window", async (t) => {
+  const payload = (cwd: string) => ({
+    cwd,
+    session_id: "s-next",
+    hook_event_name: "SessionStart",
+    source: "clear",
+  });
+  /** A document of session `session`, LATEST left as it is. */
+  const ownDoc = async (p: ScratchProject, slug: string, o: Parameters<typeof writeDoc>[2]) => {
+    const text = await writeDoc(p.store, slug, { ...o, latest: false });
+    await Deno.writeTextFile(
+      docPath(p.store, slug),
+      text.replace("branch: main\n", "branch: main\nsession: s-prev\n"),
+    );
+  };
+  for (
+    const [what, own] of [
+      ["consumed", { created: minutes(1), consumed: true }],
+      ["stale (outside the window)", { created: minutes(120) }],
+    ] as const
+  ) {
+    await t.step(`its own ${what}: LATEST's fresh handover is restored`, async () => {
+      await using p = await scratchProject();
+      await writeDoc(p.store, "fresh", { created: minutes(2) });
+      await ownDoc(p, "own", own);
+      assert.equal(markClearing(p.store, "s-prev", NOW), true);
+      const o = await restore(payload(p.root), DEFAULT_OPTIONS, { projectDir: p.root }, NOW);
+      assert.equal(o.injected, true, o.injected ? "" : o.reason);
+      assert.equal(o.injected && o.slug, "fresh");
+      assert.equal(readLatest(p.store), undefined);
+    });
+  }
 });

@@ -79,7 +79,7 @@ for (const kind of KINDS) {
   });
 }
 
-Deno.test("true positives: the examples of the issue and config files, exactly", () => {
+Deno.test("true positives: the documented examples and config files, exactly", () => {
   const cases: [string, string][] = [
     ["API_KEY=9f8e7d6c5b4a3f2e1d0c", "API_KEY=[redacted:secret-assignment]"],
     ["export SECRET=s3cr3t-V4lue-99", "export SECRET=[redacted:secret-assignment]"],

@@ -7,7 +7,10 @@ import { join } from "../../lib/fs/path.ts";
 import {
   CLEARING_MS,
   CLEARING_PREFIX,
+  ENDED_PREFIX,
+  hasEnded,
   markClearing,
+  markEnded,
   sessionDocs,
   takeClearing,
 } from "../../lib/store/sessions.ts";
@@ -73,10 +76,59 @@ Deno.test("clearing marks: taken once, newest first, within their life", async (
     assert.deepEqual([...Deno.readDirSync(p.store.dir)], []);
     assert.equal(takeClearing(p.store, NOW), undefined);
   });
+  // In minutes, not from CLEARING_MS: a life stretched or cut by a typo must fail here.
+  await t.step("50 s old: taken; two minutes old: links nothing", async () => {
+    await using p = await scratchProject();
+    markClearing(p.store, "s-a", NOW);
+    assert.equal(takeClearing(p.store, at(50_000)), "s-a");
+    markClearing(p.store, "s-b", NOW);
+    assert.equal(takeClearing(p.store, at(2 * 60_000)), undefined);
+  });
   await t.step("an unreadable mark links nothing and is removed", async () => {
     await using p = await scratchProject();
     await Deno.writeTextFile(join(p.store.dir, `${CLEARING_PREFIX}s-a`), "not a stamp\n");
     assert.equal(takeClearing(p.store, NOW), undefined);
     assert.deepEqual([...Deno.readDirSync(p.store.dir)], []);
+  });
+});
+
+Deno.test("ended marks: a session ended for good frees its handover for a day", async (t) => {
+  const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+  const DAY = 24 * 60;
+  const marks = (dir: string) =>
+    [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith(ENDED_PREFIX)).sort();
+  await t.step("marked: the session has ended; another has not", async () => {
+    await using p = await scratchProject();
+    assert.equal(markEnded(p.store, "s-a", NOW), true);
+    assert.equal(hasEnded(p.store, "s-a"), true);
+    assert.equal(hasEnded(p.store, "s-b"), false);
+  });
+  // In minutes and hours, not from ENDED_MS: the restore window is 30 minutes, so a mark must
+  // outlive it; a day is when it is pruned.
+  for (
+    const [what, minutes, kept] of [
+      ["30 minutes", 30, true],
+      ["exactly 24 h", DAY, true],
+      ["24 h + 1 minute", DAY + 1, false],
+    ] as const
+  ) {
+    await t.step(`another session's end ${what} later: ${kept ? "kept" : "pruned"}`, async () => {
+      await using p = await scratchProject();
+      markEnded(p.store, "s-old", NOW);
+      markEnded(p.store, "s-new", at(minutes));
+      assert.equal(hasEnded(p.store, "s-old"), kept);
+      assert.deepEqual(
+        marks(p.store.dir),
+        kept ? [`${ENDED_PREFIX}s-new`, `${ENDED_PREFIX}s-old`] : [`${ENDED_PREFIX}s-new`],
+      );
+    });
+  }
+  await t.step("no store, or an id a file name cannot carry: no mark", async () => {
+    await using p = await scratchProject({ store: false });
+    assert.equal(markEnded(p.store, "s-a", NOW), false);
+    await Deno.mkdir(p.store.dir, { recursive: true });
+    assert.equal(markEnded(p.store, "a:b", NOW), false);
+    assert.equal(hasEnded(p.store, "a:b"), false);
+    assert.deepEqual(marks(p.store.dir), []);
   });
 });

@@ -3,18 +3,13 @@ import {
   alnumWords,
   chooseSlug,
   MAX_SLUG_BYTES,
-  NAME_MAX_BYTES,
+  NAMED_SLUG_MAX_BYTES,
   refusal,
   slugify,
   unnamedSlug,
 } from "../../lib/store/slug.ts";
-import {
-  createFileAtomic,
-  truncateUtf8,
-  utf8Length,
-  writeFileAtomic,
-  writeFileAtomicSync,
-} from "../../lib/fs/atomic.ts";
+import { createFileAtomic, writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
+import { utf8Length } from "../../lib/text/bytes.ts";
 import { isSafeSlug } from "../../lib/store/store.ts";
 import { prng, textOf } from "../support/prng.ts";
 import { scratchDir } from "../support/scratch.ts";
@@ -99,12 +94,12 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       const why = refusal(name);
       const slug = slugify(name);
       if (why !== undefined) {
-        if (utf8Length(slug) > NAME_MAX_BYTES && !name.includes("..")) {
+        if (utf8Length(slug) > NAMED_SLUG_MAX_BYTES && !name.includes("..")) {
           assert.match(why, /give a shorter name/, name);
         }
         continue;
       }
-      assert.ok(utf8Length(slug) <= NAME_MAX_BYTES, name);
+      assert.ok(utf8Length(slug) <= NAMED_SLUG_MAX_BYTES, name);
       const taken = (s: string) => s === slug || s === `${slug}-2`;
       for (const force of [true, false]) {
         const c = chooseSlug({ name, now: NOW, force, exists: taken });
@@ -118,7 +113,7 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       const branch = text(i % 2 ? 30 : 300);
       const s = unnamedSlug(branch, NOW);
       assert.ok(s.endsWith("-2026-11-30T04-02-39Z"), s);
-      assert.ok(utf8Length(s) <= NAME_MAX_BYTES, `${utf8Length(s)} bytes: ${s}`);
+      assert.ok(utf8Length(s) <= NAMED_SLUG_MAX_BYTES, `${utf8Length(s)} bytes: ${s}`);
       assert.ok(isSafeSlug(s), s);
       const c = chooseSlug({
         branch,
@@ -128,17 +123,9 @@ Deno.test("slugs are bounded in bytes, from any name or branch", async (t) => {
       assert.ok("slug" in c && utf8Length(c.slug) <= MAX_SLUG_BYTES && isSafeSlug(c.slug));
     }
   });
-  await t.step("the 84 × 日 name of the report is refused; 60 fit", () => {
+  await t.step("an 84 × 日 name (252 bytes) is refused; 60 fit", () => {
     assert.match(refusal("日".repeat(84))!, /252 bytes in UTF-8, at most 180/);
     assert.equal(refusal("日".repeat(60)), undefined);
-    assert.equal(utf8Length("a日é😀\ud800"), 1 + 3 + 2 + 4 + 3);
-    for (const s of ["a日é😀", "😀😀", "x"]) {
-      for (let max = 0; max < 12; max++) {
-        const cut = truncateUtf8(s, max);
-        assert.ok(s.startsWith(cut) && new TextEncoder().encode(cut).length <= max);
-        assert.ok(!/[\ud800-\udbff]$/.test(cut), "never half a surrogate pair");
-      }
-    }
   });
 });
 

@@ -8,7 +8,7 @@ import {
   readDoc,
   storeAt,
 } from "../../lib/store/store.ts";
-import { readLatest, takeLatest, writeLatest } from "../../lib/store/latest.ts";
+import { readLatest } from "../../lib/store/latest.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
 import { mkfifo, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 
@@ -45,7 +45,7 @@ Deno.test("isSafeSlug refuses what could escape the store or shadow its files", 
   }
 });
 
-Deno.test("findRoot: the spec's <root> rule", async (t) => {
+Deno.test("findRoot: the <root> rule", async (t) => {
   await using p = await scratchProject({ store: false });
   const sub = join(p.root, "a", "b");
   await Deno.mkdir(sub, { recursive: true });
@@ -103,23 +103,6 @@ Deno.test("LATEST pointer", async (t) => {
   await t.step("first line, trimmed (CRLF too)", async () => {
     await Deno.writeTextFile(p.store.latest, "abc\r\nignored\n");
     assert.equal(readLatest(p.store), "abc");
-  });
-  await t.step("writeLatest then takeLatest: taken once, then gone", () => {
-    writeLatest(p.store, "one");
-    assert.equal(readLatest(p.store), "one");
-    assert.equal(takeLatest(p.store, "one"), "one");
-    assert.equal(readLatest(p.store), undefined);
-    assert.equal(takeLatest(p.store, "one"), undefined);
-  });
-  await t.step("takeLatest with another expected slug puts the pointer back", () => {
-    writeLatest(p.store, "newer");
-    assert.equal(takeLatest(p.store, "older"), undefined);
-    assert.equal(readLatest(p.store), "newer");
-    assert.deepEqual(
-      [...Deno.readDirSync(p.store.dir)].map((e) => e.name),
-      ["LATEST"],
-      "no claim file left behind",
-    );
   });
 });
 

@@ -11,7 +11,7 @@ import { answer, type HookAnswer } from "../../lib/hook/answer.ts";
 import { DEFAULT_OPTIONS, type Payload, type RestoreOptions } from "../../lib/hook/input.ts";
 import type { HookEnv } from "../../lib/hook/restore.ts";
 import { main } from "../../lib/cli/main.ts";
-import { decodeStdin } from "../../lib/cli/context.ts";
+import { decodeStdin } from "../../lib/cli/run_context.ts";
 import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { CLI, HOOK, NOW } from "./scratch.ts";

@@ -72,6 +72,16 @@ Deno.test({
       assert.throws(() => openTranscript(join(projects, "-other", "t.jsonl")), /leads outside/);
     });
     await t.step(
+      "a symlink into a sibling folder sharing the prefix (projects-evil/) is refused",
+      () => {
+        const evil = join(home.path, "projects-evil");
+        Deno.mkdirSync(evil);
+        Deno.writeTextFileSync(join(evil, "t.jsonl"), "{}\n");
+        Deno.symlinkSync(join(evil, "t.jsonl"), join(folder, "evil.jsonl"));
+        assert.throws(() => openTranscript(join(folder, "evil.jsonl")), /leads outside/);
+      },
+    );
+    await t.step(
       "a directory is no transcript; a missing file throws the file system's error",
       () => {
         assert.throws(() => openTranscript(folder), NotATranscript);

@@ -30,7 +30,7 @@ import type { LocateInputs } from "../../transcript/locate.ts";
 import { gitFacts, narrowFacts, trackedFiles } from "./git.ts";
 import { buildEvidence, withTranscript } from "./merge.ts";
 import type { Artifact, Evidence, OpenItem } from "./model.ts";
-import { sessionStart } from "./since.ts";
+import { sessionStart } from "./window.ts";
 
 /** What {@link collectEvidence} needs to know: the project, the moment, the window. */
 export interface CollectOptions {
@@ -183,7 +183,7 @@ export function openItems(items: ParkedItem[]): OpenItem[] {
   }));
 }
 
-/** Artifact directories the spec names. */
+/** Artifact directories (docs/STORE.md, "Artifacts"). */
 export const ARTIFACT_DIRS = [".temp", ".reports", ".experiments", ".developments"];
 /** Artifacts changed within this long before `now` count. */
 export const ARTIFACT_WINDOW_MS = 24 * 60 * 60 * 1000;

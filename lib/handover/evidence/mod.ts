@@ -5,20 +5,14 @@
  * documented in docs/CLI.md).
  *
  * - model.ts: the Evidence model (files, artifacts, open items) and what is the project's own state
- * - since.ts: the session's window: `--since` parsed, its default, the transcript's start
+ * - window.ts: the session's window: `--since` parsed, its default, the transcript's start
  * - git.ts: the git collector (branch, numstat, untracked, commits, stashes, unpushed)
  * - merge.ts: the pure merge (files from git, buildEvidence, withTranscript)
  * - collect.ts: the transcript, parked-items and artifacts collectors, and the one IO entry:
  *   everything for a root, gathered once, merged
  * - render.ts: the human-readable report
  *
- * Import the concept file, not this one: a barrel would load the whole folder.
+ * The folder's map: it exports nothing (a barrel would load the whole folder); import the
+ * concept file.
  * @module
  */
-
-export * from "./model.ts";
-export * from "./since.ts";
-export * from "./git.ts";
-export * from "./merge.ts";
-export * from "./collect.ts";
-export * from "./render.ts";

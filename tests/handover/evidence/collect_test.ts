@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Evidence } from "../../../lib/handover/evidence/model.ts";
-import { sessionStart } from "../../../lib/handover/evidence/since.ts";
+import { sessionStart } from "../../../lib/handover/evidence/window.ts";
 import { git, NOW, put, scratchDir, scratchProject } from "../../support/scratch.ts";
 import { runCliInProcess } from "../../support/run.ts";
 import { placeTranscript, transcriptOf } from "../../support/transcript.ts";

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { changedTasks, SINCE_MAX, sinceSection, withSince } from "../../lib/continuity/since.ts";
+import {
+  changedTasks,
+  SINCE_MAX,
+  sinceSection,
+  withSince,
+} from "../../lib/continuity/since_dump.ts";
 import type { TranscriptFacts } from "../../lib/transcript/facts.ts";
 
 function facts(o: Partial<TranscriptFacts> = {}): TranscriptFacts {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseSince } from "../../../lib/handover/evidence/since.ts";
+import { parseSince } from "../../../lib/handover/evidence/window.ts";
 import { NOW } from "../../support/scratch.ts";
 
 Deno.test("evidence: pure parts", async (t) => {

@@ -26,7 +26,7 @@ export interface Context {
   err: (text: string) => void;
 }
 
-/** The store for a mode: `--dir` first, then the spec's `<root>` rule. */
+/** The store for a mode: `--dir` first, then the `<root>` rule (docs/STORE.md). */
 export function storeFor(ctx: Context, dir?: string): Store {
   const store = findStore({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd });
   if (dir !== undefined && !isDir(store.root)) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ByteSource, readAll } from "../../lib/cli/context.ts";
+import { type ByteSource, readAll } from "../../lib/cli/run_context.ts";
 import { prng } from "../support/prng.ts";
 
 /** A source handing out `bytes` in chunks of at most `chunk`; `blocking: false` fails sync reads. */
