@@ -37,7 +37,6 @@ async function answer(payload: Payload, options: RestoreOptions): Promise<Answer
   const now = currentTime();
   const load = (path: string) => import(import.meta.resolve(path));
   const event = payload.hook_event_name;
-  await adoptStranded(load, payload, options.agent === "gemini" ? undefined : projectDir);
   if (event === "SessionEnd") {
     const end = await load("./lib/continuity/session_end.ts");
     return end.answerSessionEnd(payload, options, { projectDir }, now.getTime());
@@ -56,27 +55,6 @@ async function answer(payload: Payload, options: RestoreOptions): Promise<Answer
     return (await load("./lib/continuity/compact.ts")).answerCompact(payload, options, env, now);
   }
   return (await load("./lib/hook/answer.ts")).answer(payload, options, { projectDir }, now);
-}
-
-/**
- * A store left inside the linked worktree the session runs in (an older version's, or a sandboxed
- * `dump`'s) moves into the repository's before the event looks at it (lib/sync/adopt.ts), so the
- * restore after `/clear` finds the handover; the merge is loaded only when there is one.
- */
-async function adoptStranded(
-  load: (path: string) => Promise<Record<string, CallableFunction>>,
-  payload: Payload,
-  projectDir: string | undefined,
-): Promise<void> {
-  try {
-    const store = (await load("./lib/store/store.ts")).findStore({ projectDir, cwd: payload.cwd });
-    if (store.stranded !== undefined) await (await load("./lib/sync/adopt.ts")).adopt(store);
-  } catch (err) {
-    // The event says what is wrong with the store itself (no grant, a link out of the project).
-    if (safeEnv("SESSION_DEBUG")) {
-      console.error(`session_restore: the worktree's store stays: ${(err as Error).message}`);
-    }
-  }
 }
 
 try {

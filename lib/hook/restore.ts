@@ -12,12 +12,18 @@ import { readLatest } from "../store/latest.ts";
 import { hasEnded, sessionDocs, takeClearing } from "../store/sessions.ts";
 import { ageMs, inWindow } from "../store/time.ts";
 import type * as Consume from "./pending.ts";
+import type * as Adopt from "../sync/adopt.ts";
 import type { Candidate, Outcome, Pending } from "./pending.ts";
 import { gate, type Payload, type RestoreOptions } from "./input.ts";
 
 /** The lazily loaded half of the restore, once a handover is pending. */
 function pendingStep(): Promise<typeof Consume> {
   return import(import.meta.resolve("./pending.ts"));
+}
+
+/** The adoption of a stranded store, loaded only when there is one. */
+function adoptStep(): Promise<typeof Adopt> {
+  return import(import.meta.resolve("../sync/adopt.ts"));
 }
 
 /** What the hook knows of its environment: CLAUDE_PROJECT_DIR. */
@@ -35,17 +41,17 @@ export async function findPending(
   env: HookEnv,
   now: Date,
 ): Promise<Pending | { reason: string }> {
-  const found = findCandidate(payload, options, env, now);
+  const found = await findCandidate(payload, options, env, now);
   return "reason" in found ? found : await (await pendingStep()).redactPending(found);
 }
 
 /** Every gate of the restore, claiming nothing: the handover as stored, or why there is none. */
-function findCandidate(
+async function findCandidate(
   payload: Payload,
   options: RestoreOptions,
   env: HookEnv,
   now: Date,
-): Candidate | { reason: string } {
+): Promise<Candidate | { reason: string }> {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
   const store = findStore({ projectDir: env.projectDir, cwd: payload.cwd });
@@ -62,6 +68,9 @@ function findCandidate(
       };
     }
   }
+  // A store left inside this linked worktree (an older version's, a sandboxed dump's) moves into
+  // the repository's first, so its handover is restored (lib/sync/adopt.ts, loaded only then).
+  if (store.stranded !== undefined) await (await adoptStep()).adoptQuietly(store);
   // The session this one succeeds, when the agent's `/clear` said (SessionEnd's clearing mark);
   // Gemini registers no SessionEnd, and a compaction or a startup succeeds no session.
   const clearing = options.agent !== "gemini" &&
@@ -144,7 +153,7 @@ export async function restore(
   env: HookEnv,
   now: Date,
 ): Promise<Outcome> {
-  const found = findCandidate(payload, options, env, now);
+  const found = await findCandidate(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
   const step = await pendingStep();
   return await step.consumePending(

@@ -63,7 +63,8 @@ function readOr(path: string): Uint8Array {
 export async function adopt(store: Store): Promise<Adopted | undefined> {
   if (store.stranded === undefined) return undefined;
   const from = storeAt(store.root);
-  if (storeOutside(from) !== undefined) return undefined; // never read through a link out
+  // Never read or write through a link out of either project.
+  if (storeOutside(from) !== undefined || storeOutside(store) !== undefined) return undefined;
   const before = fingerprint(from.dir);
   const cache = readSyncCache(store);
   const suffix = slugify(store.worktree ?? "worktree") || "worktree";
@@ -117,4 +118,14 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
     }
   }
   return { from: from.dir, docs, parked, removed };
+}
+
+/**
+ * {@link adopt} for a hook, which never fails for it: the worktree's store stays where it is when
+ * it cannot be moved (the event then says what is wrong with the store itself).
+ */
+export async function adoptQuietly(store: Store): Promise<void> {
+  try {
+    await adopt(store);
+  } catch { /* stays for the next run, or `doctor` */ }
 }
