@@ -215,3 +215,26 @@ Deno.test("worktree: doctor in the main checkout moves the stores of every workt
   assert.throws(() => Deno.statSync(old.dir));
   assert.equal(readLatest(storeAt(r.main)), undefined, "a consumed handover is not pending again");
 });
+
+Deno.test("worktree: SessionEnd after a sibling worktree was removed drafts into the repository", async () => {
+  await using r = await scratchRepo();
+  await using home = await scratchDir();
+  const side = await addWorktree(r.main, "../side", "side");
+  const t = join(home.path, "t.jsonl");
+  await Deno.writeTextFile(
+    t,
+    fx.timedTranscript(side, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }])
+      .replaceAll('"sessionId"', '"gitBranch":"side","sessionId"'),
+  );
+  await git(r.main, ["worktree", "remove", "--force", side]);
+  const end = await runHookProcess(JSON.stringify(fx.endPayload(r.main, t, { reason: "exit" })), {
+    env: { CLAUDE_PROJECT_DIR: side, SESSION_DEBUG: "1" },
+  });
+  assert.match(end.stderr, /drafted/, end.stderr);
+  const [name] = docs(storeAt(r.main).dir);
+  const fields = splitFrontMatter(await Deno.readTextFile(join(storeAt(r.main).dir, name)))!
+    .fields;
+  assert.equal(fields.branch, "side");
+  assert.equal(fields.worktree, side);
+  assert.throws(() => Deno.statSync(side), "nothing written at the removed path");
+});

@@ -46,6 +46,18 @@ export function sameProject(facts: Pick<TranscriptFacts, "cwd">, root: string): 
 }
 
 /**
+ * Whether the transcript's session ran in the linked worktree the store records (`worktree:`, a
+ * path relative to the main worktree or absolute): a sibling worktree removed before SessionEnd,
+ * whose hook then starts in the main checkout, is still this repository's session.
+ */
+export function inWorktree(facts: Pick<TranscriptFacts, "cwd">, store: Store): boolean {
+  const label = store.worktree;
+  if (label === undefined) return false;
+  const top = /^([\\/]|[A-Za-z]:[\\/])/.test(label) ? label : join(store.home ?? store.root, label);
+  return sameProject(facts, top);
+}
+
+/**
  * The branch git's HEAD names, read from the file (no git process: the hook may not run one), and
  * redacted as it is read, before a slug, a file name or a `branch:` line is made of it: `none`
  * outside git, `detached` for a detached or unreadable HEAD.
