@@ -15,7 +15,8 @@ import {
 } from "../lib/store/front_matter.ts";
 import { parseLog, parseNumstatZ, parseStashes } from "../lib/handover/evidence/git.ts";
 import { buildDigest, capLines, parseSections } from "../lib/handover/document.ts";
-import { BUDGETS, DEFAULT_OPTIONS, gate, parseHookArgs, parsePayload } from "../lib/hook/input.ts";
+import { DEFAULT_OPTIONS, gate, parseHookArgs, parsePayload } from "../lib/hook/input.ts";
+import { BUDGETS } from "../lib/frame/budget.ts";
 import { parseBullet } from "../lib/parked/grammar.ts";
 import { parseParked, renderParked } from "../lib/parked/scanner.ts";
 import { buildContext } from "../lib/hook/context.ts";

@@ -9,6 +9,7 @@ import { hookCommand, type HookGrant, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
 import { addHook, removeHooks } from "./settings.ts";
+import type { Agent } from "../frame/budget.ts";
 import { absolute, isDir, join, parentDir } from "../fs/path.ts";
 import { findGitTop, findStore } from "../store/store.ts";
 import { findCheckout, linkedWorktrees } from "../store/repository.ts";
@@ -42,7 +43,7 @@ export interface CommandOptions extends EntryOptions {
 export function commandFor(
   scope: Scope,
   root: string,
-  agent = "claude",
+  agent: Agent = "claude",
   options: CommandOptions = {},
 ): string {
   const script = projectFile("session_restore.ts");

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { Agent } from "../frame/budget.ts";
 import { isDir, join } from "../fs/path.ts";
 import { UsageError } from "../errors.ts";
 import { type FileFormat, OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE } from "./plugin_file.ts";
@@ -361,7 +362,8 @@ export const OPENCODE: HookTarget = {
 
 /** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
 export interface AgentSpec {
-  name: "claude" | "codex" | "gemini" | "qwen" | "opencode";
+  /** Its name, a row of the budget table (lib/frame/budget.ts). */
+  name: Agent;
   /** The product's name, for messages. */
   label: string;
   /** Its registrations (one per hook event), written in this order. */
@@ -377,7 +379,7 @@ export interface AgentSpec {
  * opencode get no SessionEnd nor PreCompact either: their transcripts are not read, so there is
  * nothing to draft from, and SessionStart `compact` gathers the card from the store itself.
  */
-export const AGENTS: Record<string, AgentSpec> = {
+export const AGENTS: Record<Agent, AgentSpec> = {
   claude: {
     name: "claude",
     label: "Claude Code",
@@ -409,6 +411,3 @@ export const AGENTS: Record<string, AgentSpec> = {
     scopes: ["project", "user"],
   },
 };
-
-/** Every target by name. */
-export const TARGETS: Record<string, HookTarget> = { claude: CLAUDE };

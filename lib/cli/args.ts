@@ -1,6 +1,9 @@
 /**
  * Argument handling shared by every CLI mode: `node:util` parseArgs, the flags every mode takes
  * (`--help`, `--dir DIR`), per-mode help text, and usage errors that name the supported flags.
+ * A mode's spec ({@link modeSpec}) types what it parses: a `string` flag reads as
+ * `string | undefined`, a `boolean` one as `boolean | undefined`, so no mode casts; a flag is one
+ * line of its spec.
  * Strict modes parse in strict mode. Modes whose words are payload (`park`, `drop`) read
  * parseArgs' tokens: their own flags are taken, and every other word, `--no-verify` included, is
  * kept as payload.
@@ -23,8 +26,16 @@ export interface FlagDef {
   help: string;
 }
 
+/** A mode's own flags, by name (without the dashes). */
+export type FlagSpecs = Readonly<Record<string, FlagDef>>;
+
+/** What parsing `F` gives: each flag's value by its type, undefined when absent. */
+export type FlagValues<F extends FlagSpecs> = {
+  [K in keyof F]?: F[K]["type"] extends "string" ? string : boolean;
+};
+
 /** What a mode accepts, and how its help reads. */
-export interface ModeSpec {
+export interface ModeSpec<F extends FlagSpecs = FlagSpecs> {
   /** The mode's name, e.g. `evidence`. */
   mode: string;
   /** The synopsis after `session.ts`, e.g. `evidence [--json] [--since 8h]`. */
@@ -32,7 +43,7 @@ export interface ModeSpec {
   /** One line saying what the mode does. */
   summary: string;
   /** The mode's own flags (`--help` and `--dir` are added to every mode). */
-  flags: Record<string, FlagDef>;
+  flags: F;
   /** How many positional words the mode accepts (default 0); ignored for payload modes. */
   maxPositionals?: number;
   /** Words are payload: only exact known flags are parsed, everything else is kept in order. */
@@ -41,10 +52,18 @@ export interface ModeSpec {
   notes?: string[];
 }
 
+/**
+ * A mode's spec, its flags' types kept: `export const SPEC = modeSpec({ …, flags: { … } })`, and
+ * `parseOrHelp(SPEC, …).flags.since` is a `string | undefined`.
+ */
+export function modeSpec<const F extends FlagSpecs>(spec: ModeSpec<F>): ModeSpec<F> {
+  return spec;
+}
+
 /** The parsed arguments of one mode. */
-export interface ParsedArgs {
+export interface ParsedArgs<F extends FlagSpecs = FlagSpecs> {
   /** Values of the mode's flags; absent flags are undefined. */
-  flags: Record<string, string | boolean | undefined>;
+  flags: FlagValues<F>;
   /** Positional words (payload words for payload modes). */
   positionals: string[];
   /** `--dir DIR`, when given. */
@@ -52,7 +71,7 @@ export interface ParsedArgs {
 }
 
 /** The flags every mode takes. */
-export const COMMON_FLAGS: Record<string, FlagDef> = {
+export const COMMON_FLAGS: FlagSpecs = {
   dir: {
     type: "string",
     value: "DIR",
@@ -61,7 +80,7 @@ export const COMMON_FLAGS: Record<string, FlagDef> = {
   help: { type: "boolean", short: "h", help: "show this help and exit" },
 };
 
-function allFlags(spec: ModeSpec): Record<string, FlagDef> {
+function allFlags(spec: ModeSpec): FlagSpecs {
   return { ...spec.flags, ...COMMON_FLAGS };
 }
 
@@ -101,7 +120,7 @@ function usageError(spec: ModeSpec, message: string): UsageError {
 }
 
 /** parseArgs' option table for a mode's flags. */
-function options(flags: Record<string, FlagDef>) {
+function options(flags: FlagSpecs) {
   return Object.fromEntries(
     Object.entries(flags).map(([name, def]) => [
       name,
@@ -114,7 +133,10 @@ function options(flags: Record<string, FlagDef>) {
  * Parses `args` for a mode; "help" when `--help` was asked for. Throws {@link UsageError} for an
  * unknown flag, a missing or unexpected flag value, or too many positional words.
  */
-export function parseMode(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
+export function parseMode<F extends FlagSpecs>(
+  spec: ModeSpec<F>,
+  args: string[],
+): ParsedArgs<F> | "help" {
   if (spec.payload) return parsePayload(spec, args);
   let parsed;
   try {
@@ -161,7 +183,10 @@ function describeParseError(err: unknown): string {
  * mode's own flags; `--help`/`-h` only as the first word; `--` ends flags; every other word,
  * whatever it looks like, is payload, in order.
  */
-function parsePayload(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
+function parsePayload<F extends FlagSpecs>(
+  spec: ModeSpec<F>,
+  args: string[],
+): ParsedArgs<F> | "help" {
   if (args[0] === "--help" || args[0] === "-h") return "help";
   const flags = allFlags(spec);
   const { tokens } = parseArgs({
@@ -200,28 +225,32 @@ function parsePayload(spec: ModeSpec, args: string[]): ParsedArgs | "help" {
   return finish(spec, values, words);
 }
 
-function finish(
-  spec: ModeSpec,
+/**
+ * The parsed values as the mode's types: parseArgs (strict) or the payload reader gave each flag
+ * a value of the type its FlagDef names, so the one widening of the values is here.
+ */
+function finish<F extends FlagSpecs>(
+  spec: ModeSpec<F>,
   values: Record<string, string | boolean | undefined>,
   positionals: string[],
-): ParsedArgs {
-  const dir = values.dir as string | undefined;
+): ParsedArgs<F> {
+  const dir = typeof values.dir === "string" ? values.dir : undefined;
   if (dir !== undefined && dir.trim() === "") {
     throw usageError(spec, "flag --dir needs a directory");
   }
   const { dir: _dir, help: _help, ...flags } = values;
-  return { flags, positionals, dir };
+  return { flags: flags as FlagValues<F>, positionals, dir };
 }
 
 /**
  * Parses a mode's arguments in a mode's `run`: prints the help and returns undefined when
  * `--help` was asked for (the mode then exits 0); usage mistakes throw {@link UsageError}.
  */
-export function parseOrHelp(
-  spec: ModeSpec,
+export function parseOrHelp<F extends FlagSpecs>(
+  spec: ModeSpec<F>,
   args: string[],
   ctx: Context,
-): ParsedArgs | undefined {
+): ParsedArgs<F> | undefined {
   const parsed = parseMode(spec, args);
   if (parsed === "help") {
     ctx.out(helpText(spec));

@@ -7,6 +7,7 @@
  */
 
 import { doctorFindings, MIN_DENO } from "../agents/doctor.ts";
+import { SESSION_END_DEFAULT_BUDGET_MS } from "../agents/targets.ts";
 import type { Finding } from "../agents/finding.ts";
 import { findCheckout, linkedWorktrees } from "../store/repository.ts";
 import { findStore, type Store } from "../store/store.ts";
@@ -14,12 +15,12 @@ import { adopt } from "../sync/adopt.ts";
 import { adoptedLine } from "../sync/adopted_line.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 
 /** Arguments and help of `doctor`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "doctor",
   usage: "doctor [--agent NAME] [--dir DIR]",
   summary: "Checks Deno, the hooks (SessionStart for clear and compact, SessionEnd, PreCompact; " +
@@ -32,11 +33,11 @@ export const SPEC: ModeSpec = {
     "whether the agent will run the hook).",
     "Flags an older registration (SessionStart only, or a command with --v8-flags: run install " +
     "to update it in place), a hook registered both in settings and by the plugin, and a " +
-    "SessionEnd only in the plugin when a draft would not fit Claude Code's 1.5 s SessionEnd " +
-    "budget.",
+    "SessionEnd only in the plugin when a draft would not fit Claude Code's " +
+    `${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd budget.`,
     "Exits 1 when something needs fixing.",
   ],
-};
+});
 
 /** The exit code of a report with something to fix (docs/CLI.md, "Exit codes"). */
 const NEEDS_FIXING = 1;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import {
   AmbiguousError,
@@ -25,7 +25,7 @@ import { isoStamp } from "../store/time.ts";
 import { redactionNoteLazily } from "../secrets/lazy.ts";
 
 /** Arguments and help of `drop`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "drop",
   usage: "drop <query…> [--dir DIR]",
   summary: "Drops the one parked item the query names (slug or summary words, typos forgiven).",
@@ -42,7 +42,7 @@ export const SPEC: ModeSpec = {
     "",
     "Example: session.ts drop flaky upload",
   ],
-};
+});
 
 /** The query the words make; a usage error when there is none or it is over the limits. */
 function queryOf(words: string[]): string {

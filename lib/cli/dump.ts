@@ -11,6 +11,7 @@
 import { EXIT, UsageError } from "../errors.ts";
 import {
   CAP,
+  CAP_TOKENS,
   countItems,
   findSection,
   largestSections,
@@ -26,19 +27,19 @@ import { type Backing, backing, concreteMention, hasWhy, kindName } from "../han
 import { codeSpan, fileKey } from "../handover/files_table.ts";
 import { sweptAt, UNLANDED_REL } from "../handover/unlanded.ts";
 import { join } from "../fs/path.ts";
-import { formatAge } from "../store/time.ts";
+import { formatAgo, spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { collectRedacted } from "../handover/evidence/collect.ts";
 import { type Dumped, writeHandover } from "../handover/write.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { type Context, inWritableStore, storeFor } from "./run_context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "dump",
   usage:
     "dump [name] [--force] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR] < sections.md",
@@ -62,7 +63,7 @@ export const SPEC: ModeSpec = {
     "## Confidence block: fix each ⚠ and rerun once with --force (docs/CLI.md).",
     "Example: session.ts dump auth-refactor < handover.md",
   ],
-};
+});
 
 /** The agent's markdown from stdin: refused when empty or binary; a pasted front matter dropped. */
 export function agentMarkdown(stdin: string): string {
@@ -86,10 +87,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (why) throw new UsageError(`${why}. Nothing was written`);
   const body = await redactLazily(agentMarkdown(await ctx.readStdin()));
   const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
-    since: a.flags.since as string | undefined,
+    since: a.flags.since,
     dir: a.dir,
-    transcript: a.flags.transcript as string | undefined,
-    session: a.flags.session as string | undefined,
+    transcript: a.flags.transcript,
+    session: a.flags.session,
   }));
   const dumped = await inWritableStore(
     ctx,
@@ -235,10 +236,10 @@ function sweepPoint(f: DumpFacts): Point {
     ? point(
       "sweep",
       false,
-      `last run ${formatAge(f.now.getTime() - sweptMs)} ago, before this session`,
+      `last run ${formatAgo(f.now.getTime() - sweptMs)}, before this session`,
       SWEEP_FIX,
     )
-    : point("sweep", true, `run ${sweptAgo(f.now.getTime() - sweptMs)}, before this dump`);
+    : point("sweep", true, `run ${formatAgo(f.now.getTime() - sweptMs)}, before this dump`);
 }
 
 /** A next step that names something concrete to start from (lib/handover/checks.ts). */
@@ -264,18 +265,13 @@ function sizePoint(f: DumpFacts): Point {
     "size",
     over === undefined,
     `${f.size.lines} lines, ~${f.size.tokens.toLocaleString("en-US")} tokens${
-      over ? `: ${over}` : ` (cap ${CAP.lines} / ~1,500)`
+      over ? `: ${over}` : ` (cap ${CAP.lines} / ~${CAP_TOKENS})`
     }`,
     "tighten the largest sections named above; keep every decision",
   );
 }
 
 const SWEEP_FIX = "run `session.ts sweep`, park what is real";
-
-function sweptAgo(ms: number): string {
-  const age = formatAge(ms);
-  return age === "just now" || age === "in the future" ? age : `${age} ago`;
-}
 
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim())?.trim() ?? "";
@@ -297,7 +293,7 @@ export function report(d: Dumped, points: Point[], ctx: Context): void {
     `Counts: ${d.files} file${d.files === 1 ? "" : "s"}, ${decisions} decision${
       decisions === 1 ? "" : "s"
     }, ${outstanding} outstanding`,
-    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~1,500 tokens)`,
+    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~${CAP_TOKENS} tokens)`,
   ];
   const over = overage(size);
   if (over) {
@@ -321,7 +317,8 @@ export function report(d: Dumped, points: Point[], ctx: Context): void {
   const next = findSection(d.sections, "Next step");
   if (next) lines.push(`Next step: ${next.split("\n").find((l) => l.trim())!.trim()}`);
   lines.push(
-    "Now clear the context: the SessionStart hook restores this handover once, within 30 minutes.",
+    "Now clear the context: the SessionStart hook restores this handover once, within " +
+      `${spanWords(WINDOW_MS)}.`,
     "/clear",
   );
   ctx.out(lines.join("\n"));

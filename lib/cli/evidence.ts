@@ -9,13 +9,13 @@ import { collectRedacted } from "../handover/evidence/collect.ts";
 import { redactionNoteLazily } from "../secrets/lazy.ts";
 import { renderEvidence } from "../handover/evidence/render.ts";
 import type { Evidence } from "../handover/evidence/model.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import type { Context } from "./run_context.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `evidence`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "evidence",
   usage: "evidence [--json] [--since SPEC] [--transcript PATH] [--session ID] [--dir DIR]",
   summary: "Shows what `dump` will use: branch, changed files, commits, artifacts, parked items.",
@@ -26,17 +26,17 @@ export const SPEC: ModeSpec = {
     session: SESSION_FLAG,
   },
   notes: ["Example: session.ts evidence --since 3h --json"],
-};
+});
 
 /** Runs `evidence`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
-    since: a.flags.since as string | undefined,
+    since: a.flags.since,
     dir: a.dir,
-    transcript: a.flags.transcript as string | undefined,
-    session: a.flags.session as string | undefined,
+    transcript: a.flags.transcript,
+    session: a.flags.session,
   }));
   const note = await redactionNoteLazily(redacted);
   if (note) ctx.err(note);

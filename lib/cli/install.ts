@@ -7,9 +7,12 @@
 
 import {
   type AgentSpec,
+  CODEX_SESSION_END_TIMEOUT,
   type EntryOptions,
   eventOf,
   type HookTarget,
+  SESSION_END_DEFAULT_BUDGET_MS,
+  SESSION_END_TIMEOUT,
   settingsFile,
 } from "../agents/targets.ts";
 import {
@@ -25,14 +28,15 @@ import {
 } from "../agents/registration.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
 import { findGitTop, findStore } from "../store/store.ts";
+import { spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError } from "../errors.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./run_context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "install",
   usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] [--dir DIR]",
   summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd ' +
@@ -42,7 +46,7 @@ export const SPEC: ModeSpec = {
     startup: {
       type: "boolean",
       help: "also restore at startup: a fresh unconsumed handover of a session that ended " +
-        "under 30 minutes ago",
+        `under ${spanWords(WINDOW_MS)} ago`,
     },
     "no-notice": {
       type: "boolean",
@@ -53,13 +57,14 @@ export const SPEC: ModeSpec = {
   notes: [
     "Keeps the file's other keys and comments; running it again changes nothing; an older " +
     "registration is updated in place.",
-    "SessionEnd drafts a handover when the session made no dump (timeout 30 s in the settings " +
-    "file: a plugin's hooks.json cannot raise Claude Code's 1.5 s SessionEnd budget).",
+    "SessionEnd drafts a handover when the session made no dump (timeout " +
+    `${SESSION_END_TIMEOUT} s in the settings file: a plugin's hooks.json cannot raise Claude ` +
+    `Code's ${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd budget).`,
     "SessionEnd and PreCompact may also read the agent's transcripts (~/.claude/projects).",
     "--user: the hook finds the project from $CLAUDE_PROJECT_DIR when it runs.",
     "Adds .claude/state/ to the project's .gitignore.",
     "--agent codex: .codex/hooks.json (--user: ~/.codex/hooks.json), the same events " +
-    "(SessionEnd at Codex's 3 s cap); Codex asks you to trust it.",
+    `(SessionEnd at Codex's ${CODEX_SESSION_END_TIMEOUT} s cap); Codex asks you to trust it.`,
     "--agent gemini: .gemini/settings.json (--user: ~/.gemini/settings.json), SessionStart " +
     "(clear) and BeforeAgent.",
     "--agent qwen: .qwen/settings.json (--user: ~/.qwen/settings.json), SessionStart " +
@@ -67,7 +72,7 @@ export const SPEC: ModeSpec = {
     "--agent opencode: the plugin file .opencode/plugins/session-restore.ts (--user: " +
     "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
   ],
-};
+});
 
 /** How a registration is named in install's report: the event, and its sources for SessionStart. */
 export function eventLabel(target: HookTarget, options: EntryOptions): string {

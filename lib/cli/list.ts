@@ -12,8 +12,16 @@ import { readParked } from "../parked/file.ts";
 import { docPath, type Store } from "../store/store.ts";
 import { type Tidied, tidy } from "../store/lifecycle.ts";
 import { findCheckout, linkedWorktrees } from "../store/repository.ts";
-import { ageMs, formatAge, STALE_MARK, STALE_MS } from "../store/time.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import {
+  ageMs,
+  EXPIRY_MS,
+  formatAge,
+  formatAgo,
+  spanWords,
+  STALE_MARK,
+  STALE_MS,
+} from "../store/time.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
@@ -24,13 +32,17 @@ import {
 } from "../transcript/newest.ts";
 
 /** Arguments and help of `list`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "list",
   usage: "list [--json] [--dir DIR]",
-  summary: "Removes expired handovers (over 30 days), then lists handovers and parked items.",
+  summary: `Removes expired handovers (over ${
+    spanWords(EXPIRY_MS)
+  }), then lists handovers and parked items.`,
   flags: { json: { type: "boolean", help: "print one JSON object (shape: README)" } },
-  notes: [`Stale (over 14 days) handovers and parked items are marked "${STALE_MARK}".`],
-};
+  notes: [
+    `Stale (over ${spanWords(STALE_MS)}) handovers and parked items are marked "${STALE_MARK}".`,
+  ],
+});
 
 /** A parked item as `list` shows it. */
 export interface ParkedRow {
@@ -223,9 +235,9 @@ export async function listing(
 
 /** What `list` says about a session that ended without a handover. */
 export function unsavedLines(u: Unsaved, now: Date): string[] {
-  const age = formatAge(now.getTime() - Date.parse(u.modified));
+  const ago = formatAgo(now.getTime() - Date.parse(u.modified));
   return [
-    `The newest session of this project (${u.session}, last written ${age} ago) left no ` +
+    `The newest session of this project (${u.session}, last written ${ago}) left no ` +
     "handover: it may have ended without SessionEnd (killed, or a crash). Draft one from its " +
     "transcript:",
     "",
@@ -264,13 +276,17 @@ export function renderListing(l: Listing, now = new Date()): string {
   const tail = l.unsaved ? ["", ...unsavedLines(l.unsaved, now)] : [];
   if (l.removed.length) {
     out.push(
-      `Removed ${l.removed.length} expired handover(s) (over 30 days): ${l.removed.join(", ")}`,
+      `Removed ${l.removed.length} expired handover(s) (over ${spanWords(EXPIRY_MS)}): ${
+        l.removed.join(", ")
+      }`,
       "",
     );
   }
   if (l.notRemoved.length) {
     out.push(
-      `Could not remove ${l.notRemoved.length} expired handover(s) (over 30 days), still listed: ` +
+      `Could not remove ${l.notRemoved.length} expired handover(s) (over ${
+        spanWords(EXPIRY_MS)
+      }), still listed: ` +
         l.notRemoved.map((n) => `${n.slug} (${n.reason})`).join(", "),
       "",
     );

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { type Context, inWritableStore, storeFor } from "./run_context.ts";
 import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
@@ -19,7 +19,7 @@ import { loadRedaction, redactionNoteLazily, redactLazily } from "../secrets/laz
 import type { RedactionCounts } from "../secrets/redact.ts";
 
 /** Arguments and help of `park`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "park",
   usage: "park <summary…> [--why T] [--next T] [--slug S] [--dir DIR]",
   summary: "Parks an open loop in PARKED.md (the same slug updates that bullet).",
@@ -40,7 +40,7 @@ export const SPEC: ModeSpec = {
     "",
     'Example: session.ts park retry the flaky upload test --why "fails 1 in 20" --next "add seed"',
   ],
-};
+});
 
 /** Normalised for "is this the same summary": case, spacing and the final period ignored. */
 function sameText(a: string, b: string): boolean {
@@ -145,9 +145,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         `--why 'fails 1 in 20'". To find open loops worth parking, run "session.ts sweep"`,
     );
   }
-  const why = await clean(a.flags.why as string | undefined);
-  const next = await clean(a.flags.next as string | undefined);
-  const explicit = await clean(a.flags.slug as string | undefined);
+  const why = await clean(a.flags.why);
+  const next = await clean(a.flags.next);
+  const explicit = await clean(a.flags.slug);
   const refused = explicit === undefined ? undefined : refusal(explicit);
   if (refused) throw new UsageError(`--slug: ${refused}`);
   // A refused write or a busy lock changed nothing (the edit is locked and atomic): say so.

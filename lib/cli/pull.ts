@@ -4,12 +4,11 @@
  * @module
  */
 
-import type { ModeSpec } from "./args.ts";
 import type { Context } from "./run_context.ts";
 import { runSync, syncSpec } from "./sync_run.ts";
 
 /** Arguments and help of `pull`. */
-export const SPEC: ModeSpec = syncSpec(
+export const SPEC = syncSpec(
   "pull",
   "Brings handovers and parked items from the git remote's refs/session/store.",
   [

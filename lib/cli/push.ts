@@ -4,12 +4,11 @@
  * @module
  */
 
-import type { ModeSpec } from "./args.ts";
 import type { Context } from "./run_context.ts";
 import { runSync, syncSpec } from "./sync_run.ts";
 
 /** Arguments and help of `push`. */
-export const SPEC: ModeSpec = syncSpec(
+export const SPEC = syncSpec(
   "push",
   "Merges handovers and parked items into the git remote's refs/session/store.",
   [

@@ -10,22 +10,22 @@ import { slugify } from "../store/slug.ts";
 import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
 import { consume, pendingSlug } from "../store/lifecycle.ts";
-import { ageMs, formatAge } from "../store/time.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { ageMs, formatAge, formatAgo } from "../store/time.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { parseSections } from "../handover/document.ts";
 
 /** Arguments and help of `recall`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "recall",
   usage: "recall [name] [--dir DIR]",
   summary: "Prints a handover (named, or the one LATEST points to) and marks it consumed.",
   flags: {},
   maxPositionals: 1,
   notes: ["Example: session.ts recall auth-refactor"],
-};
+});
 
 /** The slug a recall name means: the name itself when stored, else its slugified form. */
 export function resolveSlug(store: Store, name: string): string {
@@ -51,10 +51,7 @@ export async function whatExists(store: Store, now: Date): Promise<string> {
 
 /** The banner above a recalled document. */
 export function banner(slug: string, fields: Record<string, string>, now: Date): string {
-  const age = formatAge(ageMs(fields.created, now));
-  const when = age === "just now" || age === "unknown age" || age === "in the future"
-    ? age
-    : `${age} ago`;
+  const when = formatAgo(ageMs(fields.created, now));
   const was = fields.consumed === "true" ? "; recalled before" : "";
   // A handover pulled from another machine says whose it is and when it travelled (lib/sync/).
   const from = fields.from ? `; from ${fields.from}` : "";

@@ -15,12 +15,12 @@ import { findSection } from "../handover/document.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { refusal } from "../store/slug.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { SESSION_FLAG, SINCE_FLAG, sinceFlag, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `recover`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "recover",
   usage: "recover [name] [--transcript PATH | --session ID] [--force] [--since SPEC] [--dir DIR]",
   summary: "Drafts a handover from the transcript of a session that ended without a dump.",
@@ -38,13 +38,13 @@ export const SPEC: ModeSpec = {
     "text; its front matter says recovered: true.",
     "Example: session.ts recover --session 5f0c2d1e-…",
   ],
-};
+});
 
 /** Runs `recover`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
-  const flags = a.flags as { transcript?: string; session?: string; since?: string };
+  const flags = a.flags;
   if (flags.transcript && flags.session) {
     throw new UsageError("give --transcript PATH or --session ID, not both");
   }

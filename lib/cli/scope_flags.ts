@@ -7,40 +7,43 @@
 
 import { AGENTS, type AgentSpec, type Scope } from "../agents/targets.ts";
 import { UsageError } from "../errors.ts";
-import type { ModeSpec, ParsedArgs } from "./args.ts";
+import { isAgent } from "../frame/budget.ts";
+import type { FlagSpecs } from "./args.ts";
 import { type Context, storeFor } from "./run_context.ts";
 
 /** The flags install, uninstall and doctor share: which agent. */
-export const AGENT_FLAG: ModeSpec["flags"] = {
+export const AGENT_FLAG = {
   agent: {
     type: "string",
     value: "NAME",
     help: "claude (default), codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen " +
       "(.qwen/settings.json) or opencode (.opencode/plugins/)",
   },
-};
+} as const satisfies FlagSpecs;
 
 /** The flags install and uninstall share: which agent, which settings file. */
-export const SCOPE_FLAGS: ModeSpec["flags"] = {
+export const SCOPE_FLAGS = {
   ...AGENT_FLAG,
   user: { type: "boolean", help: "the agent's user settings, e.g. ~/.claude/settings.json" },
   local: { type: "boolean", help: ".claude/settings.local.json (Claude Code only; not committed)" },
-};
+} as const satisfies FlagSpecs;
 
 /** The agent `--agent` names (default Claude Code); an unknown name is a usage error. */
-export function agentOf(flags: Record<string, unknown>): AgentSpec {
-  const name = typeof flags.agent === "string" ? flags.agent : "claude";
-  const agent = AGENTS[name];
-  if (!agent) {
+export function agentOf(flags: { agent?: string }): AgentSpec {
+  const name = flags.agent ?? "claude";
+  if (!isAgent(name)) {
     throw new UsageError(
       `unknown agent "${name}": --agent takes ${Object.keys(AGENTS).join(", ")}.`,
     );
   }
-  return agent;
+  return AGENTS[name];
 }
 
 /** The scope the flags name; both at once, or one the agent lacks, is a usage error. */
-export function scopeOf(flags: Record<string, unknown>, agent: AgentSpec = AGENTS.claude): Scope {
+export function scopeOf(
+  flags: { user?: boolean; local?: boolean },
+  agent: AgentSpec = AGENTS.claude,
+): Scope {
   if (flags.user && flags.local) {
     throw new UsageError("--user and --local exclude each other: pick one.");
   }
@@ -57,7 +60,7 @@ export function scopeOf(flags: Record<string, unknown>, agent: AgentSpec = AGENT
 
 /** What install and uninstall act on: the agent, its settings scope, and the project root. */
 export function registrationTarget(
-  a: Pick<ParsedArgs, "flags" | "dir">,
+  a: { flags: { agent?: string; user?: boolean; local?: boolean }; dir?: string },
   ctx: Context,
 ): { agent: AgentSpec; scope: Scope; root: string } {
   const agent = agentOf(a.flags);

@@ -23,12 +23,12 @@ import { UNFINISHED_STATUSES } from "../transcript/facts.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { isoStamp } from "../store/time.ts";
 import { addCounts, redactDeep, redactionNote } from "../secrets/redact.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { SESSION_FLAG, TRANSCRIPT_FLAG, transcriptInputs } from "./flags.ts";
 
 /** Arguments and help of `sweep`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "sweep",
   usage: "sweep [--json] [--transcript PATH] [--session ID] [--dir DIR]",
   summary: "Lists unlanded work: parked items, the session's unfinished tasks, unanswered " +
@@ -43,7 +43,7 @@ export const SPEC: ModeSpec = {
     "",
     "Example: session.ts sweep --json",
   ],
-};
+});
 
 /** The transcript's kinds of candidate: each is traced to its line. */
 const FROM_TRANSCRIPT = new Set<CandidateKind>(["task", "question", "deferral"]);
@@ -122,8 +122,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     isoStamp(ctx.now),
     file,
     transcriptInputs(ctx, {
-      transcript: a.flags.transcript as string | undefined,
-      session: a.flags.session as string | undefined,
+      transcript: a.flags.transcript,
+      session: a.flags.session,
     }),
   );
   // The paths that say where (root, file, transcript) locate things and stay as they are.

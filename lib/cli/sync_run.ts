@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { REMOTE_FLAG, syncLines } from "../sync/report.ts";
@@ -12,26 +12,26 @@ import type { SyncReport } from "../sync/sync.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 
 /** The `SPEC` of `push` or `pull`: the same arguments, each its own summary and notes. */
-export function syncSpec(direction: "push" | "pull", summary: string, notes: string[]): ModeSpec {
-  return {
+export function syncSpec(direction: "push" | "pull", summary: string, notes: string[]) {
+  return modeSpec({
     mode: direction,
     usage: `${direction} [--remote NAME] [--dir DIR]`,
     summary,
     flags: { remote: REMOTE_FLAG },
     notes,
-  };
+  });
 }
 
 /** Runs `push` or `pull` with the mode's `spec`. */
 export async function runSync(
   direction: "push" | "pull",
-  spec: ModeSpec,
+  spec: ReturnType<typeof syncSpec>,
   args: string[],
   ctx: Context,
 ): Promise<number> {
   const a = parseOrHelp(spec, args, ctx);
   if (!a) return EXIT.ok;
-  const remote = a.flags.remote as string | undefined;
+  const remote = a.flags.remote;
   const { lines, note, report } = await syncLines(direction, storeFor(ctx, a.dir), {
     ...ctx,
     remote,

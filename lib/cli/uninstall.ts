@@ -11,11 +11,11 @@ import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { settingsFile } from "../agents/targets.ts";
 import { EXIT, FailureError, NotFoundError } from "../errors.ts";
 import type { Context } from "./run_context.ts";
-import { type ModeSpec, parseOrHelp } from "./args.ts";
+import { modeSpec, parseOrHelp } from "./args.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `uninstall`. */
-export const SPEC: ModeSpec = {
+export const SPEC = modeSpec({
   mode: "uninstall",
   usage: "uninstall [--agent NAME] [--user | --local] [--dir DIR]",
   summary: "Removes the hooks install added (SessionStart, SessionEnd, PreCompact), and nothing " +
@@ -24,7 +24,7 @@ export const SPEC: ModeSpec = {
   notes: [
     "A settings file left empty ({}) is deleted. The .gitignore line and the store are kept.",
   ],
-};
+});
 
 /** Runs `uninstall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {

@@ -14,7 +14,8 @@ import { TEMP_PREFIX } from "../fs/atomic.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 import { cliCommand } from "../agents/command.ts";
 import { gate, type Payload, type RestoreOptions } from "../hook/input.ts";
-import { bannerAge, hookOutput } from "../hook/frame.ts";
+import { bannerAgo } from "../frame/banner.ts";
+import { hookOutput } from "../hook/output.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 import { type HookEnv, restore } from "../hook/restore.ts";
 import { HOOK_LOCK_WAIT_MS } from "../hook/pending.ts";
@@ -61,8 +62,12 @@ export function claimMaterial(store: Store, sessionId: string): Material | undef
 /** The card for this material: ages and the recall command filled in. */
 export function cardFor(material: Material, now: Date, options: RestoreOptions): string {
   const h = material.handover;
-  const age = bannerAge(h?.created, now);
-  return buildCard(material, age, h && cliCommand("recall", h.slug), options.budget);
+  return buildCard(
+    material,
+    bannerAgo(h?.created, now),
+    h && cliCommand("recall", h.slug),
+    options.budget,
+  );
 }
 
 /** SessionStart `source: "compact"`: the card, once per compaction (see the module note). */

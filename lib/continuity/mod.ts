@@ -18,7 +18,6 @@
  *   appended section
  *
  * SessionStart and PreCompact — what the fresh or compacted context gets:
- * - notice.ts: the short notice of an automatic draft after `/clear` (≤ 700 characters)
  * - material.ts: what the compaction card is made of, gathered from the store and the
  *   transcript; the hidden `.compact-<session>.md` file; the handover a session started from
  * - card.ts: the continuity card, framed and bounded (≤ 4,000 characters, the agent's bytes)

@@ -79,11 +79,6 @@ export function findSection(sections: Section[], title: string): string | undefi
   return sections.find((s) => sectionKey(s.title) === key)?.content;
 }
 
-/** Bodies longer than this are replaced by a digest in the hook's context. */
-export const DIGEST_THRESHOLD = 8_000;
-/** The whole injected context never exceeds this many characters. */
-export const CONTEXT_LIMIT = 9_500;
-
 /**
  * Cuts `text` to at most `max` characters at a line boundary, stating how many lines were elided.
  * Table rows are counted as rows so the note reads naturally under a files table.
@@ -158,6 +153,9 @@ export function buildDigest(body: string, recallCommand: string, budget: number)
 
 /** The size cap of a handover: over it the document is still written, and `dump` says so. */
 export const CAP = { lines: 75, tokens: 1_500 } as const;
+
+/** {@link CAP}'s tokens as messages state them: `1,500`. */
+export const CAP_TOKENS = CAP.tokens.toLocaleString("en-US");
 
 /** Front-matter facts of a new handover. */
 export interface HandoverMeta {
@@ -248,7 +246,7 @@ export function overage(size: Size): string | undefined {
   const n = size.lines - CAP.lines;
   if (n > 0) parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
   if (size.tokens > CAP.tokens) {
-    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over 1,500`);
+    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over ${CAP_TOKENS}`);
   }
   return parts.length ? parts.join(", ") : undefined;
 }

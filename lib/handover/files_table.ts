@@ -6,6 +6,7 @@
  * @module
  */
 
+import { longestBacktickRun } from "../frame/fence.ts";
 import type { EvidenceFile } from "./evidence/model.ts";
 
 /** One row of the files table. */
@@ -30,14 +31,9 @@ export const MAX_ROWS = 25;
 export function codeSpan(text: string): string {
   // `includes` first: a dump's table renders thousands of plain paths.
   const one = text.includes("\n") || text.includes("\r") ? text.replace(LINE_BREAK, " ") : text;
-  const fence = one.includes("`") ? "`".repeat(longestRun(one) + 1) : "`";
+  const fence = one.includes("`") ? "`".repeat(longestBacktickRun(one) + 1) : "`";
   const space = pad(one) ? " " : "";
   return `${fence}${space}${one}${space}${fence}`;
-}
-
-/** The longest run of backticks in `text`. */
-function longestRun(text: string): number {
-  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
 }
 
 /** Whether a code span's content needs a space at each end (CommonMark strips one from each). */

@@ -15,7 +15,7 @@
 import { setFault, TEMP_PREFIX, writeFileAtomicSync } from "../fs/atomic.ts";
 import { findPending, type HookEnv, restore } from "./restore.ts";
 import type { Outcome } from "./pending.ts";
-import type * as Frame from "./frame.ts";
+import type * as Output from "./output.ts";
 import type { Payload, RestoreOptions } from "./input.ts";
 import { armPath, findStore, type Store, storeOutside } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
@@ -56,12 +56,12 @@ export function takeArm(store: Store, session: string | undefined): Arm | undefi
 
 /**
  * What the hook answers for an outcome of the restore, on `event`; `titled`: a restored handover
- * names the session (Claude Code's `sessionTitle`). The JSON's framing (lib/hook/frame.ts) is
+ * names the session (Claude Code's `sessionTitle`). The JSON (lib/hook/output.ts) is
  * loaded only for an injection.
  */
 async function answerOf(outcome: Outcome, event?: string, titled = false): Promise<HookAnswer> {
   if (!outcome.injected) return { reason: outcome.reason };
-  const { hookOutput }: typeof Frame = await import(import.meta.resolve("./frame.ts"));
+  const { hookOutput }: typeof Output = await import(import.meta.resolve("./output.ts"));
   // Under SESSION_DEBUG the reason goes to stderr: what was redacted, by kind, never a value.
   const note = outcome.redacted ? ` (${outcome.redacted})` : "";
   return {

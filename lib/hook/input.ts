@@ -1,9 +1,10 @@
 /**
- * The hook's input: the payload an agent sends on stdin, the hook's own flags, the per-agent
- * budgets of what it injects, and the event and source gates.
+ * The hook's input: the payload an agent sends on stdin, the hook's own flags (the agent's budget
+ * from lib/frame/budget.ts's table), and the event and source gates.
  * @module
  */
 
+import { type Agent, type Budget, BUDGETS, isAgent } from "../frame/budget.ts";
 import { WINDOW_MS } from "../store/time.ts";
 
 /** The hook payload fields we read (Claude Code, Codex CLI and Gemini CLI send these). */
@@ -18,34 +19,6 @@ export interface Payload {
   /** SessionEnd: why the session ended (`clear`, `prompt_input_exit`, `logout`, `other`, …). */
   reason?: string;
 }
-
-/** Size budget of the injected context for one agent. */
-export interface Budget {
-  /** A body longer than this (characters) is replaced by a digest. */
-  digestOver: number;
-  /** The whole context never exceeds this many characters. */
-  limit: number;
-  /** When set, the whole context never exceeds this many UTF-8 bytes either. */
-  maxBytes?: number;
-}
-
-/**
- * Per-agent budgets. Claude Code previews only ~2,000 characters of a context over 10,000.
- * Codex CLI (0.171) spills hook output over 2,500 tokens, counted as ceil(UTF-8 bytes / 4), to a
- * file and shows the model a preview: 10,000 bytes is the line, so Codex also gets a byte cap
- * with a margin. Gemini CLI (0.61), Qwen Code (0.24) and opencode (1.18) have no such limit (the
- * last two put it in the system prompt whole); they get Claude Code's numbers.
- */
-export const BUDGETS: Record<string, Budget> = {
-  claude: { digestOver: 8_000, limit: 9_500 },
-  gemini: { digestOver: 8_000, limit: 9_500 },
-  qwen: { digestOver: 8_000, limit: 9_500 },
-  opencode: { digestOver: 8_000, limit: 9_500 },
-  codex: { digestOver: 8_000, limit: 9_500, maxBytes: 9_800 },
-};
-
-/** The agents the hook knows, by the name `--agent` takes. */
-export type Agent = "claude" | "codex" | "gemini" | "qwen" | "opencode";
 
 /** Hook options: which sources inject, the window, the agent and its budget. */
 export interface RestoreOptions {
@@ -123,8 +96,8 @@ export function parseHookArgs(args: string[]): RestoreOptions {
       options.fault = value();
     } else if (flag === "--agent") {
       const agent = value();
-      if (Object.hasOwn(BUDGETS, agent)) {
-        options.agent = agent as Agent;
+      if (isAgent(agent)) {
+        options.agent = agent;
         options.budget = BUDGETS[agent];
       }
     }

@@ -9,9 +9,10 @@ import type { Store } from "../store/store.ts";
 import { restoredMarker } from "../store/latest.ts";
 import { consumeSync } from "../store/lifecycle.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
-import { injectedBody, restoreBanner, wholeContext } from "./frame.ts";
+import type { Budget } from "../frame/budget.ts";
+import { wholeContext } from "../frame/fit.ts";
+import { injectedBody, restoreBanner } from "./output.ts";
 import type * as Built from "./context.ts";
-import type { Budget } from "./input.ts";
 
 /**
  * Why the hook stayed silent, or that it injected: for stderr diagnostics and tests. `slug` is the

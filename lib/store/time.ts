@@ -122,3 +122,31 @@ export function formatAge(ms: number | undefined): string {
   if (h < 48) return `${h} h`;
   return `${Math.floor(h / 24)} d`;
 }
+
+/**
+ * An age as a sentence says it: `12 min ago`, `3 h ago`; `just now`, `in the future` and
+ * `unknown age` ({@link formatAge}) stand alone. The one "N ago" of every message and banner.
+ */
+export function formatAgo(ms: number | undefined): string {
+  const age = formatAge(ms);
+  return age === "just now" || age === "in the future" || age === "unknown age"
+    ? age
+    : `${age} ago`;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * A threshold in words, in the largest unit that divides it: `30 minutes`, `14 days`, `1 hour`.
+ * Every message that states a threshold of this file builds it here from the constant.
+ */
+export function spanWords(ms: number): string {
+  const [n, unit] = ms % DAY_MS === 0
+    ? [ms / DAY_MS, "day"]
+    : ms % HOUR_MS === 0
+    ? [ms / HOUR_MS, "hour"]
+    : [Math.round(ms / MINUTE_MS), "minute"];
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}

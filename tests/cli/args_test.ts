@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { helpText, type ModeSpec, parseMode, parseOrHelp } from "../../lib/cli/args.ts";
+import { helpText, type ModeSpec, modeSpec, parseMode, parseOrHelp } from "../../lib/cli/args.ts";
 import { UsageError } from "../../lib/errors.ts";
 
 const SPEC: ModeSpec = {
@@ -181,4 +181,27 @@ Deno.test("args: help", async (t) => {
     assert.match(out[0], /Usage: session.ts demo/);
     assert.deepEqual((parseOrHelp(SPEC, ["--json"], ctx))?.flags, { json: true });
   });
+});
+
+Deno.test("args: a mode's spec types its flags (deno check fails when it does not)", () => {
+  const spec = modeSpec({
+    mode: "typed",
+    usage: "typed [--since SPEC] [--json]",
+    summary: "Typed.",
+    flags: {
+      since: { type: "string", value: "SPEC", help: "since" },
+      json: { type: "boolean", help: "JSON" },
+    },
+  });
+  const parsed = parseMode(spec, ["--since", "3h", "--json"]);
+  assert.notEqual(parsed, "help");
+  if (parsed === "help") return;
+  const since: string | undefined = parsed.flags.since;
+  const json: boolean | undefined = parsed.flags.json;
+  assert.deepEqual({ since, json }, { since: "3h", json: true });
+  // @ts-expect-error a boolean flag is no string
+  const wrong: string | undefined = parsed.flags.json;
+  // @ts-expect-error a flag the mode does not have
+  const unknown = parsed.flags.bogus;
+  assert.deepEqual([wrong, unknown], [true, undefined]);
 });

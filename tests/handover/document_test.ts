@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import {
   buildDigest,
   capLines,
-  CONTEXT_LIMIT,
   findSection,
   parseSections,
   sectionKey,
 } from "../../lib/handover/document.ts";
+import { BUDGETS } from "../../lib/frame/budget.ts";
 
 const BODY = [
   "## Goal",
@@ -75,7 +75,7 @@ Deno.test("digest", async (t) => {
     Array.from({ length: 500 }, (_, i) => `| src/file${i}.ts | +1/-1 | wip | |`).join("\n");
   const body =
     `## Goal\n\nShip it.\n\n${filler}\n## Files touched\n\n${files}\n\n## Next step\n\nRun it.`;
-  const digest = buildDigest(body, "deno run session.ts recall x", CONTEXT_LIMIT - 200);
+  const digest = buildDigest(body, "deno run session.ts recall x", BUDGETS.claude.limit - 200);
   await t.step("keeps Goal, Files touched, Next step and the recall command", () => {
     assert.match(digest, /## Goal\n\nShip it\./);
     assert.match(digest, /## Files touched\n\n\| File/);
@@ -84,7 +84,7 @@ Deno.test("digest", async (t) => {
   });
   await t.step("drops the filler and fits the budget, stating what was elided", () => {
     assert.ok(!digest.includes("filler decision"));
-    assert.ok(digest.length <= CONTEXT_LIMIT - 200, `${digest.length}`);
+    assert.ok(digest.length <= BUDGETS.claude.limit - 200, `${digest.length}`);
     assert.match(digest, /more rows elided/);
   });
   await t.step("a huge goal is capped too", () => {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { takeArm } from "../../lib/hook/answer.ts";
 import { buildContext } from "../../lib/hook/context.ts";
-import { BUDGETS } from "../../lib/hook/input.ts";
+import { BUDGETS } from "../../lib/frame/budget.ts";
 import { utf8Length } from "../../lib/text/bytes.ts";
 import { armPath, docPath } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";

@@ -11,7 +11,10 @@ import { clearPayload, runHookProcess } from "../support/run.ts";
 /** The modules only a pending handover needs. */
 const PENDING_ONLY = [
   "lib/hook/pending.ts",
-  "lib/hook/frame.ts",
+  "lib/hook/output.ts",
+  "lib/frame/banner.ts",
+  "lib/frame/fence.ts",
+  "lib/frame/fit.ts",
   "lib/fs/lock.ts",
   "lib/secrets/lazy.ts",
 ].map((rel) => join(REPO, rel));

@@ -1,14 +1,9 @@
 import assert from "node:assert/strict";
-import {
-  BUDGETS,
-  DEFAULT_OPTIONS,
-  gate,
-  parseHookArgs,
-  parsePayload,
-} from "../../lib/hook/input.ts";
+import { DEFAULT_OPTIONS, gate, parseHookArgs, parsePayload } from "../../lib/hook/input.ts";
+import { BUDGETS } from "../../lib/frame/budget.ts";
 import { buildContext } from "../../lib/hook/context.ts";
 import { restore } from "../../lib/hook/restore.ts";
-import { hookOutput } from "../../lib/hook/frame.ts";
+import { hookOutput } from "../../lib/hook/output.ts";
 import { answer } from "../../lib/hook/answer.ts";
 import { docPath } from "../../lib/store/store.ts";
 import { join } from "../../lib/fs/path.ts";
@@ -117,7 +112,7 @@ Deno.test("buildContext", async (t) => {
   await t.step("no branch and no created still render", () => {
     assert.match(
       buildContext({ slug: "s", body: "" }, NOW, BUDGETS.claude),
-      /unknown age ago, branch none/,
+      /dumped unknown age, branch none/,
     );
   });
 });

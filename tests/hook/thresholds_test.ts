@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { answer } from "../../lib/hook/answer.ts";
-import { type Agent, BUDGETS, DEFAULT_OPTIONS, parseHookArgs } from "../../lib/hook/input.ts";
+import { DEFAULT_OPTIONS, parseHookArgs } from "../../lib/hook/input.ts";
+import { type Agent, BUDGETS } from "../../lib/frame/budget.ts";
 import { findRoot, storeAt } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { FUTURE_SKEW_MS, WINDOW_MS } from "../../lib/store/time.ts";

@@ -5,6 +5,7 @@ import {
   currentTime,
   dayStamp,
   formatAge,
+  formatAgo,
   isoStamp,
   parseStamp,
   slugStamp,
@@ -31,6 +32,13 @@ Deno.test("time", async (t) => {
     assert.equal(formatAge(12 * 60_000), "12 min");
     assert.equal(formatAge(3 * 3_600_000), "3 h");
     assert.equal(formatAge(5 * 86_400_000), "5 d");
+  });
+  await t.step("formatAgo: `ago` after an age, never after a word that stands alone", () => {
+    assert.equal(formatAgo(undefined), "unknown age");
+    assert.equal(formatAgo(-1), "in the future");
+    assert.equal(formatAgo(59_999), "just now");
+    assert.equal(formatAgo(60_000), "1 min ago");
+    assert.equal(formatAgo(3 * 3_600_000), "3 h ago");
   });
   await t.step("currentTime honours SESSION_NOW and ignores a bad value", () => {
     const env = (v: string | undefined) => (name: string) => name === "SESSION_NOW" ? v : undefined;

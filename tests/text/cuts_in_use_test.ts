@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { hasLoneSurrogate } from "./_text.ts";
-import { BUDGETS } from "../../lib/hook/input.ts";
+import { BUDGETS } from "../../lib/frame/budget.ts";
 import { buildContext, draftNotice } from "../../lib/hook/context.ts";
-import { buildNotice, NOTICE_LIMIT, noticeBanner } from "../../lib/continuity/notice.ts";
+import { buildNotice, NOTICE_LIMIT, noticeBanner } from "../../lib/hook/notice.ts";
 import { buildCard, CARD_LIMIT } from "../../lib/continuity/card.ts";
 import { FILES, TASKS } from "../../lib/continuity/material.ts";
 import { sinceSection } from "../../lib/continuity/since_dump.ts";
@@ -103,7 +103,7 @@ Deno.test("the draft notice: request, files and tasks cut on code points", () =>
     for (const each of [1, 2]) {
       const small = buildNotice(
         { request: rockets(300, pad), files: [rockets(90, pad + each)], tasks: [rockets(90, pad)] },
-        noticeBanner("d", "1 min", "main", "deno run x recall d"),
+        noticeBanner("d", "1 min ago", "main", "deno run x recall d"),
       );
       clean(small, `pad ${pad}`);
     }
@@ -179,7 +179,7 @@ Deno.test("the continuity card: sections cut on code points, within its limit", 
           handover: { slug: "s", created: "2026-11-30T11:00:00Z", branch: "main" },
           sections: titles.map((title) => ({ title, content: rockets(900, pad) })),
         },
-        "1 h",
+        "1 h ago",
         "deno run x recall s",
         budget,
       );
@@ -211,7 +211,7 @@ Deno.test("Since the dump: a long commit message cut on a code point", () => {
 });
 
 Deno.test("the banner's branch: at most 60 UTF-16 units, no half emoji", async (t) => {
-  const { branchWords } = await import("../../lib/hook/frame.ts");
+  const { branchWords } = await import("../../lib/frame/banner.ts");
   for (const pad of PADS) {
     await t.step(`pad ${pad}`, () => {
       const words = branchWords(`feat/${rockets(80, pad)}`);

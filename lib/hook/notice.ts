@@ -5,12 +5,14 @@
  * but at most {@link NOTICE_LIMIT} characters naming the draft, the exact recall command, the last
  * user request (cut), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
  * Pure: it reads the draft's body, which the general restore (lib/hook/pending.ts) hands it.
+ * Framed like every injected text (lib/frame/).
  * @module
  */
 
 import { clip } from "../text/cut.ts";
 import { capLines, findSection, parseSections } from "../handover/document.ts";
-import { branchWords, frameCost, framed, longestBacktickRun } from "../hook/frame.ts";
+import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
+import { leftBanner } from "./output.ts";
 
 /** The notice never exceeds this many characters (banner and fence included). */
 export const NOTICE_LIMIT = 700;
@@ -80,17 +82,14 @@ function noticeText(s: DraftSummary, requestMax: number, each: number): string {
   return out.join("\n");
 }
 
-/** The notice's banner: factual, the draft's slug, age, branch and the exact recall command. */
+/** The notice's banner ({@link leftBanner}): the draft's slug, age, branch and recall command. */
 export function noticeBanner(
   slug: string,
-  age: string,
+  ago: string,
   branch: string | undefined,
   recall: string,
-) {
-  const when = age === "just now" ? age : `${age} ago`;
-  return `[session] The previous session left no handover; an automatic draft was saved: ` +
-    `"${slug}" (drafted ${when}, ${branchWords(branch)}). Full draft: \`${recall}\`. ` +
-    `Its summary is quoted below between the fence lines.`;
+): string {
+  return leftBanner("draft", slug, ago, branch, recall);
 }
 
 /**
@@ -102,7 +101,7 @@ export function buildNotice(
   banner: string,
   limit = NOTICE_LIMIT,
 ): string {
-  const strip = (s: string) => s.replace(/`{3,}/g, "``");
+  const strip = shortenRuns;
   const clean: DraftSummary = {
     request: summary.request && strip(summary.request),
     files: summary.files.map(strip),
@@ -113,5 +112,6 @@ export function buildNotice(
     text = noticeText(clean, requestMax, each);
     if (frameCost(banner, longestBacktickRun(text)) + text.length <= limit) break;
   }
-  return framed(banner, capLines(text, Math.max(0, limit - frameCost(banner, 2))));
+  const cost = frameCost(banner, longestBacktickRun(text));
+  return framed(banner, capLines(text, Math.max(0, limit - cost)));
 }

@@ -1,15 +1,12 @@
 /**
- * The framing every injected context shares (lib/hook/frame.ts) and the hook's own flags and
- * payload (lib/hook/input.ts).
+ * The framing every injected context shares (lib/frame/) and the hook's own flags and payload
+ * (lib/hook/input.ts).
  */
 import assert from "node:assert/strict";
-import {
-  branchWords,
-  longestBacktickRun,
-  MAX_BODY_RUN,
-  shortenRuns,
-} from "../../lib/hook/frame.ts";
-import { BUDGETS, DEFAULT_OPTIONS, parseHookArgs, parsePayload } from "../../lib/hook/input.ts";
+import { branchWords } from "../../lib/frame/banner.ts";
+import { longestBacktickRun, MAX_BODY_RUN, shortenRuns } from "../../lib/frame/fence.ts";
+import { DEFAULT_OPTIONS, parseHookArgs, parsePayload } from "../../lib/hook/input.ts";
+import { BUDGETS } from "../../lib/frame/budget.ts";
 import { buildContext } from "../../lib/hook/context.ts";
 import { NOW } from "../support/scratch.ts";
 import { prng } from "../support/prng.ts";
