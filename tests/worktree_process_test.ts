@@ -238,3 +238,19 @@ Deno.test("worktree: SessionEnd after a sibling worktree was removed drafts into
   assert.equal(fields.worktree, side);
   assert.throws(() => Deno.statSync(side), "nothing written at the removed path");
 });
+
+Deno.test("worktree: a stranded store holding a file of the user's is merged but kept", async () => {
+  await using r = await scratchRepo();
+  const feat = await addWorktree(r.main, ".claude/worktrees/feat", "worktree-feat");
+  const old = storeAt(feat);
+  await Deno.mkdir(old.dir, { recursive: true });
+  await Deno.writeTextFile(
+    join(old.dir, "kept.md"),
+    `---\nslug: kept\ncreated: ${isoStamp(NOW)}\nconsumed: false\nbranch: x\n---\n\nKept.\n`,
+  );
+  await Deno.writeTextFile(join(old.dir, "notes.txt"), "mine\n");
+  const run = await ok(["list"], feat);
+  assert.match(run.stderr, /stays until the next run|merged/, run.stderr);
+  assert.deepEqual(docs(storeAt(r.main).dir), ["kept.md"]);
+  assert.equal(await Deno.readTextFile(join(old.dir, "notes.txt")), "mine\n");
+});

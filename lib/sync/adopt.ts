@@ -51,6 +51,23 @@ function fingerprint(dir: string): string {
   return out.sort().join("\n");
 }
 
+/**
+ * What the worktree's store holds besides what the adoption moves (its handovers, PARKED.md,
+ * dropped.jsonl, LATEST) and the store's own hidden state (locks, marks, caches): a file a user
+ * put there. Such a store is merged but kept, so nothing of theirs is deleted.
+ */
+function strangers(from: Store, moved: readonly { name: string }[]): string[] {
+  const files = ["PARKED.md", "dropped.jsonl", "LATEST", ...moved.map((d) => `${d.name}.md`)];
+  // Each with the lock file beside it (lib/fs/lock.ts).
+  const known = new Set(files.flatMap((f) => [f, `${f}.lock`, `${f}.lock.held`]));
+  try {
+    return [...Deno.readDirSync(from.dir)].map((e) => e.name)
+      .filter((n) => !n.startsWith(".") && !known.has(n));
+  } catch {
+    return [];
+  }
+}
+
 function readOr(path: string): Uint8Array {
   try {
     return Deno.readFileSync(path);
@@ -106,7 +123,7 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
     (docs.includes(placedAs.get(d.name)!) || readDoc(store, placedAs.get(d.name)!) !== undefined)
   );
   let removed = false;
-  if (whole && fingerprint(from.dir) === before) {
+  if (whole && fingerprint(from.dir) === before && strangers(from, incoming).length === 0) {
     try {
       Deno.removeSync(from.dir, { recursive: true });
       removed = true;
