@@ -36,6 +36,8 @@ export interface Adopted {
   parked: number;
   /** Whether the stranded store was removed. */
   removed: boolean;
+  /** Files of the user's that keep it (none: it was removed, or it changed meanwhile). */
+  kept: string[];
 }
 
 /** What a store directory holds, to tell whether it changed while it was being adopted. */
@@ -123,7 +125,8 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
     (docs.includes(placedAs.get(d.name)!) || readDoc(store, placedAs.get(d.name)!) !== undefined)
   );
   let removed = false;
-  if (whole && fingerprint(from.dir) === before && strangers(from, incoming).length === 0) {
+  const kept = strangers(from, incoming);
+  if (whole && fingerprint(from.dir) === before && kept.length === 0) {
     try {
       Deno.removeSync(from.dir, { recursive: true });
       removed = true;
@@ -134,7 +137,7 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
       if (!isFsRefusal(err)) throw err;
     }
   }
-  return { from: from.dir, docs, parked, removed };
+  return { from: from.dir, docs, parked, removed, kept };
 }
 
 /**

@@ -11,6 +11,7 @@ export interface AdoptedSummary {
   docs: string[];
   parked: number;
   removed: boolean;
+  kept: string[];
 }
 
 /** "session: moved …" — what came in and whether the worktree's store is gone. */
@@ -21,5 +22,9 @@ export function adoptedLine(a: AdoptedSummary, to: string): string {
     ? `session: moved the store left in this worktree (${a.from}) into the repository's ` +
       `(${to}): ${what}`
     : `session: merged the store left in this worktree (${a.from}) into the repository's ` +
-      `(${to}): ${what}; it changed meanwhile, so it stays until the next run`;
+      `(${to}): ${what}; it stays, ${
+        a.kept.length > 0
+          ? `since it also holds ${a.kept.join(", ")}: move or remove that, then run again`
+          : "since it changed meanwhile: the next run takes the rest"
+      }`;
 }
