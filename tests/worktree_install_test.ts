@@ -82,3 +82,18 @@ Deno.test("worktree install: --local in a worktree serves every worktree of the 
     assert.match(doc.stdout, /may not read this worktree .*install/, doc.stdout);
   });
 });
+
+Deno.test("worktree install: in a bare repository's worktree the store needs no ignore line", async () => {
+  await using r = await scratchRepo();
+  const bare = join(r.base, "repo.git");
+  await git(r.base, ["clone", "-q", "--bare", r.main, bare]);
+  const wa = await addWorktree(bare, join(r.base, "wa"), "wa");
+  const ran = await runCliProcess(["install", "--local"], { cwd: wa });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.doesNotMatch(ran.stdout, /⚠/, ran.stdout);
+  await dump(wa, "bare-h");
+  assert.ok(Deno.statSync(join(bare, STORE_REL, "bare-h.md")).isFile);
+  const cmd = await registeredCommand(wa, { scope: "local" });
+  const hook = await runRegistered(cmd, clearPayload(wa), { cwd: wa, projectDir: wa });
+  assert.match(reasonOf(hook) ?? "", /injected|restored/, hook.stderr);
+});

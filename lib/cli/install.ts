@@ -151,7 +151,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // The store is the repository's (in the main worktree): ignored there, not in a worktree's
   // tracked .gitignore, which would leave the worktree changed.
   const home = findStore({ dir: root, cwd: root }).home ?? root;
-  if (await ignoreState(home)) ctx.out(`Added .claude/state/ to ${home}/.gitignore`);
+  // A bare repository's store is inside its git dir, in no checkout: nothing to ignore.
+  const bare = findGitTop(home) === undefined && findGitTop(root) !== undefined;
+  if (!bare && await ignoreState(home)) ctx.out(`Added .claude/state/ to ${home}/.gitignore`);
   if (scope === "local") {
     for (const [i, r] of roots.entries()) {
       const exclude = await ignoreLocalSettings(r, paths[i * agent.targets.length]);
@@ -168,7 +170,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     hooks: files.length,
     missing,
     git: findGitTop(root) !== undefined,
-    ignored: await stateIgnored(home),
+    ignored: bare || await stateIgnored(home),
   })));
   return EXIT.ok;
 }
