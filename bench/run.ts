@@ -264,13 +264,27 @@ async function sessionEndRows(): Promise<void> {
 
 // ---------------------------------------------------------------- list / park / drop / recall
 
-const QUICK_MODES: { mode: string; args: (i: number) => string[]; code: number }[] = [
-  { mode: "list", args: () => ["list"], code: 0 },
-  { mode: "park", args: (i) => ["park", `bench parked thing ${i}`, "--why", "bench"], code: 0 },
-  // Each round drops a different, exactly named item, so every run does a real drop.
-  { mode: "drop", args: (i) => ["drop", `item-${String(i).padStart(5, "0")}`], code: 0 },
-  { mode: "recall", args: () => ["recall", "handover-00007"], code: 0 },
-];
+const QUICK_MODES: { mode: string; name?: string; args: (i: number) => string[]; code: number }[] =
+  [
+    { mode: "list", args: () => ["list"], code: 0 },
+    { mode: "list", name: "list --tree", args: () => ["list", "--tree"], code: 0 },
+    { mode: "park", args: (i) => ["park", `bench parked thing ${i}`, "--why", "bench"], code: 0 },
+    // Each round drops a different, exactly named item, so every run does a real drop.
+    { mode: "drop", args: (i) => ["drop", `item-${String(i).padStart(5, "0")}`], code: 0 },
+    { mode: "recall", args: () => ["recall", "handover-00007"], code: 0 },
+  ];
+
+/** A mode's in-process context in `root`, at the bench's pinned time, its output discarded. */
+function quietContext(root: string): Context {
+  return {
+    cwd: root,
+    env: (k) => k === "CLAUDE_PROJECT_DIR" ? undefined : Deno.env.get(k),
+    now: BENCH_NOW,
+    readStdin: () => Promise.resolve(""),
+    out: () => {},
+    err: () => {},
+  };
+}
 
 function built(mode: string): boolean {
   return Object.hasOwn(MODES, mode);
@@ -284,7 +298,7 @@ async function cliRows(): Promise<void> {
   const floor: Proc = { cmd: DENO, args: ["run", ...CLI_FLAGS, empty], cwd: p.root, env: NOW_ENV };
   for (const q of QUICK_MODES) {
     let i = 0;
-    await row(q.mode, `${docs} docs, ${items} parked`, "×", 3, async () => {
+    await row(q.name ?? q.mode, `${docs} docs, ${items} parked`, "×", 3, async () => {
       if (!built(q.mode)) return undefined;
       return await compare(floor, {
         cmd: DENO,
@@ -299,20 +313,13 @@ async function cliRows(): Promise<void> {
   }
   // Growth: the mode's own work in-process (no runtime start to drown it), 100 → 10,000 items.
   for (const q of QUICK_MODES) {
-    await row(`${q.mode} growth`, "100 → 10,000 items", "exp", 1.1, async () => {
+    await row(`${q.name ?? q.mode} growth`, "100 → 10,000 items", "exp", 1.1, async () => {
       if (!built(q.mode)) return undefined;
       const run = await MODES[q.mode].run();
       const cost = async (n: number) => {
         const proj = makeProject(base, Math.max(10, n / 10), n);
         let i = 0;
-        const ctx: Context = {
-          cwd: proj.root,
-          env: (k) => k === "CLAUDE_PROJECT_DIR" ? undefined : Deno.env.get(k),
-          now: BENCH_NOW,
-          readStdin: () => Promise.resolve(""),
-          out: () => {},
-          err: () => {},
-        };
+        const ctx = quietContext(proj.root);
         return await timeFn(async () => {
           const code = await run(q.args(i++).slice(1), ctx);
           if (code !== q.code) throw new Error(`${q.mode} exited ${code}`);
@@ -323,6 +330,41 @@ async function cliRows(): Promise<void> {
       return growthExponent({ n: 100, ms: small }, { n: 10_000, ms: large });
     });
   }
+}
+
+// ---------------------------------------------------------------- search
+
+/** What the search rows ask: one exact word and one misspelt, held by every fixture handover. */
+const SEARCH_ARGS = ["search", "lock", "synchronus"];
+
+/**
+ * `search` over 1,000 and 10,000 handovers (and 1,000 / 10,000 parked items): the mode's own work
+ * in-process, and how it grows (goal: at most linear). No floor: nothing else reads every document.
+ */
+async function searchRows(): Promise<void> {
+  const ms = new Map<number, number>();
+  for (const docs of [1_000, 10_000]) {
+    await row("search", `${docs.toLocaleString("en-US")} docs`, "ms", undefined, async () => {
+      if (!built("search")) return undefined;
+      const run = await MODES.search.run();
+      const ctx = quietContext(makeProject(base, docs, docs).root);
+      const t = await timeFn(async () => {
+        const code = await run(SEARCH_ARGS.slice(1), ctx);
+        if (code !== 0) throw new Error(`search exited ${code}`);
+      }, { runs: docs > 1_000 ? 3 : Math.max(5, Math.floor(RUNS / 3)), warmup: 1 });
+      ms.set(docs, t);
+      return t;
+    });
+  }
+  await row("search growth", "1,000 → 10,000 docs", "exp", 1.1, () => {
+    const small = ms.get(1_000);
+    const large = ms.get(10_000);
+    return Promise.resolve(
+      small === undefined || large === undefined
+        ? undefined
+        : growthExponent({ n: 1_000, ms: small }, { n: 10_000, ms: large }),
+    );
+  });
 }
 
 // ---------------------------------------------------------------- evidence / dump, transcript
@@ -507,6 +549,7 @@ try {
   await hookRows();
   await sessionEndRows();
   await cliRows();
+  await searchRows();
   await gitRows();
   await transcriptRows();
   await (await import("./sync.ts")).syncRows(row, { base, full: FULL, runs: FULL ? 3 : 2 });

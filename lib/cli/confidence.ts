@@ -40,6 +40,12 @@ export function renderConfidence(points: Point[], afterWeak: string[] = []): str
   return ["", HEADING, ...points.map(pointLine), ...(weak ? afterWeak : [])].join("\n");
 }
 
+/** Up to three names for a point's fact, as code, then how many more. */
+export function names(slugs: string[]): string {
+  const shown = slugs.slice(0, 3).map((s) => `\`${s}\``).join(", ");
+  return slugs.length > 3 ? `${shown} and ${slugs.length - 3} more` : shown;
+}
+
 /** `n` and the noun, plural when `n` is not 1: `1 row`, `3 rows`. */
 export function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`;

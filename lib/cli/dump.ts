@@ -35,7 +35,8 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
-import { type Context, inWritableStore, storeFor } from "./run_context.ts";
+import { agentSession, type Context, inWritableStore } from "./run_context.ts";
+import { restoredSlug } from "../store/latest.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
 /** Arguments and help of `dump`. */
@@ -86,25 +87,29 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const why = name === undefined ? undefined : refusal(name);
   if (why) throw new UsageError(`${why}. Nothing was written`);
   const body = await redactLazily(agentMarkdown(await ctx.readStdin()));
-  const { evidence: ev, redacted } = await collectRedacted(evidenceOptions(ctx, {
+  const options = evidenceOptions(ctx, {
     since: a.flags.since,
     dir: a.dir,
     transcript: a.flags.transcript,
     session: a.flags.session,
-  }));
+  });
+  const { evidence: ev, redacted } = await collectRedacted(options);
+  // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts), and
+  // the handover it started from, which this one continues (`parent:`).
+  const session = agentSession(ctx);
+  const parent = restoredSlug(options.store, session);
   const dumped = await inWritableStore(
     ctx,
     "dump",
-    storeFor(ctx, a.dir),
+    options.store,
     (s) =>
       writeHandover(body.text, { ...ev, store: s.dir }, {
         store: s,
         now: ctx.now,
         name,
         force: a.flags.force === true,
-        // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts):
-        // Claude Code's id, else Codex's thread id (its hooks' session_id).
-        session: ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID"),
+        session,
+        parent,
       }),
   );
   const note = await redactionNoteLazily(body.counts, redacted);

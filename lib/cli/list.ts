@@ -1,6 +1,7 @@
 /**
- * `list [--json]`: removes expired handovers (over 30 days by `created`), then shows the stored
- * handovers and the parked items, stale ones flagged; and when the project's newest Claude Code
+ * `list [--json] [--tree]`: removes expired handovers (over 30 days by `created`), then shows the
+ * stored handovers (with `--tree`, in the chains their `parent:` makes: ./tree.ts) and the parked
+ * items, stale ones flagged; and when the project's newest Claude Code
  * transcript has no handover (a session killed before its SessionEnd could draft one), the
  * `recover` command for it. That check stats one folder and parses nothing (lib/transcript/newest.ts).
  * @module
@@ -24,7 +25,9 @@ import {
 import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, FailureError } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
-import { count, type Point, point, renderConfidence } from "./confidence.ts";
+import { count, names, type Point, point, renderConfidence } from "./confidence.ts";
+import { chainForest } from "../store/lineage.ts";
+import { type ChainJson, chainsJson, treeLines } from "./tree.ts";
 import {
   newestTranscript,
   type TranscriptFile,
@@ -34,11 +37,17 @@ import {
 /** Arguments and help of `list`. */
 export const SPEC = modeSpec({
   mode: "list",
-  usage: "list [--json] [--dir DIR]",
+  usage: "list [--json] [--tree] [--dir DIR]",
   summary: `Removes expired handovers (over ${
     spanWords(EXPIRY_MS)
   }), then lists handovers and parked items.`,
-  flags: { json: { type: "boolean", help: "print one JSON object (shape: README)" } },
+  flags: {
+    json: { type: "boolean", help: "print one JSON object (shape: docs/CLI.md)" },
+    tree: {
+      type: "boolean",
+      help: "show the handovers in chains (parent:): a child under its parent, newest first",
+    },
+  },
   notes: [
     `Stale (over ${spanWords(STALE_MS)}) handovers and parked items are marked "${STALE_MARK}".`,
   ],
@@ -72,8 +81,12 @@ export interface Listing {
     consumed: boolean | null;
     stale: boolean;
     latest: boolean;
+    /** The handover the writing session started from (`parent:`), if any. */
+    parent: string | null;
   }[];
   parked: ParkedRow[];
+  /** With `--tree`: the chains, newest first (./tree.ts). */
+  chains?: ChainJson[];
   /**
    * Set when the table shows the worktree column: the repository has more than one worktree, or
    * a handover was written in a linked one.
@@ -224,6 +237,7 @@ export async function listing(
       consumed: e.consumed ?? null,
       stale: e.stale,
       latest: e.slug === latest,
+      parent: e.parent ?? null,
     })),
     parked: parkedRows(parked, now),
     ...(manyWorktrees(store) || entries.some((e) => e.worktree !== undefined)
@@ -271,7 +285,7 @@ function tableHead(out: string[], header: string[]): void {
  * written straight into the output, no array of cells in between: a listing can have 10,000 rows,
  * this runs once and cold, and the intermediate arrays were about half of its time.
  */
-export function renderListing(l: Listing, now = new Date()): string {
+export function renderListing(l: Listing, now = new Date(), tree = false): string {
   const out: string[] = [];
   const tail = l.unsaved ? ["", ...unsavedLines(l.unsaved, now)] : [];
   if (l.removed.length) {
@@ -295,7 +309,14 @@ export function renderListing(l: Listing, now = new Date()): string {
     out.push("No stored handovers, no parked items.", ...tail);
     return out.join("\n");
   }
-  if (l.handovers.length) {
+  if (l.handovers.length && tree) {
+    const forest = forestOf(l);
+    out.push(
+      `Handovers (${l.handovers.length}) in ${count(forest.length, "chain")}, newest first:`,
+      "",
+      ...treeLines(forest, new Set(l.removed), STALE_MARK),
+    );
+  } else if (l.handovers.length) {
     out.push(`Handovers (${l.handovers.length}):`, "");
     tableHead(out, ["Slug", "Age", "Branch", ...(l.worktrees ? ["Worktree"] : []), "Consumed"]);
     for (const h of l.handovers) {
@@ -319,6 +340,11 @@ export function renderListing(l: Listing, now = new Date()): string {
   } else out.push("No parked items.");
   out.push(...tail);
   return out.join("\n");
+}
+
+/** The chains of a listing's handovers (listed newest first). */
+function forestOf(l: Listing) {
+  return chainForest(l.handovers);
 }
 
 /** The points of a listing (pure): the store read (even empty), every front matter parsed, ages
@@ -373,12 +399,6 @@ export function listPoints(l: Listing): Point[] {
   return [glob, frontMatter, ages];
 }
 
-/** Up to three names, then how many more. */
-function names(slugs: string[]): string {
-  const shown = slugs.slice(0, 3).map((s) => `\`${s}\``).join(", ");
-  return slugs.length > 3 ? `${shown} and ${slugs.length - 3} more` : shown;
-}
-
 /** Runs `list`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
@@ -392,10 +412,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     dir: a.dir === undefined ? undefined : store.root,
   });
   const points = listPoints(l);
+  const tree = a.flags.tree === true;
+  if (tree && a.flags.json) l.chains = chainsJson(forestOf(l), new Set(l.removed));
   ctx.out(
     a.flags.json
       ? JSON.stringify({ ...l, confidence: points }, null, 2)
-      : `${renderListing(l, ctx.now)}\n${renderConfidence(points)}`,
+      : `${renderListing(l, ctx.now, tree)}\n${renderConfidence(points)}`,
   );
   if (l.notRemoved.length === 0) return EXIT.ok;
   // The listing is shown, but a removal failed: a failure, said on stderr after it.

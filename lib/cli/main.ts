@@ -96,6 +96,11 @@ MODES.pull = {
   run: async () => (await load("./pull.ts")).run,
 };
 
+MODES.search = {
+  summary: "find handover sections, parked and dropped items holding every word (fuzzy too)",
+  run: async () => (await load("./search.ts")).run,
+};
+
 MODES.install = {
   summary: "register the restore hook for /clear (--user, --local)",
   run: async () => (await load("./install.ts")).run,

@@ -1,7 +1,9 @@
 /**
- * `recall [name]`: prints a handover (named, or LATEST's) without front matter under a banner,
- * marks it consumed, and clears LATEST only when LATEST named this one. A miss says so, lists
- * what exists, and exits 1.
+ * `recall [name] [--chain]`: prints a handover (named, or LATEST's) without front matter under a
+ * banner — with `--chain`, the story of its chain instead (lib/handover/chain.ts) — marks it
+ * consumed, clears LATEST only when LATEST named this one, and records it as the handover this
+ * agent session started from (its next dump's `parent:`). A miss says so, lists what exists, and
+ * exits 1.
  * @module
  */
 
@@ -9,22 +11,31 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { slugify } from "../store/slug.ts";
 import { docPath, isSafeSlug, readDoc, type Store } from "../store/store.ts";
 import { exists } from "../fs/path.ts";
-import { consume, pendingSlug } from "../store/lifecycle.ts";
+import { consume, markRestored, pendingSlug } from "../store/lifecycle.ts";
+import { type ChainEnd, walkChain } from "../store/lineage.ts";
+import { chainStory, type Story } from "../handover/chain.ts";
+import { BUDGETS } from "../frame/budget.ts";
 import { ageMs, formatAge, formatAgo } from "../store/time.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
-import { type Context, storeFor } from "./run_context.ts";
+import { agentSession, type Context, storeFor } from "./run_context.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { parseSections } from "../handover/document.ts";
 
 /** Arguments and help of `recall`. */
 export const SPEC = modeSpec({
   mode: "recall",
-  usage: "recall [name] [--dir DIR]",
+  usage: "recall [name] [--chain] [--dir DIR]",
   summary: "Prints a handover (named, or the one LATEST points to) and marks it consumed.",
-  flags: {},
+  flags: {
+    chain: {
+      type: "boolean",
+      help: "print the Goal, Decisions and Lessons of it and its ancestors (parent:), newest " +
+        "first, each once, within the restore's budget; only it is marked consumed",
+    },
+  },
   maxPositionals: 1,
-  notes: ["Example: session.ts recall auth-refactor"],
+  notes: ["Examples: session.ts recall auth-refactor", "          session.ts recall --chain"],
 });
 
 /** The slug a recall name means: the name itself when stored, else its slugified form. */
@@ -90,6 +101,8 @@ export interface RecallFacts {
   target?: Target;
   /** The printed body's line and section counts, and whether the front matter parsed. */
   printed?: { lines: number; sections: number; frontMatter: boolean };
+  /** With `--chain`: what the story printed and how the walk ended. */
+  chain?: { story: Story; end: ChainEnd; limit: number };
   /** `written` (re-read as true), `before` (already true), `replaced` (a newer dump came
    * meanwhile: kept, not marked), `unmarked` (no `consumed: false` to flip), `unread` (written,
    * but did not re-read as true). */
@@ -120,7 +133,7 @@ export function recallPoints(f: RecallFacts): Point[] {
     )
     : point("target", true, `\`${t.slug}\`, ${how}, the only one of that name`);
   const p = f.printed;
-  const doc = p.frontMatter
+  const doc = f.chain ? chainPoint(f.chain) : p.frontMatter
     ? point(
       "doc",
       true,
@@ -146,6 +159,28 @@ export function recallPoints(f: RecallFacts): Point[] {
   return [target, doc, consumed];
 }
 
+/** The `--chain` point: how many handovers the story holds, and how it fit the budget. */
+function chainPoint(c: NonNullable<RecallFacts["chain"]>): Point {
+  const s = c.story;
+  const total = s.whole + s.digested + s.omitted;
+  const ends = c.end.kind === "root"
+    ? "back to its first"
+    : c.end.kind === "missing"
+    ? `up to \`${c.end.parent}\`, not in this store`
+    : `stopped at a cycle (\`${c.end.parent}\` again)`;
+  const repeats = s.repeats ? `, ${count(s.repeats, "repeated item")} once` : "";
+  const fit = s.digested + s.omitted
+    ? `; over ${c.limit.toLocaleString("en-US")} characters: ${s.whole} whole, ${s.digested} ` +
+      `in one line${s.omitted ? `, ${s.omitted} only named` : ""}`
+    : ", all whole";
+  return point(
+    "chain",
+    c.end.kind !== "cycle",
+    `${count(total, "handover")} read, ${ends}${repeats}${fit}`,
+    "fix the `parent:` lines that loop",
+  );
+}
+
 /** Later dumps of the same name: `<slug>-2`, `-3`, … in the store, oldest first. */
 async function siblingsOf(store: Store, slug: string): Promise<string[]> {
   const { listSlugs }: typeof import("../store/catalog.ts") = await import(
@@ -155,6 +190,13 @@ async function siblingsOf(store: Store, slug: string): Promise<string[]> {
   return listSlugs(store)
     .filter((s) => s.startsWith(`${slug}-`) && /^[1-9]\d*$/.test(s.slice(slug.length + 1)))
     .sort((a, b) => suffix(a) - suffix(b));
+}
+
+/** The story of the chain `slug` heads, within the restore's budget. */
+function tellChain(store: Store, slug: string, text: string, now: Date) {
+  const limit = BUDGETS.claude.limit;
+  const { links, end } = walkChain(slug, text, (s) => readDoc(store, s));
+  return { story: chainStory(links, end, now, limit), end, limit };
 }
 
 /** Runs `recall`. */
@@ -178,8 +220,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   const split = splitFrontMatter(text);
   const body = (split?.body ?? text).replace(/\r\n?/g, "\n").trim();
-  ctx.out(`${banner(slug, split?.fields ?? {}, ctx.now)}\n\n${body}`);
+  const chain = a.flags.chain ? tellChain(store, slug, text, ctx.now) : undefined;
+  ctx.out(chain?.story.text ?? `${banner(slug, split?.fields ?? {}, ctx.now)}\n\n${body}`);
+  // The session that printed it started from it (first record stands): its next dump's parent.
+  try {
+    markRestored(store, agentSession(ctx), slug);
+  } catch { /* a record that cannot be written costs the next dump its parent, never the recall */ }
   const facts: RecallFacts = {
+    chain,
     target: {
       slug,
       via: pending?.via ?? "name",

@@ -8,6 +8,7 @@
 import { EXIT, NotFoundError, UsageError } from "../errors.ts";
 import { collectRedacted, transcriptFor } from "../handover/evidence/collect.ts";
 import { hasSession, recoverMarkdown } from "../handover/recover.ts";
+import { restoredSlug } from "../store/latest.ts";
 import { writeHandover } from "../handover/write.ts";
 import { concreteMention, kindName } from "../handover/checks.ts";
 import { codeSpan } from "../handover/files_table.ts";
@@ -86,6 +87,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     force: a.flags.force === true,
     recovered: true,
     store,
+    // The recovered session continued a handover when it started from one (`parent:`).
+    parent: restoredSlug(store, loaded.facts.sessionId),
   });
   const note = await redactionNoteLazily(draft.counts, redacted);
   if (note) ctx.err(note);

@@ -26,6 +26,14 @@ export interface Context {
   err: (text: string) => void;
 }
 
+/**
+ * The agent session the CLI runs in, from the agent's environment: Claude Code's id, else Codex's
+ * thread id (its hooks' `session_id`); what `dump` records and `recall` marks the start of.
+ */
+export function agentSession(ctx: Context): string | undefined {
+  return ctx.env("CLAUDE_CODE_SESSION_ID") || ctx.env("CODEX_THREAD_ID") || undefined;
+}
+
 /** The store for a mode: `--dir` first, then the `<root>` rule (docs/STORE.md). */
 export function storeFor(ctx: Context, dir?: string): Store {
   const store = findStore({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd });

@@ -9,6 +9,7 @@
 import { createFileAtomic, writeFileAtomic } from "../fs/atomic.ts";
 import { exists } from "../fs/path.ts";
 import type { HookAnswer } from "../hook/answer.ts";
+import { restoredSlug } from "../store/latest.ts";
 import { pointLatest, underLock } from "../store/lifecycle.ts";
 import { withDocsLock } from "../store/docs_lock.ts";
 import { chooseSlug } from "../store/slug.ts";
@@ -76,6 +77,7 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
     branch,
     now: r.now,
     session: r.session,
+    parent: restoredSlug(store, r.session),
     status: (
       p: string,
     ) => (exists(`${r.top ?? store.root}/${p}`) ? "edited" as const : "reverted" as const),

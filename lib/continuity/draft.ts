@@ -103,6 +103,8 @@ export interface DraftInputs {
   branch: string;
   now: Date;
   session: string;
+  /** The handover the session started from, if any (`parent:`). */
+  parent?: string;
   /** How a touched file stands now: `reverted` when it is gone. */
   status?: (path: string) => "reverted" | "edited";
 }
@@ -144,6 +146,7 @@ export function composeDraft(facts: TranscriptFacts, d: DraftInputs, slug: strin
       session: d.session,
       worktree: d.store.worktree,
       draft: true,
+      parent: d.parent,
     },
     sections,
   );

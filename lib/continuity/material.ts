@@ -14,7 +14,7 @@
 import { writeFileAtomicSync } from "../fs/atomic.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 import { capLines, findSection, parseSections, type Section } from "../handover/document.ts";
-import { RESTORED_PREFIX } from "../store/latest.ts";
+import { RESTORED_PREFIX, restoredSlug } from "../store/latest.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 import { readParked } from "../parked/file.ts";
 import { redactLazily } from "../secrets/lazy.ts";
@@ -63,14 +63,7 @@ export function startingHandover(store: Store, sessionId: string | undefined): s
     const age = ageMs(head.created, new Date()) ?? Infinity;
     if (!best || age < best.age) best = { slug, age };
   }
-  if (best) return best.slug;
-  try {
-    const slug = Deno.readTextFileSync(join(store.dir, `${RESTORED_PREFIX}${sessionId}`))
-      .split("\n", 1)[0].trim();
-    return slug || undefined;
-  } catch {
-    return undefined;
-  }
+  return best?.slug ?? restoredSlug(store, sessionId);
 }
 
 /** The session's facts from its transcript (Claude Code's or a Codex rollout); undefined when unreadable. */

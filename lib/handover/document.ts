@@ -170,6 +170,8 @@ export interface HandoverMeta {
   draft?: boolean;
   /** The linked worktree it was written in (`worktree:`), when it was. */
   worktree?: string;
+  /** The handover the writing session started from (`parent:`): the chain of a long task. */
+  parent?: string;
 }
 
 /** The canonical title of a known section `title` names (`Files` → `Files touched`), if any. */
@@ -216,7 +218,9 @@ export function renderHandover(meta: HandoverMeta, sections: Section[]): string 
     meta.branch.replace(/[\r\n]/g, "")
   }\n${meta.recovered ? "recovered: true\n" : ""}${
     meta.session ? `session: ${meta.session}\n` : ""
-  }${meta.worktree ? `worktree: ${meta.worktree}\n` : ""}${meta.draft ? "draft: auto\n" : ""}---\n`;
+  }${meta.worktree ? `worktree: ${meta.worktree}\n` : ""}${meta.draft ? "draft: auto\n" : ""}${
+    meta.parent && meta.parent !== meta.slug ? `parent: ${meta.parent}\n` : ""
+  }---\n`;
   const body = sections
     .map((s) => (s.title ? `## ${s.title}\n\n${s.content}` : s.content))
     .join("\n\n");

@@ -9,6 +9,7 @@
  * - recover.ts: a handover drafted from the transcript of a session that ended without a dump
  * - sweep.ts: the numbered "Unlanded" table of work not yet landed, from every source
  * - unlanded.ts: where sweep's table is written, and its stamp (read back by `dump`)
+ * - chain.ts: the story of a chain (`recall --chain`): goals, decisions, lessons within a budget
  * - checks.ts: the rules a dump is scored by: a next step "concrete", a files row "backed", a
  *   decision with its why
  *

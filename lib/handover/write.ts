@@ -99,6 +99,8 @@ export async function writeHandover(
     session?: string;
     /** The store to write (default: the root's own, `ev.root`). */
     store?: Store;
+    /** The handover the writing session started from (lib/store/latest.ts `restoredSlug`). */
+    parent?: string;
   },
 ): Promise<Dumped> {
   const { sections, files } = composeSections(markdown, ev);
@@ -155,7 +157,7 @@ export async function writeHandover(
 function handoverText(
   slug: string,
   ev: Evidence,
-  opts: { recovered?: boolean; session?: string },
+  opts: { recovered?: boolean; session?: string; parent?: string },
   sections: Section[],
 ): string {
   const fields = {
@@ -165,6 +167,7 @@ function handoverText(
     recovered: opts.recovered,
     session: sessionField(opts.session),
     worktree: ev.worktree,
+    parent: opts.parent,
   };
   return renderHandover(fields, sections);
 }

@@ -31,6 +31,46 @@ export interface DroppedEntry {
   text: string;
 }
 
+/** What dropped.jsonl holds: its `dropped` entries, and how many lines were not one. */
+export interface DroppedLog {
+  entries: DroppedEntry[];
+  /** Lines that are not a `dropped` entry (hand edits, a cut line, other actions excepted). */
+  unreadable: number;
+}
+
+/**
+ * Reads dropped.jsonl: every `dropped` entry with its bullet's text (a missing log is empty).
+ * Entries of other actions (a sync's `superseded`) are skipped without counting as unreadable.
+ */
+export function readDropped(store: Store): DroppedLog {
+  const log: DroppedLog = { entries: [], unreadable: 0 };
+  let text: string;
+  try {
+    if (!Deno.statSync(store.dropped).isFile) return log; // a pipe would block the read
+    text = Deno.readTextFileSync(store.dropped);
+  } catch {
+    return log;
+  }
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const e = JSON.parse(line);
+      if (e?.action !== "dropped") {
+        if (typeof e?.action !== "string") log.unreadable++;
+        continue;
+      }
+      if (typeof e.item !== "string" || typeof e.text !== "string" || typeof e.ts !== "string") {
+        log.unreadable++;
+        continue;
+      }
+      log.entries.push({ ts: e.ts, item: e.item, action: "dropped", text: e.text });
+    } catch {
+      log.unreadable++;
+    }
+  }
+  return log;
+}
+
 /** The dropped.jsonl line for an item dropped at `ts`, before redaction. */
 export function droppedLine(item: ParkedItem, ts: string): string {
   return JSON.stringify(droppedEntry(item, ts));

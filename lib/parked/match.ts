@@ -31,6 +31,29 @@ import { head } from "../text/cut.ts";
  */
 const FUSE = "fuse.js";
 
+/**
+ * Fuse.js, loaded when a fuzzy search runs, with the options every fuzzy search of the project
+ * uses (`drop` here, `search` in lib/search/rank.ts): location ignored, field-length norm off,
+ * Bitap scores kept; a third of a word's length let through, then {@link allowedEdits} applied to
+ * {@link bitapEdits}.
+ */
+export async function fuzzyIndex(texts: string[]) {
+  const { default: Fuse } = await (import(FUSE) as Promise<typeof import("fuse.js")>);
+  return new Fuse(texts, {
+    ignoreLocation: true,
+    ignoreFieldNorm: true,
+    includeScore: true,
+    shouldSort: false,
+    // Fuse's Bitap score is edits / length: let through up to a third, then apply allowedEdits.
+    threshold: 0.34,
+  });
+}
+
+/** The edits a Fuse hit of `word` stands for (its Bitap score is edits / word length). */
+export function bitapEdits(score: number | undefined, word: string): number {
+  return Math.round((score ?? 0) * word.length);
+}
+
 /** Most edits allowed in a query word of `length` characters. */
 export function allowedEdits(length: number): number {
   return length < 4 ? 0 : Math.floor(length / 3);
@@ -140,21 +163,13 @@ export async function matchParked(
   const exact = items.filter((i) => i.slug === slug);
   // An exact slug needs no fuzzy search (and no Fuse import): the common case.
   if (exact.length) return decide(exact.map((item) => ({ item, exact: true, distance: 0 })));
-  const { default: Fuse } = await (import(FUSE) as Promise<typeof import("fuse.js")>);
-  const fuse = new Fuse(items.map(haystack), {
-    ignoreLocation: true,
-    ignoreFieldNorm: true,
-    includeScore: true,
-    shouldSort: false,
-    // Fuse's Bitap score is edits / length: let through up to a third, then apply allowedEdits.
-    threshold: 0.34,
-  });
+  const fuse = await fuzzyIndex(items.map(haystack));
   const distance = new Array<number>(items.length).fill(0);
   const found = new Array<number>(items.length).fill(0);
   for (const word of words) {
     if (clock() > deadline) return { kind: "slow" };
     for (const hit of fuse.search(word)) {
-      const edits = Math.round((hit.score ?? 0) * word.length);
+      const edits = bitapEdits(hit.score, word);
       if (edits > allowedEdits(word.length)) continue;
       found[hit.refIndex]++;
       distance[hit.refIndex] += edits;

@@ -23,6 +23,8 @@ export interface DocEntry {
   worktree?: string;
   /** `session:`: the agent session the document came from (dump, SessionEnd draft). */
   session?: string;
+  /** `parent:`: the handover the writing session started from. */
+  parent?: string;
   /** `consumed: true|false`; undefined when the field is missing or odd. */
   consumed?: boolean;
   /** Age from `created`; undefined when it does not parse (such documents never expire). */
@@ -80,6 +82,7 @@ export function entryOf(slug: string, fields: Record<string, string>, now: Date)
   if (fields.branch !== undefined) entry.branch = fields.branch;
   if (fields.session !== undefined) entry.session = fields.session;
   if (fields.worktree !== undefined) entry.worktree = fields.worktree;
+  if (fields.parent !== undefined) entry.parent = fields.parent;
   if (fields.consumed === "true" || fields.consumed === "false") {
     entry.consumed = fields.consumed === "true";
   }
@@ -107,7 +110,10 @@ export function cachePath(store: Store): string {
 }
 
 /** The front-matter fields the catalog keeps. */
-const KEPT = ["created", "branch", "consumed", "session", "worktree"] as const;
+const KEPT = ["created", "branch", "consumed", "session", "parent", "worktree"] as const;
+
+/** The cache's format: a cache of an older one (without a field now kept) is read afresh. */
+const CACHE_VERSION = 2;
 
 /**
  * How long after the store's last change a cache may be written. A directory's mtime has a clock
@@ -148,7 +154,9 @@ export function heads(store: Store): Map<string, Record<string, string>> {
 function readCache(store: Store, mtime: number): Map<string, Record<string, string>> | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(cachePath(store)));
-    if (data?.version !== 1 || data.dirMtimeMs !== mtime || typeof data.docs !== "object") {
+    if (
+      data?.version !== CACHE_VERSION || data.dirMtimeMs !== mtime || typeof data.docs !== "object"
+    ) {
       return undefined;
     }
     const out = new Map<string, Record<string, string>>();
@@ -170,7 +178,7 @@ function readCache(store: Store, mtime: number): Map<string, Record<string, stri
 function writeCache(store: Store, mtime: number, docs: Map<string, Record<string, string>>): void {
   try {
     Deno.mkdirSync(join(store.dir, ".cache"), { recursive: true, mode: PRIVATE_DIR });
-    const data = { version: 1, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
+    const data = { version: CACHE_VERSION, dirMtimeMs: mtime, docs: Object.fromEntries(docs) };
     writeFileAtomicSync(cachePath(store), JSON.stringify(data));
   } catch { /* a read-only store simply goes uncached */ }
 }

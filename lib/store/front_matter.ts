@@ -34,6 +34,7 @@ export const KEYS: readonly string[] = [
   "session",
   "worktree",
   "draft",
+  "parent",
 ];
 /** Front matter longer than this is not ours: treated as no front matter. */
 const MAX_HEAD_LINES = 64;

@@ -4,9 +4,9 @@
  * @module
  */
 
-import { join } from "../fs/path.ts";
+import { join, readUtf8 } from "../fs/path.ts";
 import { safeSessionId } from "./front_matter.ts";
-import type { Store } from "./store.ts";
+import { isSafeSlug, type Store } from "./store.ts";
 
 /** The slug LATEST names, or undefined when it is missing, blank or unreadable. */
 export function readLatest(store: Store): string | undefined {
@@ -33,4 +33,26 @@ export const RESTORED_PREFIX = ".restored-";
  */
 export function restoredMarker(dir: string, sessionId: string | undefined): string | undefined {
   return safeSessionId(sessionId) ? join(dir, `${RESTORED_PREFIX}${sessionId}`) : undefined;
+}
+
+/**
+ * The handover session `sessionId` started from, as its `.restored-<id>` record names it (the
+ * hook's restore, or `recall` in that session: lib/store/lifecycle.ts); undefined when there is no
+ * record, or it names no slug a document could have.
+ */
+export function restoredSlug(store: Store, sessionId: string | undefined): string | undefined {
+  const marker = restoredMarker(store.dir, sessionId);
+  // A named pipe would block the read: a regular file or nothing.
+  const slug = marker !== undefined && isFile(marker)
+    ? readUtf8(marker)?.split("\n", 1)[0].trim()
+    : undefined;
+  return slug !== undefined && isSafeSlug(slug) ? slug : undefined;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }

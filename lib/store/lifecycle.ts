@@ -16,7 +16,7 @@ import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { exists, join, readUtf8, removeQuietly } from "../fs/path.ts";
 import { withDocsLock } from "./docs_lock.ts";
 import { markConsumed, splitFrontMatter } from "./front_matter.ts";
-import { readLatest } from "./latest.ts";
+import { readLatest, restoredMarker } from "./latest.ts";
 import { docPath, isSafeSlug, readDoc, type Store } from "./store.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +154,18 @@ export function consumeSync(
 export async function consume(store: Store, intent: ConsumeIntent): Promise<ConsumeStatus> {
   if (!needsLock(store, intent)) return settle(store, intent);
   return await underLock(store, () => settle(store, intent));
+}
+
+/**
+ * Records that session `sessionId` started from `slug` because `recall` printed it there (the
+ * hook's restore leaves the same record in its consume): the first record stands — a session that
+ * later looks another handover up still continues the one it started from. Whether it was written.
+ */
+export function markRestored(store: Store, sessionId: string | undefined, slug: string): boolean {
+  const marker = restoredMarker(store.dir, sessionId);
+  if (marker === undefined || !isSafeSlug(slug) || exists(marker)) return false;
+  writeFileAtomicSync(marker, `${slug}\n`);
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
  * - docs_lock.ts: the docs lock every writer of a document or LATEST holds
  * - front_matter.ts: the hand-written front matter reader and writer (our schema only)
  * - catalog.ts: the stored handovers with their heads, ages and staleness, cached
+ * - lineage.ts: the chains `parent:` makes: a handover's ancestors, the forest of all (pure)
  * - slug.ts: slugs from names or unnamed, refusals, `-2` on collision (pure)
  * - time.ts: stamps, ages, the store's thresholds and the pinned clock
  *

@@ -94,6 +94,23 @@ Deno.test("catalog cache", async (t) => {
     const hourAgo = (Date.now() - 3_600_000) / 1000;
     return Deno.utime(dir, hourAgo, hourAgo);
   };
+  await t.step("a cache of the older format (before parent:) is read afresh", async () => {
+    await using p = await scratchProject();
+    await Deno.writeTextFile(
+      join(p.store.dir, "a.md"),
+      "---\nslug: a\ncreated: 2026-11-30T12:00:00Z\nconsumed: false\nbranch: main\nparent: x\n---\n",
+    );
+    await Deno.mkdir(join(p.store.dir, ".cache"));
+    await settle(p.store.dir);
+    const mtime = (await Deno.stat(p.store.dir)).mtime!.getTime();
+    const docs = { a: { created: "2026-11-30T12:00:00Z", consumed: "false", branch: "main" } };
+    await Deno.writeTextFile(
+      cachePath(p.store),
+      JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
+    );
+    assert.equal((await Deno.stat(p.store.dir)).mtime!.getTime(), mtime, "the cache matches");
+    assert.equal(catalog(p.store, NOW)[0].parent, "x");
+  });
   await t.step("a store changed just now is read afresh and not cached", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "a");
@@ -138,7 +155,7 @@ Deno.test("catalog cache", async (t) => {
     const docs = { fresh: { created: old }, old: { created: old } };
     await Deno.writeTextFile(
       cachePath(p.store),
-      JSON.stringify({ version: 1, dirMtimeMs: mtime, docs }),
+      JSON.stringify({ version: 2, dirMtimeMs: mtime, docs }),
     );
     assert.equal(catalog(p.store, NOW).find((e) => e.slug === "fresh")?.expired, true);
     const l = await listing(p.store, NOW);
@@ -156,10 +173,10 @@ Deno.test("catalog cache", async (t) => {
       const bad of [
         "{not json",
         "\0\xff",
-        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: {} }),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { "../x": {} } }),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: { a: null } }),
-        JSON.stringify({ version: 1, dirMtimeMs: mtime, docs: null }),
+        JSON.stringify({ version: 3, dirMtimeMs: mtime, docs: {} }),
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: { "../x": {} } }),
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: { a: null } }),
+        JSON.stringify({ version: 2, dirMtimeMs: mtime, docs: null }),
       ]
     ) {
       await Deno.writeTextFile(cachePath(p.store), bad);
@@ -169,7 +186,7 @@ Deno.test("catalog cache", async (t) => {
     // Wrong types in a cache that matches are dropped field by field, never trusted.
     await settle(p.store.dir);
     const now = (await Deno.stat(p.store.dir)).mtime!.getTime();
-    const forged = { version: 1, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
+    const forged = { version: 2, dirMtimeMs: now, docs: { a: { consumed: 7, created: [] } } };
     await Deno.writeTextFile(cachePath(p.store), JSON.stringify(forged));
     assert.deepEqual(catalog(p.store, NOW), [{ slug: "a", stale: false, expired: false }]);
   });
@@ -248,6 +265,7 @@ Deno.test("list", async (t) => {
       consumed: false,
       stale: false,
       latest: true,
+      parent: null,
     }]);
     assert.deepEqual(l.parked, [
       {
@@ -332,7 +350,7 @@ Deno.test("list", async (t) => {
     assert.equal(flag.code, 2);
     assert.match(
       flag.err,
-      /unknown flag "--all". Supported flags of list: --json, --dir DIR, --help/,
+      /unknown flag "--all". Supported flags of list: --json, --tree, --dir DIR, --help/,
     );
     assert.equal((await runCliInProcess(["list", "x"], { cwd: p.root })).code, 2);
     assert.match(
@@ -566,7 +584,14 @@ Deno.test("list: a session that ended without a handover (killed before SessionE
 });
 
 Deno.test("list: the rendered tables, cell by cell", () => {
-  const handover = { age: "2 h", ageMs: 7_200_000, created: null, stale: false, latest: false };
+  const handover = {
+    age: "2 h",
+    ageMs: 7_200_000,
+    created: null,
+    stale: false,
+    latest: false,
+    parent: null,
+  };
   const text = renderListing({
     store: "/p/.claude/state/session",
     latest: "a",

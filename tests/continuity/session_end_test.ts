@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { answerSessionEnd } from "../../lib/continuity/session_end.ts";
 import { DEFAULT_OPTIONS, parsePayload } from "../../lib/hook/input.ts";
 import { splitFrontMatter } from "../../lib/store/front_matter.ts";
-import { readLatest } from "../../lib/store/latest.ts";
+import { readLatest, restoredMarker } from "../../lib/store/latest.ts";
 import { join } from "../../lib/fs/path.ts";
 import type { Store } from "../../lib/store/store.ts";
 import { NOW, scratchProject } from "../support/scratch.ts";
@@ -56,6 +56,18 @@ Deno.test("SessionEnd without a dump drafts one, marked as automatic, and points
   assert.match(text, /`src\/app\.ts`/);
   assert.match(text, /write-the-validation-tests/);
   assert.equal(readLatest(p.store), name.slice(0, -3));
+});
+
+Deno.test("a draft of a session that started from a handover names it as its parent", async () => {
+  await using p = await scratchProject();
+  await Deno.writeTextFile(restoredMarker(p.store.dir, SESSION)!, "where-it-began\n");
+  const t = join(p.root, "t.jsonl");
+  await Deno.writeTextFile(t, timedTranscript(p.root, [{ at: minutesAgo(5), steps: workSteps() }]));
+  assert.match((await end(p.root, t)).reason, /^drafted /);
+  const [name] = docsIn(p.store);
+  const f = splitFrontMatter(await Deno.readTextFile(join(p.store.dir, name)))!.fields;
+  assert.equal(f.draft, "auto");
+  assert.equal(f.parent, "where-it-began");
 });
 
 Deno.test("SessionEnd after a dump and no more work writes nothing", async () => {

@@ -6,25 +6,14 @@
  */
 
 import assert from "node:assert/strict";
-import { isoStamp } from "../../lib/store/time.ts";
-import { cli, linkSkill, makeWorld } from "./support/agents.ts";
 import { CLAUDE_CODE_VERSIONS, ensureClaude } from "./support/claude.ts";
-import { banner, claudeSide, STORE, storeDoc, withSides } from "./support/cross.ts";
+import { banner, storeDoc, withClaudeSides } from "./support/cross.ts";
 import { sleep } from "./support/tmux.ts";
 
 for (const version of CLAUDE_CODE_VERSIONS) {
   const bin = await ensureClaude(version);
   Deno.test(`two sessions e2e (Claude Code ${version}): a handover goes to its own session`, async (t) => {
-    const world = await makeWorld();
-    const env = { SESSION_NOW: isoStamp(new Date()) };
-    await withSides(world, STORE, async (sides) => {
-      const installed = await cli(world, { env }, "install");
-      assert.equal(installed.code, 0, installed.out);
-      await linkSkill(world);
-      const a = await claudeSide(bin, world, env);
-      sides.push(a);
-      const b = await claudeSide(bin, world, env);
-      sides.push(b);
+    await withClaudeSides(bin, 2, async (world, [a, b]) => {
       const mark = `A-${crypto.randomUUID().slice(0, 8)}`;
       await t.step("A's model dumps; the document names A's session", async () => {
         const out = await a.dump("from-a", mark);

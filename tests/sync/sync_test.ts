@@ -314,3 +314,29 @@ Deno.test("a push the remote took whose store write fails: says so; the next pul
     await w.cleanup();
   }
 });
+
+Deno.test("a handover's parent: travels with it through push and pull", async () => {
+  const w = await world(2);
+  const [a, b] = w.clones;
+  try {
+    const env = { CLAUDE_CODE_SESSION_ID: "33333333-3333-4333-8333-333333333333" };
+    await dump(a, "first", "Start the task.");
+    assert.equal((await runCliInProcess(["recall", "first"], { cwd: a, env })).code, 0);
+    const second = await runCliInProcess(["dump", "second"], {
+      cwd: a,
+      env,
+      stdin: "## Goal\nGo on with the task.\n",
+    });
+    assert.equal(second.code, 0, second.err);
+    const written = Deno.readTextFileSync(`${a}/${STORE}/second.md`);
+    assert.equal(splitFrontMatter(written)!.fields.parent, "first");
+    assert.equal((await run(a, "push")).code, 0);
+    assert.equal((await run(b, "pull")).code, 0);
+    const pulled = Deno.readTextFileSync(`${b}/${STORE}/second.md`);
+    assert.equal(splitFrontMatter(pulled)!.fields.parent, "first");
+    // Byte for byte but the `from:` line pull adds.
+    assert.equal(pulled.replace(/^from: .*\n/m, ""), written);
+  } finally {
+    await w.cleanup();
+  }
+});

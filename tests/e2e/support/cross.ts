@@ -8,7 +8,9 @@
 
 import { type World } from "./claude.ts";
 import * as claude from "./claude.ts";
-import { dumpCommand, startCodex, startGemini } from "./agents.ts";
+import assert from "node:assert/strict";
+import { isoStamp } from "../../../lib/store/time.ts";
+import { cli, dumpCommand, linkSkill, startCodex, startGemini } from "./agents.ts";
 import * as anthropic from "./stand_in.ts";
 import * as responses from "./responses_stand_in.ts";
 import * as gemini from "./gemini_stand_in.ts";
@@ -273,4 +275,24 @@ export async function withSides(
     for (const side of sides) await side.stop();
     await world.cleanup();
   }
+}
+
+/**
+ * A fresh world with the hook installed and the skill linked, `n` Claude Code sides started in it
+ * (clock: `env`), handed to `test`; {@link withSides} reports a failure and cleans up.
+ */
+export async function withClaudeSides(
+  bin: string,
+  n: number,
+  test: (world: World, sides: Side[], env: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  const world = await claude.makeWorld();
+  const env = { SESSION_NOW: isoStamp(new Date()) };
+  await withSides(world, STORE, async (sides) => {
+    const installed = await cli(world, { env }, "install");
+    assert.equal(installed.code, 0, installed.out);
+    await linkSkill(world);
+    for (let i = 0; i < n; i++) sides.push(await claudeSide(bin, world, env));
+    await test(world, sides, env);
+  });
 }
