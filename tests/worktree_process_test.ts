@@ -26,6 +26,21 @@ function docs(dir: string): string[] {
   }
 }
 
+/** A handover's text with the pinned `created`. */
+function docText(slug: string, body: string, consumed = "false"): string {
+  return `---\nslug: ${slug}\ncreated: ${
+    isoStamp(NOW)
+  }\nconsumed: ${consumed}\nbranch: x\n---\n\n${body}\n`;
+}
+
+/** A store older versions left inside the worktree at `top`, holding the handover `slug`. */
+async function strandedIn(top: string, slug: string, consumed = "false") {
+  const store = storeAt(top);
+  await Deno.mkdir(store.dir, { recursive: true });
+  await Deno.writeTextFile(join(store.dir, `${slug}.md`), docText(slug, `${slug}.`, consumed));
+  return store;
+}
+
 async function ok(args: string[], cwd: string, stdin?: string, env?: Record<string, string>) {
   const r = await runCliProcess(args, { cwd, stdin, env });
   assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
@@ -81,13 +96,11 @@ Deno.test("worktree: a stranded store is adopted — nothing lost or doubled, dr
   const old = storeAt(feat);
   await Deno.mkdir(main.dir, { recursive: true });
   await Deno.mkdir(old.dir, { recursive: true });
-  const doc = (slug: string, body: string) =>
-    `---\nslug: ${slug}\ncreated: ${isoStamp(NOW)}\nconsumed: false\nbranch: x\n---\n\n${body}\n`;
-  await Deno.writeTextFile(join(main.dir, "same.md"), doc("same", "one text"));
-  await Deno.writeTextFile(join(old.dir, "same.md"), doc("same", "one text"));
-  await Deno.writeTextFile(join(main.dir, "clash.md"), doc("clash", "main's"));
-  await Deno.writeTextFile(join(old.dir, "clash.md"), doc("clash", "the worktree's"));
-  await Deno.writeTextFile(join(old.dir, "only-here.md"), doc("only-here", "only here"));
+  await Deno.writeTextFile(join(main.dir, "same.md"), docText("same", "one text"));
+  await Deno.writeTextFile(join(old.dir, "same.md"), docText("same", "one text"));
+  await Deno.writeTextFile(join(main.dir, "clash.md"), docText("clash", "main's"));
+  await Deno.writeTextFile(join(old.dir, "clash.md"), docText("clash", "the worktree's"));
+  await Deno.writeTextFile(join(old.dir, "only-here.md"), docText("only-here", "only here"));
   await Deno.writeTextFile(old.latest, "only-here\n");
   const item = (slug: string) => `- **${slug}** — ${slug} text. Raised: 2026-11-29.`;
   await Deno.writeTextFile(
@@ -159,27 +172,43 @@ Deno.test("worktree: a sandboxed dump writes the worktree's store; the next hook
   assert.throws(() => Deno.statSync(join(feat, STORE_REL)));
 });
 
-Deno.test("worktree: SessionEnd after Claude Code removed the worktree drafts into the repository", async () => {
+/**
+ * A session that worked in the worktree `path` (branch `branch`, in its transcript), the worktree
+ * removed, then its SessionEnd as Claude Code sends it: `cwd` the main checkout,
+ * `CLAUDE_PROJECT_DIR` the removed path. Returns the draft's front matter.
+ */
+async function endAfterRemoval(path: string, branch: string): Promise<Record<string, string>> {
   await using r = await scratchRepo();
   await using home = await scratchDir();
-  const feat = await addWorktree(r.main, ".claude/worktrees/feat", "worktree-feat");
+  const top = await addWorktree(r.main, path, branch);
   const t = join(home.path, "t.jsonl");
   await Deno.writeTextFile(
     t,
-    fx.timedTranscript(feat, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }])
-      .replaceAll('"sessionId"', '"gitBranch":"worktree-feat","sessionId"'),
+    fx.timedTranscript(top, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }])
+      .replaceAll('"sessionId"', `"gitBranch":"${branch}","sessionId"`),
   );
-  await git(r.main, ["worktree", "remove", "--force", feat]);
+  await git(r.main, ["worktree", "remove", "--force", top]);
   const end = await runHookProcess(JSON.stringify(fx.endPayload(r.main, t, { reason: "exit" })), {
-    env: { CLAUDE_PROJECT_DIR: feat, SESSION_DEBUG: "1" },
+    env: { CLAUDE_PROJECT_DIR: top, SESSION_DEBUG: "1" },
   });
   assert.match(end.stderr, /drafted/, end.stderr);
+  assert.throws(() => Deno.statSync(top), "nothing written at the removed path");
   const main = storeAt(r.main);
   const [name] = docs(main.dir);
-  assert.match(name, /^worktree-feat-.*-draft\.md$/);
-  const fields = splitFrontMatter(await Deno.readTextFile(join(main.dir, name)))!.fields;
+  assert.ok(name.startsWith(`${branch}-`) && name.endsWith("-draft.md"), name);
+  return splitFrontMatter(await Deno.readTextFile(join(main.dir, name)))!.fields;
+}
+
+Deno.test("worktree: SessionEnd after Claude Code removed the worktree drafts into the repository", async () => {
+  const fields = await endAfterRemoval(".claude/worktrees/feat", "worktree-feat");
   assert.equal(fields.branch, "worktree-feat", "the worktree's branch, never main");
   assert.equal(fields.worktree, ".claude/worktrees/feat");
+});
+
+Deno.test("worktree: SessionEnd after a sibling worktree was removed drafts into the repository", async () => {
+  const fields = await endAfterRemoval("../side", "side");
+  assert.equal(fields.branch, "side");
+  assert.match(fields.worktree, /^\/.*\/side$/, "absolute: outside the main worktree");
 });
 
 Deno.test("worktree: push from a worktree, pull into a clone", async () => {
@@ -202,12 +231,7 @@ Deno.test("worktree: push from a worktree, pull into a clone", async () => {
 Deno.test("worktree: doctor in the main checkout moves the stores of every worktree", async () => {
   await using r = await scratchRepo();
   const side = await addWorktree(r.main, "../side", "side");
-  const old = storeAt(side);
-  await Deno.mkdir(old.dir, { recursive: true });
-  await Deno.writeTextFile(
-    join(old.dir, "left.md"),
-    `---\nslug: left\ncreated: ${isoStamp(NOW)}\nconsumed: true\nbranch: side\n---\n\nLeft.\n`,
-  );
+  const old = await strandedIn(side, "left", "true");
   await Deno.writeTextFile(old.latest, "left\n");
   const doctor = await runCliProcess(["doctor"], { cwd: r.main });
   assert.match(doctor.stdout, /moved the store left in this worktree \(.*side/, doctor.stdout);
@@ -216,38 +240,10 @@ Deno.test("worktree: doctor in the main checkout moves the stores of every workt
   assert.equal(readLatest(storeAt(r.main)), undefined, "a consumed handover is not pending again");
 });
 
-Deno.test("worktree: SessionEnd after a sibling worktree was removed drafts into the repository", async () => {
-  await using r = await scratchRepo();
-  await using home = await scratchDir();
-  const side = await addWorktree(r.main, "../side", "side");
-  const t = join(home.path, "t.jsonl");
-  await Deno.writeTextFile(
-    t,
-    fx.timedTranscript(side, [{ at: fx.minutesAgo(5), steps: fx.workSteps() }])
-      .replaceAll('"sessionId"', '"gitBranch":"side","sessionId"'),
-  );
-  await git(r.main, ["worktree", "remove", "--force", side]);
-  const end = await runHookProcess(JSON.stringify(fx.endPayload(r.main, t, { reason: "exit" })), {
-    env: { CLAUDE_PROJECT_DIR: side, SESSION_DEBUG: "1" },
-  });
-  assert.match(end.stderr, /drafted/, end.stderr);
-  const [name] = docs(storeAt(r.main).dir);
-  const fields = splitFrontMatter(await Deno.readTextFile(join(storeAt(r.main).dir, name)))!
-    .fields;
-  assert.equal(fields.branch, "side");
-  assert.equal(fields.worktree, side);
-  assert.throws(() => Deno.statSync(side), "nothing written at the removed path");
-});
-
 Deno.test("worktree: a stranded store holding a file of the user's is merged but kept", async () => {
   await using r = await scratchRepo();
   const feat = await addWorktree(r.main, ".claude/worktrees/feat", "worktree-feat");
-  const old = storeAt(feat);
-  await Deno.mkdir(old.dir, { recursive: true });
-  await Deno.writeTextFile(
-    join(old.dir, "kept.md"),
-    `---\nslug: kept\ncreated: ${isoStamp(NOW)}\nconsumed: false\nbranch: x\n---\n\nKept.\n`,
-  );
+  const old = await strandedIn(feat, "kept");
   await Deno.writeTextFile(join(old.dir, "notes.txt"), "mine\n");
   const run = await ok(["list"], feat);
   assert.match(run.stderr, /merged .* it stays, since it also holds notes\.txt/, run.stderr);
