@@ -7,13 +7,29 @@
  * the second.
  *
  * Gemini CLI's `--worktree` (`.gemini/worktrees/<name>`): the project install, committed, fires in
- * the worktree; the dump lands in the repository's store and `/clear` restores it once.
+ * the worktree; the dump lands in the repository's store and `/clear` restores it once. Codex CLI
+ * in a sibling worktree (`git worktree add ../<project>-side`): the hooks its checkout carries.
  */
 
 import assert from "node:assert/strict";
 import { CLI_FLAGS, projectFile } from "../../lib/agents/command.ts";
 import { type Claude, ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
-import { cli, configureGemini, dumpCommand, ensureGemini, startGemini } from "./support/agents.ts";
+import {
+  cli,
+  configureCodex,
+  configureGemini,
+  dumpCommand,
+  ensureCodex,
+  ensureGemini,
+  startCodex,
+  startGemini,
+} from "./support/agents.ts";
+import {
+  inputText as responsesText,
+  isToolOutput as isResponsesToolOutput,
+  type Recorded as CodexRecorded,
+  startStandIn as startResponsesStandIn,
+} from "./support/responses_stand_in.ts";
 import {
   contentsText,
   isAgentTurn,
@@ -24,7 +40,7 @@ import {
 import { isoStamp } from "../../lib/store/time.ts";
 import { hookContext } from "./support/hook_context.ts";
 import { playScript } from "./support/plays.ts";
-import { runCli } from "./support/process.ts";
+import { run, runCli } from "./support/process.ts";
 import { commitAll, storeDocs, waitForClear, waitUntil } from "./support/scene_store.ts";
 import { isSummaryRequest, type Recorded, startStandIn } from "./support/stand_in.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
@@ -63,6 +79,16 @@ function geminiLastUser(r: GeminiRecorded): string {
   const users = (r.body.contents ?? []).filter((c) => c.role === "user");
   const last = users[users.length - 1];
   return last ? contentsText({ ...r, body: { contents: [last] } }) : "";
+}
+
+/** Codex's own turns (with tools), not side calls such as title generation. */
+const isCodexTurn = (r: CodexRecorded) => (r.body.tools?.length ?? 0) > 0;
+
+/** The text of the last user message of a Codex request. */
+function codexLastUser(r: CodexRecorded): string {
+  const users = (r.body.input ?? []).filter((i) => i.role === "user");
+  const last = users[users.length - 1];
+  return last ? responsesText({ ...r, body: { input: [last] } }) : "";
 }
 
 function scenario(claude: Claude) {
@@ -247,6 +273,69 @@ Deno.test("Gemini CLI --worktree: dump, /clear restores once, /exit keeps the ha
   } finally {
     await tmux?.kill();
     await standIn.close();
+    await world.cleanup();
+  }
+});
+
+Deno.test("Codex CLI in a sibling worktree: its checkout's hooks, the repository's store", async (t) => {
+  const bin = await ensureCodex();
+  const world = await makeWorld();
+  const mark = `CODEX-${crypto.randomUUID().slice(0, 8)}`;
+  const side = `${world.project}-side`;
+  const standIn = startResponsesStandIn((r) => {
+    if (!isCodexTurn(r)) return { text: "Session title" };
+    if (isResponsesToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
+    if (codexLastUser(r).includes("please dump")) {
+      return { tool: "exec_command", args: { cmd: dumpCommand("wt-codex", mark) } };
+    }
+    return { text: "OK." };
+  });
+  const env = { SESSION_NOW: isoStamp(new Date()) };
+  let tmux: Tmux | undefined;
+  const say = async (message: string) => {
+    const since = standIn.requests.length;
+    await tmux!.submit(message);
+    return await standIn.waitFor((r) => isCodexTurn(r) && codexLastUser(r).includes(message), {
+      since,
+      timeoutMs: 30_000,
+    });
+  };
+  try {
+    // A sibling worktree (as people keep by hand), then the project install committed on main
+    // and brought into it: Codex reads `.codex/hooks.json` from the checkout it runs in.
+    await run("git", ["worktree", "add", "-q", "-b", "side", side], world.project);
+    const sideWorld = { ...world, project: side };
+    await configureCodex(sideWorld, standIn.url);
+    const installed = await cli(world, { env }, "install", "--agent", "codex");
+    assert.equal(installed.code, 0, installed.out);
+    await commitAll(world, "setup");
+    await run("git", ["merge", "-q", "--ff-only", "main"], side);
+    tmux = await startCodex(bin, sideWorld, { env, reviewHooks: true });
+    await t.step(
+      "the shell tool's dump in the worktree lands in the repository's store",
+      async () => {
+        await say("please dump the session");
+        await tmux!.waitForScreen("Dumped. Send /clear", 30_000);
+        const doc = (await storeDocs(world)).find((d) => d.slug === "wt-codex");
+        assert.ok(doc, "in the main checkout's store");
+        assert.equal(doc.fields.worktree, side);
+      },
+    );
+    await t.step(
+      "/clear in the worktree: the next request carries the handover, once",
+      async () => {
+        await tmux!.submit("/clear");
+        await sleep(1_500);
+        assert.ok(responsesText(await say("carry on")).includes(mark));
+        await tmux!.submit("/clear");
+        await sleep(1_500);
+        assert.ok(!responsesText(await say("second round")).includes(mark));
+      },
+    );
+  } finally {
+    await tmux?.kill();
+    await standIn.close();
+    await Deno.remove(side, { recursive: true }).catch(() => {});
     await world.cleanup();
   }
 });
