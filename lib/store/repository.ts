@@ -22,14 +22,26 @@ export interface Checkout {
   home: string;
 }
 
-/** The first line of a small file git keeps, without its line ending; undefined when unreadable. */
-function firstLine(path: string): string | undefined {
+/** The most of a file git keeps that is read: a `.git`, `commondir` or `config` is far smaller. */
+const MAX_GIT_FILE_BYTES = 64 * 1024;
+
+/**
+ * The text of a small regular file git keeps; undefined when it is missing, unreadable, too large,
+ * or not a regular file (a FIFO planted as `.git` would block the read, and the hook with it).
+ */
+function smallText(path: string): string | undefined {
   try {
-    const text = Deno.readTextFileSync(path);
-    return text.split("\n")[0].replace(/\r$/, "").trim();
+    const info = Deno.statSync(path);
+    if (!info.isFile || info.size > MAX_GIT_FILE_BYTES) return undefined;
+    return Deno.readTextFileSync(path);
   } catch {
     return undefined;
   }
+}
+
+/** The first line of a small file git keeps, without its line ending; undefined when unreadable. */
+function firstLine(path: string): string | undefined {
+  return smallText(path)?.split("\n")[0].replace(/\r$/, "").trim();
 }
 
 /**
@@ -57,12 +69,8 @@ export function checkoutAt(top: string): Checkout {
  */
 function homeOf(common: string): string | undefined {
   if (/[\\/]\.git$/.test(common)) return parentDir(common);
-  let config: string;
-  try {
-    config = Deno.readTextFileSync(join(common, "config"));
-  } catch {
-    return undefined;
-  }
+  const config = smallText(join(common, "config"));
+  if (config === undefined) return undefined;
   if (/^\s*bare\s*=\s*true\s*$/mi.test(config)) return undefined;
   const m = /^\s*worktree\s*=\s*(.+?)\s*$/m.exec(config);
   return m ? absolute(m[1].replace(/^"(.*)"$/, "$1"), common) : undefined;

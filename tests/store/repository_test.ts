@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "../../lib/fs/path.ts";
 import { checkoutAt, linkedWorktrees, worktreeLabel } from "../../lib/store/repository.ts";
 import { findStore, STORE_REL } from "../../lib/store/store.ts";
-import { git, put } from "../support/scratch.ts";
+import { git, mkfifo, put } from "../support/scratch.ts";
 import { addWorktree, scratchRepo } from "../support/worktree.ts";
 
 Deno.test("one store per repository: linked worktrees", async (t) => {
@@ -104,4 +104,17 @@ Deno.test("one store per repository: a submodule is its own repository", async (
   assert.equal(s.stranded, undefined);
   await put(sub, "x/y.txt", "");
   assert.equal(findStore({ cwd: join(sub, "x") }).dir, join(sub, STORE_REL));
+});
+
+Deno.test("one store per repository: a FIFO planted as .git or commondir never blocks", async () => {
+  await using r = await scratchRepo();
+  const feat = await addWorktree(r.main, "../feat", "feat");
+  await Deno.remove(join(r.main, ".git/worktrees/feat/commondir"));
+  await mkfifo(join(r.main, ".git/worktrees/feat/commondir"));
+  const s = findStore({ cwd: feat });
+  assert.equal(s.dir, join(feat, STORE_REL), "read as its own repository");
+  const odd = join(r.base, "odd");
+  await Deno.mkdir(odd);
+  await mkfifo(join(odd, ".git"));
+  assert.equal(findStore({ cwd: odd }).dir, join(odd, STORE_REL));
 });
