@@ -250,3 +250,15 @@ Deno.test("worktree: a stranded store holding a file of the user's is merged but
   assert.deepEqual(docs(storeAt(r.main).dir), ["kept.md"]);
   assert.equal(await Deno.readTextFile(join(old.dir, "notes.txt")), "mine\n");
 });
+
+Deno.test("worktree: a link in a stranded store is never followed into the repository's", async () => {
+  await using r = await scratchRepo();
+  await using outside = await scratchDir();
+  const feat = await addWorktree(r.main, ".claude/worktrees/feat", "worktree-feat");
+  const old = await strandedIn(feat, "fine");
+  await Deno.writeTextFile(join(outside.path, "secret.md"), docText("secret", "SECRET-OUTSIDE"));
+  await Deno.symlink(join(outside.path, "secret.md"), join(old.dir, "lure.md"));
+  const run = await ok(["list"], feat);
+  assert.match(run.stderr, /it stays, since it also holds lure\.md/, run.stderr);
+  assert.deepEqual(docs(storeAt(r.main).dir), ["fine.md"]);
+});

@@ -14,17 +14,12 @@ import { parentDir } from "../fs/path.ts";
 import { parseParkedBytes } from "../parked/scanner.ts";
 import { readLatest } from "../store/latest.ts";
 import { pointAdopted } from "../store/lifecycle.ts";
-import { isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { docPath, isSafeSlug, readDoc, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { slugify } from "../store/slug.ts";
 import { keyBullets, logLinesToAdd, mergeParked, placeDocs, tombstones } from "./merge.ts";
-import {
-  addDocs,
-  editStoreParked,
-  localDocs,
-  readDocBytes,
-  readSyncCache,
-  spliceParked,
-} from "./snapshot.ts";
+import { addDocs, docKey, editStoreParked, readSyncCache, spliceParked } from "./snapshot.ts";
+import type { DocRef } from "./merge.ts";
+import { listSlugs } from "../store/catalog.ts";
 
 /** What an adoption did. */
 export interface Adopted {
@@ -51,6 +46,25 @@ function fingerprint(dir: string): string {
     }
   } catch { /* gone */ }
   return out.sort().join("\n");
+}
+
+/**
+ * The worktree store's handovers that may move, by name: regular files inside it (not a link,
+ * which could lead anywhere, nor a FIFO), read as text (lib/store/store.ts `readDoc`). Any other
+ * stays, and keeps the store.
+ */
+function movableDocs(from: Store): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  for (const slug of listSlugs(from)) {
+    try {
+      if (!Deno.lstatSync(docPath(from, slug)).isFile) continue;
+    } catch {
+      continue;
+    }
+    const text = readDoc(from, slug);
+    if (text !== undefined) out.set(slug, new TextEncoder().encode(text));
+  }
+  return out;
 }
 
 /**
@@ -87,7 +101,9 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
   const before = fingerprint(from.dir);
   const cache = readSyncCache(store);
   const suffix = slugify(store.worktree ?? "worktree") || "worktree";
-  const incoming = await localDocs(from, { files: {}, blobs: {} });
+  const texts = movableDocs(from);
+  const incoming: DocRef[] = [];
+  for (const [name, bytes] of texts) incoming.push({ name, key: await docKey(bytes) });
   const placedAs = new Map<string, string>();
   const docs = await addDocs(store, cache, (local) => {
     const keyName = new Map(local.map((d) => [d.key, d.name]));
@@ -97,7 +113,7 @@ export async function adopt(store: Store): Promise<Adopted | undefined> {
     }
     const placed = placeDocs(local, incoming, () => suffix, isSafeSlug);
     for (const p of placed) placedAs.set(p.from, p.to);
-    return Promise.resolve(placed.map((p) => ({ name: p.to, bytes: readDocBytes(from, p.from) })));
+    return Promise.resolve(placed.map((p) => ({ name: p.to, bytes: texts.get(p.from)! })));
   });
   const theirs = parseParkedBytes(readOr(from.parked));
   const theirLog = new TextDecoder().decode(readOr(from.dropped));
