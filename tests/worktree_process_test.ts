@@ -258,7 +258,17 @@ Deno.test("worktree: a link in a stranded store is never followed into the repos
   const old = await strandedIn(feat, "fine");
   await Deno.writeTextFile(join(outside.path, "secret.md"), docText("secret", "SECRET-OUTSIDE"));
   await Deno.symlink(join(outside.path, "secret.md"), join(old.dir, "lure.md"));
+  await Deno.writeTextFile(
+    join(outside.path, "PARKED.md"),
+    "# Parked items\n\n- **secret-item** — x.\n",
+  );
+  await Deno.symlink(join(outside.path, "PARKED.md"), old.parked);
   const run = await ok(["list"], feat);
-  assert.match(run.stderr, /it stays, since it also holds lure\.md/, run.stderr);
+  assert.match(
+    run.stderr,
+    /it stays, since it also holds (lure\.md, PARKED\.md|PARKED\.md, lure\.md)/,
+    run.stderr,
+  );
+  assert.doesNotMatch(await Deno.readTextFile(storeAt(r.main).parked).catch(() => ""), /secret/);
   assert.deepEqual(docs(storeAt(r.main).dir), ["fine.md"]);
 });

@@ -77,16 +77,19 @@ function strangers(from: Store, moved: readonly { name: string }[]): string[] {
   // Each with the lock file beside it (lib/fs/lock.ts).
   const known = new Set(files.flatMap((f) => [f, `${f}.lock`, `${f}.lock.held`]));
   try {
-    return [...Deno.readDirSync(from.dir)].map((e) => e.name)
-      .filter((n) => !n.startsWith(".") && !known.has(n));
+    // The store's own files count only as regular files: a link or a FIFO by that name is not read.
+    return [...Deno.readDirSync(from.dir)].filter((e) =>
+      !e.name.startsWith(".") && !(known.has(e.name) && (e.isFile || e.name.endsWith(".lock")))
+    ).map((e) => e.name);
   } catch {
     return [];
   }
 }
 
+/** A regular file's bytes (empty when missing, or when a link or a FIFO stands there). */
 function readOr(path: string): Uint8Array {
   try {
-    return Deno.readFileSync(path);
+    return Deno.lstatSync(path).isFile ? Deno.readFileSync(path) : new Uint8Array();
   } catch {
     return new Uint8Array();
   }
