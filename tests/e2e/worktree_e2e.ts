@@ -13,7 +13,13 @@
 
 import assert from "node:assert/strict";
 import { CLI_FLAGS, projectFile } from "../../lib/agents/command.ts";
-import { type Claude, ensureClaudes, makeWorld, startClaude } from "./support/claude.ts";
+import {
+  type Claude,
+  ensureClaudes,
+  makeWorld,
+  startClaude,
+  type World,
+} from "./support/claude.ts";
 import {
   cli,
   configureCodex,
@@ -89,6 +95,43 @@ function codexLastUser(r: CodexRecorded): string {
   const users = (r.body.input ?? []).filter((i) => i.role === "user");
   const last = users[users.length - 1];
   return last ? responsesText({ ...r, body: { input: [last] } }) : "";
+}
+
+/**
+ * A client in a worktree, driven through its shell tool: the model's dump lands in the
+ * repository's store with `worktree:`; `/clear` brings the handover to the next request, and a
+ * second `/clear` does not. `say` types a message and returns the text the model got with it.
+ */
+async function dumpThenClear(
+  t: Deno.TestContext,
+  o: {
+    world: World;
+    slug: string;
+    worktree: string;
+    mark: string;
+    tmux: Tmux;
+    say: (message: string) => Promise<string>;
+    settleMs: number;
+  },
+) {
+  await t.step(
+    "the shell tool's dump in the worktree lands in the repository's store",
+    async () => {
+      await o.say("please dump the session");
+      await o.tmux.waitForScreen("Dumped. Send /clear", 30_000);
+      const doc = (await storeDocs(o.world)).find((d) => d.slug === o.slug);
+      assert.ok(doc, "in the main checkout's store");
+      assert.equal(doc.fields.worktree, o.worktree);
+    },
+  );
+  await t.step("/clear in the worktree: the next request carries the handover, once", async () => {
+    await o.tmux.submit("/clear");
+    await sleep(o.settleMs);
+    assert.ok((await o.say("carry on")).includes(o.mark));
+    await o.tmux.submit("/clear");
+    await sleep(o.settleMs);
+    assert.ok(!(await o.say("second round")).includes(o.mark));
+  });
 }
 
 function scenario(claude: Claude) {
@@ -240,21 +283,15 @@ Deno.test("Gemini CLI --worktree: dump, /clear restores once, /exit keeps the ha
     assert.equal(installed.code, 0, installed.out);
     await commitAll(world, "setup");
     tmux = await startGemini(bin, world, standIn.url, env, ["--worktree", "feat"]);
-    await t.step("the shell tool's dump lands in the repository's store", async () => {
-      assert.ok(await exists(worktree), "Gemini made the worktree");
-      await say("please dump the session");
-      await tmux!.waitForScreen("Dumped. Send /clear", 30_000);
-      const doc = (await storeDocs(world)).find((d) => d.slug === "wt-gemini");
-      assert.ok(doc, "in the main checkout's store");
-      assert.equal(doc.fields.worktree, ".gemini/worktrees/feat");
-    });
-    await t.step("/clear: the next message carries the handover, once", async () => {
-      await tmux!.submit("/clear");
-      await sleep(2_000);
-      assert.ok(geminiLastUser(await say("carry on")).includes(mark));
-      await tmux!.submit("/clear");
-      await sleep(2_000);
-      assert.ok(!geminiLastUser(await say("second round")).includes(mark));
+    assert.ok(await exists(worktree), "Gemini made the worktree");
+    await dumpThenClear(t, {
+      world,
+      slug: "wt-gemini",
+      worktree: ".gemini/worktrees/feat",
+      mark,
+      tmux: tmux!,
+      say: async (m) => geminiLastUser(await say(m)),
+      settleMs: 2_000,
     });
     await t.step("/exit, the worktree removed as Gemini says: the handover stays", async () => {
       // Gemini CLI 0.61.0 keeps a worktree at exit (its clean-up is never called) and prints
@@ -311,27 +348,15 @@ Deno.test("Codex CLI in a sibling worktree: its checkout's hooks, the repository
     await commitAll(world, "setup");
     await run("git", ["merge", "-q", "--ff-only", "main"], side);
     tmux = await startCodex(bin, sideWorld, { env, reviewHooks: true });
-    await t.step(
-      "the shell tool's dump in the worktree lands in the repository's store",
-      async () => {
-        await say("please dump the session");
-        await tmux!.waitForScreen("Dumped. Send /clear", 30_000);
-        const doc = (await storeDocs(world)).find((d) => d.slug === "wt-codex");
-        assert.ok(doc, "in the main checkout's store");
-        assert.equal(doc.fields.worktree, side);
-      },
-    );
-    await t.step(
-      "/clear in the worktree: the next request carries the handover, once",
-      async () => {
-        await tmux!.submit("/clear");
-        await sleep(1_500);
-        assert.ok(responsesText(await say("carry on")).includes(mark));
-        await tmux!.submit("/clear");
-        await sleep(1_500);
-        assert.ok(!responsesText(await say("second round")).includes(mark));
-      },
-    );
+    await dumpThenClear(t, {
+      world,
+      slug: "wt-codex",
+      worktree: side,
+      mark,
+      tmux: tmux!,
+      say: async (m) => responsesText(await say(m)),
+      settleMs: 1_500,
+    });
   } finally {
     await tmux?.kill();
     await standIn.close();
