@@ -3,6 +3,7 @@
  * context, once (an automatic draft only as a short notice). PreCompact saves the continuity
  * card's material; SessionStart with `source: "compact"` injects the card; SessionEnd drafts a
  * handover when the session made no dump, or adds what came after the dump (lib/continuity/).
+ * UserPromptSubmit adds one line when the context fills past a threshold (lib/pressure/).
  * It never fails a session: every path exits 0; diagnostics go to stderr. With `--agent gemini`
  * it also answers Gemini CLI's BeforeAgent event (see lib/hook/answer.ts).
  *
@@ -11,7 +12,7 @@
  *     --allow-read=<git top>,<this dir>/lib --allow-write=<store> \
  *     --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG session_restore.ts \
  *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini] \
- *     [--no-notice]
+ *     [--no-notice] [--nudge 70,85]
  * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/agents/command.ts `hookFlags`.)
  * @module
  */
@@ -37,6 +38,10 @@ async function answer(payload: Payload, options: RestoreOptions): Promise<Answer
   const now = currentTime();
   const load = (path: string) => import(import.meta.resolve(path));
   const event = payload.hook_event_name;
+  if (event === "UserPromptSubmit") {
+    const nudge = await load("./lib/pressure/nudge.ts");
+    return nudge.answerPrompt(payload, options, { projectDir }, now);
+  }
   if (event === "SessionEnd") {
     const end = await load("./lib/continuity/session_end.ts");
     return end.answerSessionEnd(payload, options, { projectDir }, now.getTime());

@@ -548,6 +548,16 @@ try {
   console.error(`session bench: ${FULL ? "full" : "CI"} sizes, ${RUNS} rounds per row`);
   await hookRows();
   await sessionEndRows();
+  const pressure = ["prompt hook: nothing to say", "prompt hook: big transcript", "statusline"];
+  if (pressure.some(wanted)) {
+    await (await import("./pressure.ts")).pressureRows(row, {
+      base,
+      empty,
+      mb: FULL ? 200 : 20,
+      runs: RUNS,
+      env: NOW_ENV,
+    });
+  }
   await cliRows();
   await searchRows();
   await gitRows();

@@ -25,6 +25,8 @@ import { addHook, findHooks, removeHooks, SettingsError } from "../lib/agents/se
 import { isSafeSlug } from "../lib/store/store.ts";
 import { refusal, slugify } from "../lib/store/slug.ts";
 import { parseTranscript } from "../lib/transcript/claude.ts";
+import { fillFromTail, parseThresholds } from "../lib/pressure/fill.ts";
+import { parseStatusInput } from "../lib/cli/statusline.ts";
 import { NOW, scratchProject, writeDoc } from "./support/scratch.ts";
 import { clearPayload, runHookProcess } from "./support/run.ts";
 import { countingParses, everyLineParsed, headerLine } from "./support/transcript.ts";
@@ -510,4 +512,28 @@ Deno.test("fuzz: the hook process never fails on hostile stdin", async (t) => {
   // The document is still there to be injected by a real payload.
   const r = await runHookProcess(clearPayload(p.root));
   assert.match(r.stdout, /additionalContext/);
+});
+
+Deno.test("fuzz: context pressure", async (t) => {
+  const usage = '{"type":"assistant","message":{"model":"m","usage":{"input_tokens":';
+  await t.step("fillFromTail and parseStatusInput never throw; a fill is a sane figure", () => {
+    const random = prng(21);
+    for (const x of inputs(21)) {
+      const text = random() < 0.5 ? x : `${usage}${x}\n${x}`;
+      const fill = fillFromTail(text, Math.floor(random() * 3));
+      if (fill) assert.ok(fill.used >= 0 && fill.size > 0 && Number.isFinite(fill.used));
+      const status = parseStatusInput(x);
+      if (status.fill) assert.ok(status.fill.size > 0 && status.fill.used >= 0);
+      assert.ok(parseThresholds(x) === undefined || parseThresholds(x)!.every((n) => n > 0));
+    }
+  });
+  await t.step("--nudge words in the hook's flags keep sane thresholds", () => {
+    const random = prng(22);
+    for (let i = 0; i < ROUNDS; i++) {
+      const o = parseHookArgs(["--nudge", hostile(random, 8)]);
+      assert.ok(
+        o.nudge === undefined || o.nudge.every((n) => Number.isInteger(n) && n > 0 && n < 100),
+      );
+    }
+  });
 });

@@ -216,7 +216,7 @@ Deno.test("hook process: silent on every failed gate, exit 0", async (t) => {
         );
       }
       assertSilent(
-        await hook(clearPayload(p.root, { hook_event_name: "UserPromptSubmit" })),
+        await hook(clearPayload(p.root, { hook_event_name: "Notification" })),
         "event",
         "not a SessionStart event",
       );

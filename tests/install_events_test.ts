@@ -16,8 +16,8 @@ import { clearPayload, runCliProcess } from "./support/run.ts";
 import { installHook, registeredCommand, runRegistered } from "./support/registered.ts";
 
 const EVENTS: Record<string, string[]> = {
-  claude: ["SessionStart", "SessionEnd", "PreCompact"],
-  codex: ["SessionStart", "SessionEnd", "PreCompact"],
+  claude: ["SessionStart", "SessionEnd", "PreCompact", "UserPromptSubmit"],
+  codex: ["SessionStart", "SessionEnd", "PreCompact", "UserPromptSubmit"],
   gemini: ["SessionStart", "BeforeAgent"],
   qwen: ["SessionStart"],
   opencode: ["SessionStart"],
@@ -201,7 +201,13 @@ Deno.test("an older registration: doctor says run install; install updates it in
     ["startup", "clear|compact"],
     "in place",
   );
-  assert.deepEqual(Object.keys(hooks), ["SessionStart", "Stop", "SessionEnd", "PreCompact"]);
+  assert.deepEqual(Object.keys(hooks), [
+    "SessionStart",
+    "Stop",
+    "SessionEnd",
+    "PreCompact",
+    "UserPromptSubmit",
+  ]);
   const ok = await runCliProcess(["doctor"], { cwd: p.root });
   assert.equal(ok.code, 0, ok.stdout);
   // uninstall removes all three, and nothing else.
@@ -316,6 +322,44 @@ Deno.test("doctor and the plugin", async (t) => {
         r.stdout,
         new RegExp(`✗ ${event} is registered in .* and by the plugin .*runs both`),
       );
+    }
+  });
+});
+
+Deno.test("install --no-nudge leaves UserPromptSubmit out (and removes it); --nudge A,B", async (t) => {
+  await using p = await scratchProject();
+  const settings = join(p.root, ".claude", "settings.json");
+  await t.step(
+    "--no-nudge after an install removes only the nudge; doctor is content",
+    async () => {
+      await installHook(p.root);
+      const r = await runCliProcess(["install", "--no-nudge"], { cwd: p.root });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Removed: UserPromptSubmit hook from /);
+      assert.match(r.stdout, /re-read: 3 hooks, each in its file/);
+      assert.deepEqual(Object.keys(await groups(settings)), [
+        "SessionStart",
+        "SessionEnd",
+        "PreCompact",
+      ]);
+      const d = await runCliProcess(["doctor"], { cwd: p.root });
+      assert.equal(d.code, 0, d.stdout);
+      assert.match(d.stdout, /no UserPromptSubmit hook: no context-pressure nudge/);
+      assert.doesNotMatch(d.stdout, /older registration/);
+    },
+  );
+  await t.step("--nudge 60,80 registers it again with its thresholds", async () => {
+    const command = await installHook(p.root, {
+      flags: ["--nudge", "60,80"],
+      event: "UserPromptSubmit",
+    });
+    assert.match(command, / --nudge 60,80$/);
+  });
+  await t.step("a bad --nudge, or both flags, is a usage error naming the fix", async () => {
+    for (const args of [["--nudge", "0,80"], ["--nudge", "70", "--no-nudge"], ["--nudge", "x"]]) {
+      const r = await runCliProcess(["install", ...args], { cwd: p.root });
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, /--nudge/);
     }
   });
 });

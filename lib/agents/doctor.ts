@@ -343,9 +343,11 @@ function coverageFindings(
     events.set(h.path, seen);
     seen.events.add(eventOf(h.target));
   }
-  const older = [...events].filter(([, e]) => e.events.size < agent.targets.length);
+  // The nudge is optional (`install --no-nudge`): a file without it is no older registration.
+  const required = agent.targets.filter((t) => !t.nudges).map(eventOf);
+  const older = [...events].filter(([, e]) => required.some((ev) => !e.events.has(ev)));
   for (const [path, e] of older) {
-    const missing = agent.targets.map(eventOf).filter((ev) => !e.events.has(ev));
+    const missing = required.filter((ev) => !e.events.has(ev));
     out.push(olderRegistrationFinding(path, missing, installFix(agent, e.scope)));
   }
   for (const target of agent.targets) {
@@ -363,6 +365,8 @@ function coverageFindings(
         text: `${target === agent.targets[0] ? "" : `${event} `}hook from the plugin ${plugin} ` +
           "(its hooks/hooks.json)",
       });
+    } else if (found.length === 0 && target.nudges) {
+      out.push({ status: "info", text: `no ${event} hook: no context-pressure nudge` });
     } else if (found.length === 0 && older.length === 0) {
       out.push({
         status: "fix",

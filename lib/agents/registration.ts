@@ -7,8 +7,27 @@
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { hookCommand, type HookGrant, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
-import { AGENTS, type EntryOptions, type HookTarget, restoreFlags, type Scope } from "./targets.ts";
-import { addHook, removeHooks } from "./settings.ts";
+import {
+  AGENTS,
+  CLAUDE,
+  type EntryOptions,
+  type HookTarget,
+  nudgeFlags,
+  type PathInputs,
+  restoreFlags,
+  type Scope,
+  SCOPES,
+  userSettingsProblem,
+} from "./targets.ts";
+import {
+  addHook,
+  addStatusLine,
+  isOurStatusLine,
+  removeHooks,
+  removeStatusLine,
+  statusLineOf,
+} from "./settings.ts";
+import { cliCommand } from "./command.ts";
 import type { Agent } from "../frame/budget.ts";
 import { absolute, isDir, join, parentDir } from "../fs/path.ts";
 import { findGitTop, findStore } from "../store/store.ts";
@@ -53,6 +72,7 @@ export function commandFor(
   const words = [
     ...(agent === "claude" ? [] : ["--agent", agent]),
     ...(target.restores ? restoreFlags(options) : []),
+    ...(target.nudges ? nudgeFlags(options) : []),
   ];
   return [hookCommand(script, grant), ...words].join(" ");
 }
@@ -163,6 +183,55 @@ export async function ignoreState(root: string): Promise<boolean> {
   // git says the store is not ignored: a line appended last wins over anything before it.
   await writeFileAtomic(path, withStateIgnored(before, true));
   return true;
+}
+
+/** Edits the settings file `settings` stands for with `edit`, atomically; false when unchanged. */
+async function editSettings(settings: string, edit: (text: string) => string): Promise<boolean> {
+  const path = await linkTarget(settings);
+  const before = await readIfExists(path);
+  const after = edit(before ?? "");
+  if (after === (before ?? "")) return false;
+  if (after === "" && path === settings) {
+    await Deno.remove(path);
+    return true;
+  }
+  const dir = parentDir(path);
+  if (dir) await Deno.mkdir(dir, { recursive: true });
+  await writeFileAtomic(path, after === "" ? "{}\n" : after);
+  return true;
+}
+
+/** The command `install --statusline` sets: the CLI's `statusline` mode. */
+export function statusLineCommand(): string {
+  return cliCommand("statusline");
+}
+
+/**
+ * `install --statusline`: our status line in the `scope` settings file, only when no settings
+ * file Claude Code reads for the project (user, project, local) sets one; never replacing one.
+ * One line saying what was done.
+ */
+export async function installStatusLine(scope: Scope, inputs: PathInputs): Promise<string> {
+  const target = CLAUDE.settingsPath(scope, inputs);
+  for (const s of SCOPES) {
+    const path = CLAUDE.settingsPath(s, inputs);
+    if (s === "user" && userSettingsProblem("claude", path, inputs.env)) continue;
+    const text = await readIfExists(await linkTarget(path));
+    const value = text === undefined ? undefined : statusLineOf(text);
+    if (value === undefined) continue;
+    if (!isOurStatusLine(value)) return `Status line: not set, ${path} has one of its own (kept)`;
+    if (path !== target) return `Status line: already set in ${path}`;
+  }
+  const changed = await editSettings(target, (t) => addStatusLine(t, statusLineCommand()));
+  return changed
+    ? `Installed: status line in ${target}`
+    : `Already installed: status line in ${target}`;
+}
+
+/** `uninstall`: our status line out of `path` (another one is kept); true when one was removed. */
+export async function uninstallStatusLine(path: string): Promise<boolean> {
+  if (await readIfExists(await linkTarget(path)) === undefined) return false;
+  return await editSettings(path, removeStatusLine);
 }
 
 /** The line that keeps a project's local settings out of git. */

@@ -237,3 +237,43 @@ export function addHook(
     ? insert(out, [...target.hookPath, groups.children?.length ?? 0], want, true)
     : insert(out, target.hookPath, [want]);
 }
+
+/** The key of Claude Code's status line in a settings file. */
+export const STATUS_LINE_KEY = "statusLine";
+
+/** The status line a settings text sets (its `statusLine` value), or undefined. */
+export function statusLineOf(text: string): unknown {
+  const tree = parseSettings(text);
+  const node = tree && findNodeAtLocation(tree, [STATUS_LINE_KEY]);
+  return node ? getNodeValue(node) : undefined;
+}
+
+/** True for a status line that runs `session.ts statusline`: the one `install` sets. */
+export function isOurStatusLine(value: unknown): boolean {
+  const command = (value as { command?: unknown } | null)?.command;
+  return typeof command === "string" && /session\.ts'? statusline\b/.test(command);
+}
+
+/** `text` with our status line running `command`, unless the file already sets one. */
+export function addStatusLine(text: string, command: string): string {
+  const existing = statusLineOf(text);
+  if (existing !== undefined && !isOurStatusLine(existing)) return text;
+  const want = { type: "command", command, padding: 0 };
+  if (JSON.stringify(existing) === JSON.stringify(want)) return text;
+  if (existing !== undefined) return replace(text, [STATUS_LINE_KEY], want);
+  const root = parseSettings(text);
+  if (!root || (root.children?.length === 0 && !/\/[/*]/.test(text))) {
+    const f = formatting(text);
+    const indent = f.insertSpaces ? " ".repeat(f.tabSize) : "\t";
+    return JSON.stringify({ [STATUS_LINE_KEY]: want }, null, indent).replaceAll("\n", f.eol) +
+      f.eol;
+  }
+  return insert(text, [STATUS_LINE_KEY], want);
+}
+
+/** `text` without our status line (another one is kept); "" when nothing else was left. */
+export function removeStatusLine(text: string): string {
+  if (!isOurStatusLine(statusLineOf(text))) return text;
+  const out = remove(text, [STATUS_LINE_KEY]);
+  return /^\s*\{\s*\}\s*$/.test(out) ? "" : out;
+}

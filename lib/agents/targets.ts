@@ -31,6 +31,8 @@ export interface EntryOptions {
   startup?: boolean;
   /** `install --no-notice`: no short notice after a session that ended without a dump. */
   noNotice?: boolean;
+  /** `install --nudge A,B`: the context fill thresholds of the UserPromptSubmit nudge. */
+  nudge?: number[];
 }
 
 /** One agent's hook registration for one event. */
@@ -56,6 +58,11 @@ export interface HookTarget {
   /** True for the restoring events (SessionStart, BeforeAgent): they carry the restore flags. */
   restores?: boolean;
   /**
+   * True for the nudge's event (UserPromptSubmit): it carries `--nudge`, and it is optional
+   * (`install --no-nudge` leaves it out; doctor does not ask for it).
+   */
+  nudges?: boolean;
+  /**
    * Set when the registration is a whole file of its own (opencode's plugin), not an entry in a
    * settings file: how its text is written and read back.
    */
@@ -78,6 +85,11 @@ export function restoreFlags(options: EntryOptions = {}): string[] {
     ...(options.startup ? ["--source", "startup"] : []),
     ...(options.noNotice ? ["--no-notice"] : []),
   ];
+}
+
+/** The hook flags the nudge's command carries for `options` (lib/hook/input.ts parses them). */
+export function nudgeFlags(options: EntryOptions = {}): string[] {
+  return options.nudge ? ["--nudge", options.nudge.join(",")] : [];
 }
 
 /**
@@ -217,6 +229,30 @@ function readingEvents(
   return [target("SessionEnd", endTimeout), target("PreCompact", 30)];
 }
 
+/**
+ * The nudge's registration beside the agent's SessionStart `start`: UserPromptSubmit, no matcher
+ * (the event has none), reading the tail of the agent's transcripts.
+ */
+function promptEvent(
+  start: HookTarget,
+  transcripts: (env: (name: string) => string | undefined) => string | undefined,
+): HookTarget {
+  return {
+    ...start,
+    hookPath: ["hooks", "UserPromptSubmit"],
+    timeout: 5,
+    entry(command) {
+      return { hooks: [{ type: "command", command, timeout: this.timeout }] };
+    },
+    transcripts,
+    restores: false,
+    nudges: true,
+  };
+}
+
+/** Claude Code: UserPromptSubmit, the nudge (the newest `message.usage` in the transcript). */
+export const CLAUDE_PROMPT = promptEvent(CLAUDE, claudeTranscripts);
+
 /** How long Claude Code may wait for our SessionEnd hook (seconds): a draft from a big transcript. */
 export const SESSION_END_TIMEOUT = 30;
 
@@ -281,6 +317,9 @@ export const [CODEX_END, CODEX_COMPACT] = readingEvents(
   CODEX_SESSION_END_TIMEOUT,
   codexTranscripts,
 );
+
+/** Codex CLI: UserPromptSubmit, the nudge (the rollout's newest `token_count` event). */
+export const CODEX_PROMPT = promptEvent(CODEX, codexTranscripts);
 
 /**
  * Gemini CLI (0.61): SessionStart `clear` in `.gemini/settings.json` (`--user`:
@@ -373,7 +412,8 @@ export interface AgentSpec {
 }
 
 /**
- * Every agent by the name `--agent` takes. Gemini CLI gets no SessionEnd nor PreCompress: its chat
+ * Every agent by the name `--agent` takes. The nudge (UserPromptSubmit) goes to the agents whose
+ * transcripts carry a usage figure this reads: Claude Code and Codex CLI. Gemini CLI gets no SessionEnd nor PreCompress: its chat
  * files are not read (nothing to draft from), its SessionEnd is not awaited, its PreCompress is
  * advisory and its SessionStart has no `compact` source to deliver a card with. Qwen Code and
  * opencode get no SessionEnd nor PreCompact either: their transcripts are not read, so there is
@@ -383,13 +423,13 @@ export const AGENTS: Record<Agent, AgentSpec> = {
   claude: {
     name: "claude",
     label: "Claude Code",
-    targets: [CLAUDE, CLAUDE_END, CLAUDE_COMPACT],
+    targets: [CLAUDE, CLAUDE_END, CLAUDE_COMPACT, CLAUDE_PROMPT],
     scopes: SCOPES,
   },
   codex: {
     name: "codex",
     label: "Codex CLI",
-    targets: [CODEX, CODEX_END, CODEX_COMPACT],
+    targets: [CODEX, CODEX_END, CODEX_COMPACT, CODEX_PROMPT],
     scopes: ["project", "user"],
   },
   gemini: {

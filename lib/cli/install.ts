@@ -1,7 +1,8 @@
 /**
- * `install [--user | --local] [--startup] [--no-notice] [--dir DIR]`: registers the hook for every
- * event the agent has (SessionStart for `/clear` and compaction, SessionEnd, PreCompact) and keeps
- * the store out of git. An older registration (SessionStart `clear` only) is updated in place.
+ * `install [--user | --local] [--startup] [--no-notice] [--nudge A,B | --no-nudge] [--dir DIR]`:
+ * registers the hook for every event the agent has (SessionStart for `/clear` and compaction,
+ * SessionEnd, PreCompact, UserPromptSubmit for the nudge) and keeps the store out of git. An older
+ * registration (SessionStart `clear` only) is updated in place.
  * @module
  */
 
@@ -19,18 +20,21 @@ import {
   commandFor,
   ignoreLocalSettings,
   ignoreState,
+  installStatusLine,
   linkTarget,
   LOCAL_SETTINGS_IGNORE,
   readIfExists,
   register,
   settingsRoots,
   stateIgnored,
+  unregister,
 } from "../agents/registration.ts";
+import { parseThresholds } from "../pressure/fill.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
 import { findGitTop, findStore } from "../store/store.ts";
 import { spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
-import { EXIT, FailureError } from "../errors.ts";
+import { EXIT, FailureError, UsageError } from "../errors.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./run_context.ts";
 import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
@@ -38,9 +42,10 @@ import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 /** Arguments and help of `install`. */
 export const SPEC = modeSpec({
   mode: "install",
-  usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] [--dir DIR]",
-  summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd ' +
-    "and PreCompact in <root>/.claude/settings.json.",
+  usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] " +
+    "[--nudge A,B | --no-nudge] [--statusline] [--dir DIR]",
+  summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd, ' +
+    "PreCompact and UserPromptSubmit in <root>/.claude/settings.json.",
   flags: {
     ...SCOPE_FLAGS,
     startup: {
@@ -53,6 +58,21 @@ export const SPEC = modeSpec({
       help: "no short notice after /clear when the session ended without a dump (the draft " +
         "is still written)",
     },
+    nudge: {
+      type: "string",
+      value: "A,B",
+      help: "the context fill (percent) at which the agent is asked to offer a dump, each once " +
+        "per session (default 70,85)",
+    },
+    statusline: {
+      type: "boolean",
+      help: "Claude Code: also set `session.ts statusline` as the status line, unless a settings " +
+        "file of the project already has one",
+    },
+    "no-nudge": {
+      type: "boolean",
+      help: "no UserPromptSubmit hook: no nudge before auto-compaction (removes an installed one)",
+    },
   },
   notes: [
     "Keeps the file's other keys and comments; running it again changes nothing; an older " +
@@ -60,7 +80,8 @@ export const SPEC = modeSpec({
     "SessionEnd drafts a handover when the session made no dump (timeout " +
     `${SESSION_END_TIMEOUT} s in the settings file: a plugin's hooks.json cannot raise Claude ` +
     `Code's ${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd budget).`,
-    "SessionEnd and PreCompact may also read the agent's transcripts (~/.claude/projects).",
+    "SessionEnd, PreCompact and UserPromptSubmit may also read the agent's transcripts " +
+    "(~/.claude/projects); UserPromptSubmit reads only the tail, for the context fill.",
     "--user: the hook finds the project from $CLAUDE_PROJECT_DIR when it runs.",
     "Adds .claude/state/ to the project's .gitignore.",
     "--agent codex: .codex/hooks.json (--user: ~/.codex/hooks.json), the same events " +
@@ -81,6 +102,25 @@ export function eventLabel(target: HookTarget, options: EntryOptions): string {
   return event === "SessionStart"
     ? `${event} (${typeof matcher === "string" ? matcher.split("|").join(", ") : "every source"})`
     : event;
+}
+
+/**
+ * `--nudge A,B` read (undefined when not given); with `--no-nudge`, or malformed: a usage
+ * error.
+ */
+function nudgeOption(flags: Record<string, unknown>): number[] | undefined {
+  if (flags.nudge === undefined) return undefined;
+  if (flags["no-nudge"]) {
+    throw new UsageError("--nudge and --no-nudge exclude each other: pick one.");
+  }
+  const values = parseThresholds(String(flags.nudge));
+  if (!values) {
+    throw new UsageError(
+      `--nudge takes whole percents between 1 and 99, comma-separated (e.g. --nudge 60,80), not ` +
+        `"${flags.nudge}".`,
+    );
+  }
+  return values;
 }
 
 /** What the agent still needs from the user once the hook is in place. */
@@ -119,7 +159,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const options: EntryOptions = {
     startup: a.flags.startup === true,
     noNotice: a.flags["no-notice"] === true,
+    nudge: nudgeOption(a.flags),
   };
+  const noNudge = a.flags["no-nudge"] === true;
+  if (a.flags.statusline === true && agent.name !== "claude") {
+    throw new UsageError(
+      "--statusline is Claude Code's status line: drop --agent or --statusline.",
+    );
+  }
   const roots = settingsRoots(scope, root);
   const files = roots.flatMap((r) =>
     agent.targets.map((target) => ({
@@ -130,6 +177,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const paths = files.map((f) => f.path);
   for (const { target, path } of files) {
     const event = eventLabel(target, options);
+    if (target.nudges && noNudge) {
+      if (await unregister(path, target)) ctx.out(`Removed: ${event} hook from ${path}`);
+      continue;
+    }
     const command = commandFor(scope, root, agent.name, { ...options, target, env: ctx.env });
     let change;
     try {
@@ -147,6 +198,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         : `Installed${change === "updated" ? " (updated)" : ""}: ${event} hook in ${path}`,
     );
   }
+  if (a.flags.statusline === true) {
+    ctx.out(await installStatusLine(scope, { root, env: ctx.env }));
+  }
   for (const line of afterInstall(agent)) ctx.out(line);
   // The store is the repository's (in the main worktree): ignored there, not in a worktree's
   // tracked .gitignore, which would leave the worktree changed.
@@ -162,12 +216,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   // Each file read again: the registration is there as written, not only reported so.
   const missing: string[] = [];
-  for (const { target, path } of files) {
+  const installed = files.filter((f) => !(f.target.nudges && noNudge));
+  for (const { target, path } of installed) {
     const text = await readIfExists(await linkTarget(path)) ?? "";
     if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${path}`);
   }
   ctx.out(renderConfidence(installPoints({
-    hooks: files.length,
+    hooks: installed.length,
     missing,
     git: findGitTop(root) !== undefined,
     ignored: bare || await stateIgnored(home),

@@ -101,6 +101,11 @@ MODES.search = {
   run: async () => (await load("./search.ts")).run,
 };
 
+MODES.statusline = {
+  summary: "one status line from Claude Code's statusline JSON: pending handover, parked, context",
+  run: async () => (await load("./statusline.ts")).run,
+};
+
 MODES.install = {
   summary: "register the restore hook for /clear (--user, --local)",
   run: async () => (await load("./install.ts")).run,

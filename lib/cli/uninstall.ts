@@ -5,7 +5,13 @@
  * @module
  */
 
-import { linkTarget, readIfExists, settingsRoots, unregister } from "../agents/registration.ts";
+import {
+  linkTarget,
+  readIfExists,
+  settingsRoots,
+  uninstallStatusLine,
+  unregister,
+} from "../agents/registration.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { settingsFile } from "../agents/targets.ts";
@@ -18,8 +24,8 @@ import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 export const SPEC = modeSpec({
   mode: "uninstall",
   usage: "uninstall [--agent NAME] [--user | --local] [--dir DIR]",
-  summary: "Removes the hooks install added (SessionStart, SessionEnd, PreCompact), and nothing " +
-    "else, from the same file.",
+  summary: "Removes the hooks install added (SessionStart, SessionEnd, PreCompact, " +
+    "UserPromptSubmit) and its status line, and nothing else, from the same file.",
   flags: SCOPE_FLAGS,
   notes: [
     "A settings file left empty ({}) is deleted. The .gitignore line and the store are kept.",
@@ -54,7 +60,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       );
     }
   }
-  if (removed.length === 0) {
+  const settings = agent.targets[0].settingsPath(scope, inputs);
+  const statusLine = agent.name === "claude" && await uninstallStatusLine(settings);
+  if (statusLine) ctx.out(`Uninstalled: status line removed from ${settings}`);
+  if (removed.length === 0 && !statusLine) {
     const path = agent.targets[0].settingsPath(scope, inputs);
     throw new NotFoundError(`no session hook in ${path}; nothing to remove.`);
   }

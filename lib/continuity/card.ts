@@ -1,7 +1,8 @@
 /**
  * The continuity card injected after a compaction: Goal, Standing instructions, Decisions and Next
- * step of the handover the session started from (or dumped last), its unfinished tasks, the open
- * parked items and the files it touched (names only: Claude Code re-attaches recently edited
+ * step of the handover the session started from (or dumped last), the user's own words (typed
+ * prompts, newest first, within {@link USER_WORDS_SHARE} of the room), its unfinished tasks, the
+ * open parked items and the files it touched (names only: Claude Code re-attaches recently edited
  * files itself). Framed like every injected context (lib/frame/) and bounded to
  * {@link CARD_LIMIT} characters — and the agent's byte cap (Codex) — by the digest's rule: each
  * section gets a share, what short sections leave goes to the cut ones, lines are elided with a
@@ -14,13 +15,20 @@ import { branchWords, recordBanner } from "../frame/banner.ts";
 import type { Budget } from "../frame/budget.ts";
 import { withinBytes } from "../frame/fit.ts";
 import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
-import { FILES, type Material, PARKED, TASKS } from "./material.ts";
+import { FILES, type Material, PARKED, TASKS, USER_WORDS } from "./material.ts";
 
 /** The card never exceeds this many characters (banner and fence included). */
 export const CARD_LIMIT = 4_000;
 
+/**
+ * The most of the card's room the user's own words take, whatever else fits: a long session's
+ * prompts must not crowd out the handover's parts, tasks and parked items.
+ */
+export const USER_WORDS_SHARE = 0.25;
+
 /** Each section's share of the room when the card must be cut. */
 const SHARES: Record<string, number> = {
+  [USER_WORDS]: USER_WORDS_SHARE,
   "Goal": 0.15,
   "Standing instructions": 0.15,
   "Decisions": 0.2,
@@ -88,5 +96,11 @@ export function buildCard(
   const sections = material.sections.map((s) => ({ ...s, content: shortenRuns(s.content) }));
   const run = Math.max(...sections.map((s) => longestBacktickRun(s.content)), 0);
   const room = Math.min(CARD_LIMIT, budget.limit) - frameCost(banner, run);
+  // The user's words within their fixed share, newest kept (they come first).
+  for (const s of sections) {
+    if (s.title === USER_WORDS) {
+      s.content = capLines(s.content, Math.floor(room * USER_WORDS_SHARE));
+    }
+  }
   return withinBytes(room, budget, (room) => framed(banner, fitSections(sections, room)));
 }

@@ -31,6 +31,21 @@ export const HANDOVER_PARTS = ["Goal", "Standing instructions", "Decisions", "Ne
 export const TASKS = "Unfinished tasks";
 export const PARKED = "Open parked items";
 export const FILES = "Files touched in this session";
+/** The user's typed prompts, newest first, as they typed them. */
+export const USER_WORDS = "The user's own words (as typed, newest first)";
+
+/**
+ * The user's typed prompts (the transcript's `recentRequests`, wrappers already dropped by
+ * lib/transcript/prompt.ts `typedText`) as the card quotes them: newest first, one `>` quote
+ * each (every line of it quoted), a blank line between.
+ */
+export function userWords(facts: TranscriptFacts | undefined): string {
+  return [...(facts?.recentRequests ?? [])].reverse()
+    .map((m) =>
+      m.text.replace(/\r\n?/g, "\n").split("\n").map((l) => `> ${l}`.trimEnd()).join("\n")
+    )
+    .join("\n\n");
+}
 
 /** What the card says: the handover it draws on (if any) and its sections, in order. */
 export interface Material {
@@ -98,6 +113,8 @@ export async function gatherMaterial(
     }
   }
   const facts = await transcriptFacts(transcriptPath, store.root);
+  const words = userWords(facts);
+  if (words) material.sections.push({ title: USER_WORDS, content: words });
   const tasks = (facts?.tasks ?? []).filter(isUnfinished).map((t) =>
     `- ${t.subject} (${t.status})`
   );

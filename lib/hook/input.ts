@@ -30,6 +30,8 @@ export interface RestoreOptions {
   fault?: string;
   /** `--no-notice`: an automatic draft is not announced after `/clear` (it stays for recall). */
   noNotice?: boolean;
+  /** `--nudge A,B`: the context fill thresholds (percent) of the UserPromptSubmit nudge. */
+  nudge?: number[];
 }
 
 /** Default options: `clear` only, 30 minutes, Claude Code and its budget. */
@@ -76,7 +78,8 @@ export function gate(payload: Payload, options: RestoreOptions): string | undefi
 
 /**
  * Parses the hook's own flags: `--source a,b`, `--window-minutes N`, `--agent NAME`,
- * `--no-notice`, `--test-fault F`. Unknown words are ignored: a hook never fails a session.
+ * `--no-notice`, `--nudge A,B`, `--test-fault F`. Unknown words are ignored: a hook never fails a
+ * session.
  */
 export function parseHookArgs(args: string[]): RestoreOptions {
   const options = { ...DEFAULT_OPTIONS, sources: [...DEFAULT_OPTIONS.sources] };
@@ -90,6 +93,9 @@ export function parseHookArgs(args: string[]): RestoreOptions {
     } else if (flag === "--window-minutes") {
       const n = Number(value());
       if (Number.isFinite(n) && n > 0) options.windowMs = n * 60_000;
+    } else if (flag === "--nudge") {
+      const values = value().split(",").map(Number);
+      if (values.every((n) => Number.isInteger(n) && n > 0 && n < 100)) options.nudge = values;
     } else if (flag === "--no-notice") {
       options.noNotice = true;
     } else if (flag === "--test-fault") {

@@ -75,7 +75,20 @@ async function findCandidate(
   // Gemini registers no SessionEnd, and a compaction or a startup succeeds no session.
   const clearing = options.agent !== "gemini" &&
     (payload.source === undefined || payload.source === "clear");
-  const choice = choose(store, clearing ? takeClearing(store, now) : undefined, now, options);
+  return candidateIn(store, clearing ? takeClearing(store, now) : undefined, now, options);
+}
+
+/**
+ * The handover a session succeeding `predecessor` would restore from `store` at `now`, claiming
+ * nothing and taking no mark: what `session.ts statusline` shows as pending for a `/clear`.
+ */
+export function candidateIn(
+  store: Store,
+  predecessor: string | undefined,
+  now: Date,
+  options: RestoreOptions,
+): Candidate | { reason: string } {
+  const choice = choose(store, predecessor, now, options);
   if ("reason" in choice) return choice;
   const { slug, viaLatest } = choice;
   if (!isSafeSlug(slug)) return { reason: "LATEST names an unsafe slug" };

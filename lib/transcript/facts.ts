@@ -82,6 +82,11 @@ export interface TranscriptFacts {
   firstSubstantive?: Mention;
   /** The last request that asks for something: the one to continue with. */
   lastSubstantive?: Mention;
+  /**
+   * The newest requests as typed (at most {@link RECENT_REQUESTS}, in transcript order): the
+   * user's own words, which the compaction card quotes.
+   */
+  recentRequests?: Mention[];
   lastAssistantText?: Mention;
   /** The session id the records carry (the first one seen). */
   sessionId?: string;
@@ -102,6 +107,9 @@ export interface TranscriptFacts {
    */
   badLines?: number;
 }
+
+/** How many of the newest requests the facts keep ({@link TranscriptFacts} `recentRequests`). */
+export const RECENT_REQUESTS = 12;
 
 /** Task statuses that mean the task is not finished. */
 export const UNFINISHED_STATUSES = ["pending", "in_progress"] as const;
@@ -144,6 +152,7 @@ export class FactsBuilder {
   #deferrals: Mention[] = [];
   #first?: Mention;
   #last?: Mention;
+  #recent: Mention[] = [];
   #firstAsk?: Mention;
   /** The last substantive request before `#unjudged`. */
   #lastAsk?: Mention;
@@ -273,6 +282,7 @@ export class FactsBuilder {
     const m = { text: shown, line };
     this.#first ??= m;
     this.#last = m;
+    if (this.#recent.push(m) > RECENT_REQUESTS) this.#recent.shift();
     // Which requests are substantive matters for the first and the last only: the first is
     // judged as requests come until one is, the last from the newest back, when asked for, so a
     // long session's prompts are not each judged.
@@ -327,6 +337,9 @@ export class FactsBuilder {
       lastRequest: this.#last,
       firstSubstantive: this.#firstAsk,
       lastSubstantive: this.#lastAsk,
+      ...(this.#recent.length
+        ? { recentRequests: [...this.#recent].sort((a, b) => a.line - b.line) }
+        : {}),
       lastAssistantText: this.#lastText,
       sessionId: this.#sessionId,
       cwd: this.#cwd,

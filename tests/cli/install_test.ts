@@ -266,8 +266,8 @@ Deno.test("install's and uninstall's points flip between ✓ and ⚠ with the fa
     await using p = await scratchProject({ store: false });
     const on = await runCliProcess(["install"], { cwd: p.root });
     assert.equal(on.code, 0, on.stderr);
-    assert.match(on.stdout, /\n## Confidence\n✓ registered: re-read: 3 hooks, each in its file\n/);
+    assert.match(on.stdout, /\n## Confidence\n✓ registered: re-read: 4 hooks, each in its file\n/);
     const off = await runCliProcess(["uninstall"], { cwd: p.root });
-    assert.match(off.stdout, /\n✓ removed: 3 hooks removed; re-read: none of ours left\n$/);
+    assert.match(off.stdout, /\n✓ removed: 4 hooks removed; re-read: none of ours left\n$/);
   });
 });

@@ -20,11 +20,11 @@ import {
   type Claude,
   ensureClaudes,
   makeWorld,
+  type Scene,
   startClaude,
-  type World,
 } from "./support/claude.ts";
 import { dumpCommand } from "./support/agents.ts";
-import { hookContext, onlyFromHook } from "./support/hook_context.ts";
+import { hookContext, onlyFromHook, splitRequest } from "./support/hook_context.ts";
 import { playScript } from "./support/plays.ts";
 import { runCli } from "./support/process.ts";
 import {
@@ -35,17 +35,15 @@ import {
   waitUntil,
 } from "./support/scene_store.ts";
 import {
+  carriesPrompt,
   isSummaryRequest,
   isToolResult,
   lastMessage,
-  lastUserText,
   messageText,
-  type Recorded,
   type Reply,
-  type StandIn,
   startStandIn,
 } from "./support/stand_in.ts";
-import { sleep, type Tmux } from "./support/tmux.ts";
+import { sleep } from "./support/tmux.ts";
 import { ask as askIn, work as workIn } from "./support/turns.ts";
 
 const REPO = decodeURIComponent(new URL("../../", import.meta.url).pathname).replace(/\/$/, "");
@@ -58,17 +56,7 @@ function cliCommand(args: string): string {
   return `deno run ${CLI_FLAGS.join(" ")} ${REPO}/session.ts ${args}`;
 }
 
-/** What a scenario runs in. */
-interface Scene {
-  claude: Claude;
-  world: World;
-  standIn: StandIn;
-  tmux?: Tmux;
-}
-
-/** An agent turn (not a side call, not the compaction) carrying what the user typed. */
-const carries = (r: Recorded, prompt: string) =>
-  (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) && lastUserText(r).includes(prompt);
+const carries = carriesPrompt;
 
 /** Types a prompt and returns the agent request that carries it. */
 const ask = (s: Scene, prompt: string) => askIn(s, prompt, carries);
@@ -279,7 +267,8 @@ for (const claude of await ensureClaudes()) {
       await compact(s);
       const r = await ask(s, "where do we stand?");
       const context = hookContext(r);
-      assert.ok(!JSON.stringify(r.body.messages).includes("Orbit step two"), "compacted");
+      // Compacted: the old turn is gone from the conversation (the card quotes the user's words).
+      assert.ok(!splitRequest(r).rest.includes("Orbit step two"), "compacted");
       onlyFromHook(r, decision, "the handover's Decisions in the card");
       onlyFromHook(r, next, "the handover's Next step in the card");
       assert.ok(context.length <= 4_500, `${context.length} chars`);

@@ -122,3 +122,24 @@ export function countingParses<T>(read: () => T): { value: T; parses: number } {
     JSON.parse = parse;
   }
 }
+
+/** A Claude Code assistant record whose usage adds up to `used` tokens. */
+export function assistantLine(used: number, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    type: "assistant",
+    isSidechain: false,
+    message: {
+      role: "assistant",
+      model: "claude-opus-4-8",
+      content: [{ type: "text", text: "ok" }],
+      usage: {
+        input_tokens: 10,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: used - 20,
+        output_tokens: 10,
+      },
+    },
+    timestamp: "2026-11-30T11:59:00.000Z",
+    ...extra,
+  });
+}

@@ -149,8 +149,14 @@ export async function startClaude(
   bin: string,
   world: World,
   standIn: StandIn,
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    /** The idle screen, when not the default footer (a status line takes its place). */
+    ready?: (screen: string) => boolean;
+  } = {},
 ): Promise<Tmux> {
+  const ready = options.ready ?? ((s: string) => s.includes("? for shortcuts"));
   const tmux = await startTmux({
     command: [
       bin,
@@ -167,16 +173,24 @@ export async function startClaude(
   });
   // The idle prompt's footer; a start-up dialog (e.g. a settings error) would take keys instead.
   const screen = await tmux.waitForScreen(
-    (s) => s.includes("? for shortcuts") || /malformed|Settings Error|error/i.test(s),
+    (s) => ready(s) || /malformed|Settings Error|error/i.test(s),
     60_000,
   ).catch(async (err) => {
     await tmux.kill();
     throw err;
   });
-  if (!screen.includes("? for shortcuts")) {
+  if (!ready(screen)) {
     await tmux.kill();
     throw new Error(`Claude Code did not reach its prompt:\n${screen}`);
   }
   await sleep(500);
   return tmux;
+}
+
+/** What a Claude Code scenario runs in: the client, its world, the stand-in, its tmux once started. */
+export interface Scene {
+  claude: Claude;
+  world: World;
+  standIn: StandIn;
+  tmux?: Tmux;
 }

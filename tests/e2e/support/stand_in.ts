@@ -41,10 +41,25 @@ export interface Body {
 /** A request the stand-in received. */
 export type Recorded = LoopbackRecorded<Body>;
 
-/** What the stand-in answers: plain text, or one tool call. */
+/** The usage figures a reply reports (the Messages API's `usage`); default 10 in, 10 out. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+/** What the stand-in answers: plain text, or one tool call; `usage` sets its figures. */
 export type Reply =
-  | { text: string }
-  | { tool: string; input: Record<string, unknown>; text?: string };
+  | { text: string; usage?: Usage }
+  | { tool: string; input: Record<string, unknown>; text?: string; usage?: Usage };
+
+/** The usage a reply reports at its start: its own figures, output counted at the end. */
+function startUsage(reply: Reply): Usage {
+  return reply.usage
+    ? { ...reply.usage, output_tokens: 1 }
+    : { input_tokens: 10, output_tokens: 1 };
+}
 
 /** Picks the reply to a request; the default answers every request with a short text. */
 export type Script = LoopbackScript<Recorded, Reply>;
@@ -86,6 +101,12 @@ export function isToolResult(r: Recorded): boolean {
 export function lastUserText(r: Recorded): string {
   const last = lastMessage(r);
   return last && !isToolResult(r) ? messageText(last) : "";
+}
+
+/** An agent turn (not a side call, not the compaction) carrying what the user typed. */
+export function carriesPrompt(r: Recorded, prompt: string): boolean {
+  return (r.body.tools?.length ?? 0) > 0 && !isSummaryRequest(r) &&
+    lastUserText(r).includes(prompt);
 }
 
 /** What Claude Code asks the model when it compacts (`/compact` or auto-compaction). */
@@ -136,7 +157,7 @@ export function replyJson(reply: Reply, model: string): string {
     content,
     stop_reason: "tool" in reply ? "tool_use" : "end_turn",
     stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 10 },
+    usage: reply.usage ?? { input_tokens: 10, output_tokens: 10 },
   });
 }
 
@@ -152,7 +173,7 @@ export function replySse(reply: Reply, model: string): string {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 10, output_tokens: 1 },
+      usage: startUsage(reply),
     },
   });
   blocks(reply).forEach((block, index) => {
@@ -184,7 +205,7 @@ export function replySse(reply: Reply, model: string): string {
   out += sse("message_delta", {
     type: "message_delta",
     delta: { stop_reason: "tool" in reply ? "tool_use" : "end_turn", stop_sequence: null },
-    usage: { output_tokens: 10 },
+    usage: { output_tokens: reply.usage?.output_tokens ?? 10 },
   });
   out += sse("message_stop", { type: "message_stop" });
   return out;
