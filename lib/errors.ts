@@ -59,6 +59,20 @@ export function isFsRefusal(err: unknown): err is Error {
 }
 
 /**
+ * True when a write was refused for good — no permission (a sandbox's, Deno's grant) or a
+ * read-only file system — rather than by a passing condition.
+ */
+export function isUnwritable(err: unknown): boolean {
+  // NotCapable: Deno 2's refusal by its own permissions (PermissionDenied in older versions).
+  const notCapable = (Deno.errors as Record<string, unknown>).NotCapable as
+    | (new () => Error)
+    | undefined;
+  return err instanceof Deno.errors.PermissionDenied ||
+    (notCapable !== undefined && err instanceof notCapable) ||
+    (err instanceof Error && /read-only file system|\(os error (13|30)\)/i.test(err.message));
+}
+
+/**
  * Rethrows a refused file-system operation or a busy lock as a {@link FailureError} whose message
  * also says what stayed as it was (`note`, e.g. "PARKED.md is unchanged"); anything else as it is.
  */

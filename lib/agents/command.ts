@@ -88,6 +88,10 @@ export function grantPath(path: string): string {
 export interface HookGrant {
   /** The project root: the hook writes only its store. */
   root: string;
+  /** The store it writes, when not `<root>/.claude/state/session` (a linked worktree's repository). */
+  store?: string;
+  /** More it writes: the stores older versions left inside linked worktrees, to move them. */
+  writes?: string[];
   /** The highest directory the root rule may look in (the git top-level; default `root`). */
   top?: string;
   /**
@@ -119,9 +123,15 @@ export function hookFlags(grant: HookGrant | undefined, code?: string): string[]
     "--no-config",
     "--no-prompt",
     grant === undefined ? "--allow-read" : `--allow-read=${read.join(",")}`,
-    grant === undefined
-      ? "--allow-write"
-      : `--allow-write=${grantPath(`${grant.root}/.claude/state/session`)}`,
+    grant === undefined ? "--allow-write" : `--allow-write=${
+      [
+        ...new Set(
+          [grant.store ?? `${grant.root}/.claude/state/session`, ...(grant.writes ?? [])].map(
+            grantPath,
+          ),
+        ),
+      ].join(",")
+    }`,
     `--allow-env=${HOOK_ENV.join(",")}`,
   ];
 }

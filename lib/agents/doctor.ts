@@ -180,12 +180,15 @@ export function grantFindings(command: string, store: Store, where: string): Fin
         `commas, with no escape): ${where} is granted ${grantPath(path)} instead`,
     });
   }
-  if (!covers(read, store.dir) || !covers(write, store.dir)) {
+  // A linked worktree made after `install` is outside a project hook's grant.
+  const worktree = (store.home ?? store.root) !== store.root && !covers(read, store.root);
+  if (worktree || !covers(read, store.dir) || !covers(write, store.dir)) {
     out.push({
       status: "fix",
-      text: `${where} may not read and write the store ${store.dir} (granted: read ` +
-        `${read.join(",") || "nothing"}, write ${write.join(",") || "nothing"}) — fix: ` +
-        `session.ts install --dir ${store.root} with the same scope`,
+      text: `${where} may not ${worktree ? "read this worktree, or " : ""}read and write the ` +
+        `store ${store.dir} (granted: read ${read.join(",") || "nothing"}, write ` +
+        `${write.join(",") || "nothing"}) — fix: session.ts install --dir ${store.root} with the ` +
+        `same scope${worktree ? ", or --user, which serves every worktree" : ""}`,
     });
   }
   return out;

@@ -5,7 +5,7 @@
  */
 
 import { writeFileAtomic } from "../fs/atomic.ts";
-import { clientCommand, hookCommand, projectFile } from "./command.ts";
+import { clientCommand, hookCommand, type HookGrant, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import {
   AGENTS,
@@ -29,8 +29,9 @@ import {
   statusLineOf,
 } from "./settings.ts";
 import type { Agent } from "../frame/budget.ts";
-import { absolute, join, parentDir } from "../fs/path.ts";
-import { findGitTop } from "../store/store.ts";
+import { absolute, isDir, join, parentDir } from "../fs/path.ts";
+import { findGitTop, findStore } from "../store/store.ts";
+import { findCheckout, linkedWorktrees } from "../store/repository.ts";
 
 /** Reads a text file; undefined when it does not exist. */
 export async function readIfExists(path: string): Promise<string | undefined> {
@@ -67,15 +68,42 @@ export function commandFor(
   const script = projectFile("session_restore.ts");
   const target = options.target ?? AGENTS[agent].targets[0];
   const transcripts = target.transcripts?.(options.env ?? (() => undefined));
-  const grant = scope === "user"
-    ? undefined
-    : { root, top: findGitTop(root) ?? root, also: transcripts ? [transcripts] : [] };
+  const grant = scope === "user" ? undefined : projectGrant(root, transcripts ? [transcripts] : []);
   const words = [
     ...(agent === "claude" ? [] : ["--agent", agent]),
     ...(target.restores ? restoreFlags(options) : []),
     ...(target.nudges ? nudgeFlags(options) : []),
   ];
   return [hookCommand(script, grant, eventOf(target)), ...words].join(" ");
+}
+
+/**
+ * What a project's hook may read and write, the same from every worktree of its repository: read
+ * the main worktree (where the root rule walks, `.claude/worktrees/*` included), the common git
+ * dir and every linked worktree git knows of when outside it, and `also` (the transcripts); write
+ * the repository's store and the stores older versions left inside linked worktrees (to move
+ * them). A worktree added outside the main one later is not named: `doctor` there says so.
+ */
+export function projectGrant(root: string, also: string[]): HookGrant {
+  const store = findStore({ dir: root, cwd: root });
+  const checkout = findCheckout(root);
+  if (checkout === undefined) return { root, top: root, also };
+  const rel = root.slice(checkout.top.length);
+  const bare = checkout.home === checkout.common;
+  const top = bare ? checkout.common : checkout.home;
+  const worktrees = linkedWorktrees(checkout.common).map((w) => w.top);
+  const inside = (p: string) => p === top || p.startsWith(`${top}/`);
+  return {
+    root: store.home ?? root,
+    top,
+    store: store.dir,
+    also: [
+      ...(inside(checkout.common) ? [] : [checkout.common]),
+      ...worktrees.filter((w) => !inside(w)),
+      ...also,
+    ],
+    writes: worktrees.map((w) => `${w}${rel}/.claude/state/session`),
+  };
 }
 
 /**
@@ -207,4 +235,52 @@ export async function installStatusLine(scope: Scope, inputs: PathInputs): Promi
 export async function uninstallStatusLine(path: string): Promise<boolean> {
   if (await readIfExists(await linkTarget(path)) === undefined) return false;
   return await editSettings(path, removeStatusLine);
+}
+
+/** The line that keeps a project's local settings out of git. */
+export const LOCAL_SETTINGS_IGNORE = ".claude/settings.local.json";
+
+/**
+ * Keeps `file` (a settings file `install --local` wrote, under `root`) out of git, as Claude Code
+ * does when it creates one: in the repository's `info/exclude`, which every worktree shares —
+ * a `.gitignore` line would be a change in the worktree (Claude Code then asks whether to keep it
+ * at exit instead of removing it) and would not reach worktrees made from the last commit. Returns
+ * the exclude file when it wrote; nothing outside git or when git already ignores the file.
+ */
+export async function ignoreLocalSettings(root: string, file: string): Promise<string | undefined> {
+  const checkout = findCheckout(root);
+  if (checkout === undefined || !file.startsWith(`${root}/`)) return undefined;
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["check-ignore", "-q", file.slice(root.length + 1)],
+      cwd: root,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (out.code === 0) return undefined;
+  } catch { /* no git: write the line */ }
+  const exclude = await linkTarget(join(checkout.common, "info", "exclude"));
+  const before = await readIfExists(exclude) ?? "";
+  if (before.split(/\r?\n/).includes(LOCAL_SETTINGS_IGNORE)) return undefined;
+  const sep = before === "" || before.endsWith("\n") ? "" : "\n";
+  await Deno.mkdir(join(checkout.common, "info"), { recursive: true });
+  await writeFileAtomic(exclude, `${before}${sep}${LOCAL_SETTINGS_IGNORE}\n`);
+  return exclude;
+}
+
+/**
+ * Where `install` writes a project's settings for `scope`: the project root; with `--local` in a
+ * repository with linked worktrees, the same project in the main worktree and in every linked
+ * worktree git knows of — Claude Code 2.1.332 reads the main checkout's local settings in a
+ * worktree, 2.1.197 the worktree's own (copied from the main checkout's when it makes one).
+ * A tracked file (project scope) is each branch's own business: only the root's.
+ */
+export function settingsRoots(scope: Scope, root: string): string[] {
+  const checkout = scope === "local" ? findCheckout(root) : undefined;
+  if (checkout === undefined) return [root];
+  const rel = root.slice(checkout.top.length);
+  const tops = checkout.home === checkout.common ? [] : [checkout.home];
+  tops.push(...linkedWorktrees(checkout.common).map((w) => w.top));
+  const roots = tops.map((t) => `${t}${rel}`).filter((r) => r === root || isDir(r));
+  return [...new Set([root, ...roots])];
 }

@@ -9,6 +9,11 @@
 import { doctorFindings } from "../agents/doctor.ts";
 import { MIN_DENO } from "../agents/runtime.ts";
 import { SESSION_END_DEFAULT_BUDGET_MS } from "../agents/targets.ts";
+import type { Finding } from "../agents/finding.ts";
+import { findCheckout, linkedWorktrees } from "../store/repository.ts";
+import { findStore, type Store } from "../store/store.ts";
+import { adopt } from "../sync/adopt.ts";
+import { adoptedLine } from "../sync/adopted_line.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
@@ -46,7 +51,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (!a) return EXIT.ok;
   const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);
-  const findings = await doctorFindings(store, agent, ctx.env);
+  const findings = [
+    ...await doctorFindings(store, agent, ctx.env),
+    ...await strandedFindings(store),
+  ];
   const mark = { ok: "✓", fix: "✗", info: "·" };
   ctx.out(`session doctor: ${store.root}`);
   for (const f of findings) ctx.out(`${mark[f.status]} ${f.text}`);
@@ -54,6 +62,33 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   ctx.out(fixes === 0 ? "All good." : `${fixes} thing(s) to fix.`);
   ctx.out(renderConfidence([doctorPoint(findings.length, fixes)]));
   return fixes === 0 ? EXIT.ok : NEEDS_FIXING;
+}
+
+/**
+ * Stores older versions (or a sandboxed `dump`) left inside the repository's linked worktrees,
+ * every one git knows of: each moved into the repository's store (lib/sync/adopt.ts), said in one
+ * line; one that cannot be moved is a fix.
+ */
+async function strandedFindings(store: Store): Promise<Finding[]> {
+  const checkout = findCheckout(store.root);
+  if (checkout === undefined) return [];
+  const rel = store.root.slice(checkout.top.length);
+  const out: Finding[] = [];
+  for (const w of linkedWorktrees(checkout.common)) {
+    const there = findStore({ dir: `${w.top}${rel}`, cwd: w.top });
+    if (there.stranded === undefined) continue;
+    try {
+      const adopted = await adopt(there);
+      if (adopted !== undefined) out.push({ status: "ok", text: adoptedLine(adopted, there.dir) });
+    } catch (err) {
+      out.push({
+        status: "fix",
+        text: `the store left in worktree ${w.top} could not be moved into ${there.dir} ` +
+          `(${(err as Error).message}) — fix: make ${there.dir} writable and run doctor again`,
+      });
+    }
+  }
+  return out;
 }
 
 /** The point of a doctor run (pure): how many checks ran, and how many found something to fix. */

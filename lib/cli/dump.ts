@@ -35,7 +35,7 @@ import { splitFrontMatter } from "../store/front_matter.ts";
 import { refusal } from "../store/slug.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
-import { agentSession, type Context } from "./run_context.ts";
+import { agentSession, type Context, inWritableStore } from "./run_context.ts";
 import { restoredSlug } from "../store/latest.ts";
 import { evidenceOptions, SESSION_FLAG, SINCE_FLAG, TRANSCRIPT_FLAG } from "./flags.ts";
 
@@ -97,13 +97,21 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // Which session this is, so its SessionEnd knows it dumped (lib/continuity/session_end.ts), and
   // the handover it started from, which this one continues (`parent:`).
   const session = agentSession(ctx);
-  const dumped = await writeHandover(body.text, ev, {
-    now: ctx.now,
-    name,
-    force: a.flags.force === true,
-    session,
-    parent: restoredSlug(options.store, session),
-  });
+  const parent = restoredSlug(options.store, session);
+  const dumped = await inWritableStore(
+    ctx,
+    "dump",
+    options.store,
+    (s) =>
+      writeHandover(body.text, { ...ev, store: s.dir }, {
+        store: s,
+        now: ctx.now,
+        name,
+        force: a.flags.force === true,
+        session,
+        parent,
+      }),
+  );
   const note = await redactionNoteLazily(body.counts, redacted);
   if (note) ctx.err(note);
   const agentFiles = findSection(orderSections(parseSections(body.text)), "Files touched");

@@ -18,17 +18,20 @@ import {
 } from "../agents/targets.ts";
 import {
   commandFor,
+  ignoreLocalSettings,
   ignoreState,
   installStatusLine,
   linkTarget,
+  LOCAL_SETTINGS_IGNORE,
   readIfExists,
   register,
+  settingsRoots,
   stateIgnored,
   unregister,
 } from "../agents/registration.ts";
 import { parseThresholds } from "../pressure/fill.ts";
 import { findHooks, SettingsError } from "../agents/settings.ts";
-import { findGitTop } from "../store/store.ts";
+import { findGitTop, findStore } from "../store/store.ts";
 import { spanWords, WINDOW_MS } from "../store/time.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError, UsageError } from "../errors.ts";
@@ -164,11 +167,15 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       "--statusline is Claude Code's status line: drop --agent or --statusline.",
     );
   }
-  const paths = agent.targets.map((target) =>
-    settingsFile(agent.name, target, scope, { root, env: ctx.env })
+  const roots = settingsRoots(scope, root);
+  const files = roots.flatMap((r) =>
+    agent.targets.map((target) => ({
+      target,
+      path: settingsFile(agent.name, target, scope, { root: r, env: ctx.env }),
+    }))
   );
-  for (const [i, target] of agent.targets.entries()) {
-    const path = paths[i];
+  const paths = files.map((f) => f.path);
+  for (const { target, path } of files) {
     const event = eventLabel(target, options);
     if (target.nudges && noNudge) {
       if (await unregister(path, target)) ctx.out(`Removed: ${event} hook from ${path}`);
@@ -195,20 +202,30 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.out(await installStatusLine(scope, { root, env: ctx.env }));
   }
   for (const line of afterInstall(agent)) ctx.out(line);
-  if (await ignoreState(root)) ctx.out(`Added .claude/state/ to ${root}/.gitignore`);
+  // The store is the repository's (in the main worktree): ignored there, not in a worktree's
+  // tracked .gitignore, which would leave the worktree changed.
+  const home = findStore({ dir: root, cwd: root }).home ?? root;
+  // A bare repository's store is inside its git dir, in no checkout: nothing to ignore.
+  const bare = findGitTop(home) === undefined && findGitTop(root) !== undefined;
+  if (!bare && await ignoreState(home)) ctx.out(`Added .claude/state/ to ${home}/.gitignore`);
+  if (scope === "local") {
+    for (const [i, r] of roots.entries()) {
+      const exclude = await ignoreLocalSettings(r, paths[i * agent.targets.length]);
+      if (exclude !== undefined) ctx.out(`Added ${LOCAL_SETTINGS_IGNORE} to ${exclude}`);
+    }
+  }
   // Each file read again: the registration is there as written, not only reported so.
   const missing: string[] = [];
-  const installed = agent.targets.filter((t) => !(t.nudges && noNudge));
-  for (const [i, target] of agent.targets.entries()) {
-    if (!installed.includes(target)) continue;
-    const text = await readIfExists(await linkTarget(paths[i])) ?? "";
-    if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${paths[i]}`);
+  const installed = files.filter((f) => !(f.target.nudges && noNudge));
+  for (const { target, path } of installed) {
+    const text = await readIfExists(await linkTarget(path)) ?? "";
+    if (findHooks(text, target).length === 0) missing.push(`${eventOf(target)} in ${path}`);
   }
   ctx.out(renderConfidence(installPoints({
     hooks: installed.length,
     missing,
     git: findGitTop(root) !== undefined,
-    ignored: await stateIgnored(root),
+    ignored: bare || await stateIgnored(home),
   })));
   return EXIT.ok;
 }

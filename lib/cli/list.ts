@@ -12,6 +12,7 @@ import type { ParkedItem } from "../parked/grammar.ts";
 import { readParked } from "../parked/file.ts";
 import { docPath, type Store } from "../store/store.ts";
 import { type Tidied, tidy } from "../store/lifecycle.ts";
+import { findCheckout, linkedWorktrees } from "../store/repository.ts";
 import {
   ageMs,
   EXPIRY_MS,
@@ -75,6 +76,8 @@ export interface Listing {
     age: string;
     ageMs: number | null;
     branch: string | null;
+    /** The linked worktree it was written in (null: the main worktree, or not recorded). */
+    worktree?: string;
     consumed: boolean | null;
     stale: boolean;
     latest: boolean;
@@ -84,6 +87,11 @@ export interface Listing {
   parked: ParkedRow[];
   /** With `--tree`: the chains, newest first (./tree.ts). */
   chains?: ChainJson[];
+  /**
+   * Set when the table shows the worktree column: the repository has more than one worktree, or
+   * a handover was written in a linked one.
+   */
+  worktrees?: boolean;
   /**
    * Present only when the project's newest transcript (not the running session's) has no
    * handover: no document names its session, and it was written after the newest document.
@@ -225,12 +233,16 @@ export async function listing(
       age: formatAge(e.ageMs),
       ageMs: e.ageMs ?? null,
       branch: e.branch ?? null,
+      ...(e.worktree === undefined ? {} : { worktree: e.worktree }),
       consumed: e.consumed ?? null,
       stale: e.stale,
       latest: e.slug === latest,
       parent: e.parent ?? null,
     })),
     parked: parkedRows(parked, now),
+    ...(manyWorktrees(store) || entries.some((e) => e.worktree !== undefined)
+      ? { worktrees: true }
+      : {}),
     ...unsaved,
   };
 }
@@ -245,6 +257,15 @@ export function unsavedLines(u: Unsaved, now: Date): string[] {
     "",
     `  ${u.command}`,
   ];
+}
+
+/** The worktree column's word for a handover written in the main worktree. */
+const MAIN_WORKTREE = "(main)";
+
+/** Whether the repository `store` serves has linked worktrees (read from git's files). */
+function manyWorktrees(store: Store): boolean {
+  const checkout = findCheckout(store.root);
+  return checkout !== undefined && linkedWorktrees(checkout.common).length > 0;
 }
 
 /** What a table cell cannot hold as it is: a line break or the column separator. */
@@ -297,13 +318,14 @@ export function renderListing(l: Listing, now = new Date(), tree = false): strin
     );
   } else if (l.handovers.length) {
     out.push(`Handovers (${l.handovers.length}):`, "");
-    tableHead(out, ["Slug", "Age", "Branch", "Consumed"]);
+    tableHead(out, ["Slug", "Age", "Branch", ...(l.worktrees ? ["Worktree"] : []), "Consumed"]);
     for (const h of l.handovers) {
       const slug = h.latest ? `${h.slug} (LATEST)` : h.slug;
       const consumed = h.consumed === null ? "?" : h.consumed ? "yes" : "no";
+      const worktree = l.worktrees ? `${cell(h.worktree ?? MAIN_WORKTREE)} | ` : "";
       out.push(
         `| ${cell(h.stale ? `${STALE_MARK} ${slug}` : slug)} | ${cell(h.age)} | ` +
-          `${cell(h.branch ?? "?")} | ${consumed} |`,
+          `${cell(h.branch ?? "?")} | ${worktree}${consumed} |`,
       );
     }
   } else out.push("No stored handovers.");

@@ -20,7 +20,9 @@
  */
 
 import { setFault } from "../fs/atomic.ts";
-import { EXIT, isFsRefusal, SessionError, UsageError } from "../errors.ts";
+import { EXIT, isFsRefusal, isUnwritable, SessionError, UsageError } from "../errors.ts";
+import { findStore } from "../store/store.ts";
+import { adoptedLine } from "../sync/adopted_line.ts";
 import type { Context } from "./run_context.ts";
 import { redactedOutput } from "../secrets/lazy.ts";
 
@@ -156,6 +158,22 @@ export async function main(args: string[], ctx: Context): Promise<number> {
   }
 }
 
+/**
+ * A store left inside the linked worktree the CLI runs in moves into the repository's first
+ * (lib/sync/adopt.ts), in one line. Where the repository's store cannot be written (a sandbox)
+ * it stays, quietly: `dump` and `park` say where they write, and the next hook moves it.
+ */
+async function adoptHere(ctx: Context): Promise<void> {
+  const store = findStore({ projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd });
+  if (store.stranded === undefined) return;
+  try {
+    const adopted = await (await import("../sync/adopt.ts")).adopt(store);
+    if (adopted !== undefined) ctx.err(adoptedLine(adopted, store.dir));
+  } catch (err) {
+    if (!isUnwritable(err)) throw err;
+  }
+}
+
 /** {@link main} with its output funnelled. */
 async function dispatch(args: string[], ctx: Context): Promise<number> {
   const [mode, ...rest] = args;
@@ -175,6 +193,7 @@ async function dispatch(args: string[], ctx: Context): Promise<number> {
   }
   setFault(ctx.env("SESSION_FAULT"));
   try {
+    await adoptHere(ctx);
     const run = await entry.run();
     return await run(rest, ctx);
   } catch (err) {

@@ -5,7 +5,7 @@
  */
 
 import { modeSpec, parseOrHelp } from "./args.ts";
-import { type Context, storeFor } from "./run_context.ts";
+import { type Context, inWritableStore, storeFor } from "./run_context.ts";
 import { EXIT, failedLeaving, UsageError } from "../errors.ts";
 import { type ParkedDoc, type ParkedFields, slugFromSummary } from "../parked/grammar.ts";
 import { findParked, holdsBullet, slugFamily } from "../parked/lookup.ts";
@@ -150,24 +150,30 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const explicit = await clean(a.flags.slug);
   const refused = explicit === undefined ? undefined : refusal(explicit);
   if (refused) throw new UsageError(`--slug: ${refused}`);
-  const store = storeFor(ctx, a.dir);
   // A refused write or a busy lock changed nothing (the edit is locked and atomic): say so.
-  const outcome = await editParked(store, (doc) => {
-    const target = parkTarget(doc, summary, explicit);
-    const fields: ParkedFields = {
-      slug: target.slug,
-      summary,
-      raised: dayStamp(ctx.now),
-      why,
-      next,
-    };
-    const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
-    const base = explicit === undefined ? slugFromSummary(summary) || "item" : target.slug;
-    return {
-      doc: r.doc,
-      result: { slug: r.item.slug, open: r.doc.count, before: doc.count, base, ...r },
-    };
-  }).catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
+  let store = storeFor(ctx, a.dir);
+  const outcome = await inWritableStore(
+    ctx,
+    "park",
+    store,
+    (s) => (store = s,
+      editParked(s, (doc) => {
+        const target = parkTarget(doc, summary, explicit);
+        const fields: ParkedFields = {
+          slug: target.slug,
+          summary,
+          raised: dayStamp(ctx.now),
+          why,
+          next,
+        };
+        const r = target.at < 0 ? appendParked(doc, fields) : upsertParked(doc, fields, target.at);
+        const base = explicit === undefined ? slugFromSummary(summary) || "item" : target.slug;
+        return {
+          doc: r.doc,
+          result: { slug: r.item.slug, open: r.doc.count, before: doc.count, base, ...r },
+        };
+      })),
+  ).catch((err) => failedLeaving(err, "PARKED.md is unchanged"));
   const note = await redactionNoteLazily(...counts);
   if (note) ctx.err(note);
   ctx.out(`Parked: ${outcome.slug} (${outcome.open} open)`);

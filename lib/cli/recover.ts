@@ -86,6 +86,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     name,
     force: a.flags.force === true,
     recovered: true,
+    store,
     // The recovered session continued a handover when it started from one (`parent:`).
     parent: restoredSlug(store, loaded.facts.sessionId),
   });

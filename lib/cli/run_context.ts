@@ -4,10 +4,10 @@
  * @module
  */
 
-import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findStore, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { isDir } from "../fs/path.ts";
 
-import { NotFoundError, UsageError } from "../errors.ts";
+import { isUnwritable, NotFoundError, UsageError } from "../errors.ts";
 import { notText } from "../text/utf8.ts";
 
 /** The world a mode runs in. */
@@ -36,7 +36,7 @@ export function agentSession(ctx: Context): string | undefined {
 
 /** The store for a mode: `--dir` first, then the `<root>` rule (docs/STORE.md). */
 export function storeFor(ctx: Context, dir?: string): Store {
-  const store = storeAt(findRoot({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd }));
+  const store = findStore({ dir, projectDir: ctx.env("CLAUDE_PROJECT_DIR"), cwd: ctx.cwd });
   if (dir !== undefined && !isDir(store.root)) {
     throw new UsageError(`--dir "${dir}" is not a directory; give the project's root directory`);
   }
@@ -49,6 +49,32 @@ export function storeFor(ctx: Context, dir?: string): Store {
     );
   }
   return store;
+}
+
+/**
+ * Runs `write` against `store`; where that store cannot be written (an agent's sandbox confines
+ * writes to the worktree) and the work is in a linked worktree, against the worktree's own store
+ * instead, saying so in one line: the next command or hook there moves it into the repository's
+ * (lib/sync/adopt.ts). Anything else that fails, fails.
+ */
+export async function inWritableStore<T>(
+  ctx: Context,
+  mode: string,
+  store: Store,
+  write: (store: Store) => Promise<T>,
+): Promise<T> {
+  try {
+    return await write(store);
+  } catch (err) {
+    if ((store.home ?? store.root) === store.root || !isUnwritable(err)) throw err;
+    const own = storeAt(store.root);
+    const result = await write(own);
+    ctx.err(
+      `session ${mode}: the repository's store ${store.dir} cannot be written here (a sandbox?); ` +
+        `wrote to this worktree's ${own.dir}, which the next hook moves into it`,
+    );
+    return result;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@
 import {
   linkTarget,
   readIfExists,
+  settingsRoots,
   uninstallStatusLine,
   unregister,
 } from "../agents/registration.ts";
@@ -36,12 +37,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
   const { agent, scope, root } = registrationTarget(a, ctx);
-  const inputs = { root, env: ctx.env };
   const removed: string[] = [];
+  // Every file install wrote: with --local, the repository's worktrees' too.
+  const all = settingsRoots(scope, root).map((r) => ({ root: r, env: ctx.env }));
+  const inputs = all[0];
   for (const target of agent.targets) settingsFile(agent.name, target, scope, inputs);
   // Reverse order: a file shared by two registrations (Gemini) is emptied by the last one.
-  for (const target of [...agent.targets].reverse()) {
-    const path = target.settingsPath(scope, inputs);
+  for (
+    const [target, path] of all.flatMap((i) =>
+      [...agent.targets].reverse().map((t) => [t, t.settingsPath(scope, i)] as const)
+    )
+  ) {
     try {
       if (await unregister(path, target)) {
         removed.push(`${target.hookPath.at(-1)} hook removed from ${path}`);
@@ -64,8 +70,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   for (const line of removed.reverse()) ctx.out(`Uninstalled: ${line}`);
   // Each file read again: none of ours is left in it.
   const left: string[] = [];
-  for (const target of agent.targets) {
-    const path = target.settingsPath(scope, inputs);
+  for (
+    const [target, path] of all.flatMap((i) =>
+      agent.targets.map((t) => [t, t.settingsPath(scope, i)] as const)
+    )
+  ) {
     const text = await readIfExists(await linkTarget(path)) ?? "";
     if (findHooks(text, target).length) left.push(`${target.hookPath.at(-1)} in ${path}`);
   }

@@ -18,7 +18,14 @@ import { redactLazily } from "../secrets/lazy.ts";
 import { docPath, ensureStore, readDoc, type Store } from "../store/store.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import type { TranscriptFacts } from "../transcript/facts.ts";
-import { composeDraft, draftSlug, headBranch, sameProject, worthCarrying } from "./draft.ts";
+import {
+  composeDraft,
+  draftSlug,
+  inWorktree,
+  sameProject,
+  sessionBranch,
+  worthCarrying,
+} from "./draft.ts";
 import { hasSince } from "./glance.ts";
 import { withSince } from "./since_dump.ts";
 import { sessionDocs } from "../store/sessions.ts";
@@ -57,13 +64,13 @@ export async function draftSession(r: DraftRequest): Promise<HookAnswer> {
   const { store } = r;
   const facts = await readFacts(r.transcript, r.top ?? store.root);
   if (typeof facts === "string") return { reason: facts };
-  if (!sameProject(facts, store.root)) {
+  if (!sameProject(facts, store.root) && !inWorktree(facts, store)) {
     return { reason: `the transcript is of another project (${facts.cwd}); nothing drafted` };
   }
   if (!worthCarrying(facts)) {
     return { reason: "nothing worth carrying (no request, no file touched, no unfinished task)" };
   }
-  const branch = await headBranch(r.top);
+  const branch = await sessionBranch(facts, r.top);
   const inputs = {
     store,
     top: r.top,

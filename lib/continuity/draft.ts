@@ -8,7 +8,8 @@
  * @module
  */
 
-import { join } from "../fs/path.ts";
+import { isDir, join } from "../fs/path.ts";
+import { checkoutAt, findCheckout } from "../store/repository.ts";
 import type { Evidence } from "../handover/evidence/model.ts";
 import { withTranscript } from "../handover/evidence/merge.ts";
 import { renderHandover } from "../handover/document.ts";
@@ -45,6 +46,18 @@ export function sameProject(facts: Pick<TranscriptFacts, "cwd">, root: string): 
 }
 
 /**
+ * Whether the transcript's session ran in the linked worktree the store records (`worktree:`, a
+ * path relative to the main worktree or absolute): a sibling worktree removed before SessionEnd,
+ * whose hook then starts in the main checkout, is still this repository's session.
+ */
+export function inWorktree(facts: Pick<TranscriptFacts, "cwd">, store: Store): boolean {
+  const label = store.worktree;
+  if (label === undefined) return false;
+  const top = /^([\\/]|[A-Za-z]:[\\/])/.test(label) ? label : join(store.home ?? store.root, label);
+  return sameProject(facts, top);
+}
+
+/**
  * The branch git's HEAD names, read from the file (no git process: the hook may not run one), and
  * redacted as it is read, before a slug, a file name or a `branch:` line is made of it: `none`
  * outside git, `detached` for a detached or unreadable HEAD.
@@ -53,18 +66,27 @@ export async function headBranch(top: string | undefined): Promise<string> {
   return (await redactLazily(rawHeadBranch(top))).text;
 }
 
+/**
+ * The branch a session worked on: its transcript's (`gitBranch`) when the session ran in another
+ * checkout than `top` — a worktree removed before SessionEnd, whose hook then starts in the main
+ * checkout — else HEAD's ({@link headBranch}). Redacted like HEAD's.
+ */
+export async function sessionBranch(
+  facts: Pick<TranscriptFacts, "cwd" | "gitBranch">,
+  top: string | undefined,
+): Promise<string> {
+  const elsewhere = facts.cwd !== undefined && facts.gitBranch !== undefined &&
+    (!isDir(facts.cwd) || findCheckout(facts.cwd)?.top !== top);
+  return elsewhere ? (await redactLazily(facts.gitBranch!)).text : await headBranch(top);
+}
+
 /** {@link headBranch} as the file says it. */
 function rawHeadBranch(top: string | undefined): string {
   if (top === undefined) return "none";
   try {
-    const dotGit = join(top, ".git");
-    let gitDir = dotGit;
-    if (Deno.statSync(dotGit).isFile) {
-      // A worktree or submodule: `.git` is a file naming the real git directory.
-      const to = Deno.readTextFileSync(dotGit).match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
-      if (!to) return "detached";
-      gitDir = to.startsWith("/") ? to : join(top, to);
-    }
+    // A worktree's HEAD is in its own git dir; a submodule's in the one its `.git` file names.
+    const checkout = checkoutAt(top);
+    const gitDir = checkout.linked ?? checkout.common;
     const head = Deno.readTextFileSync(join(gitDir, "HEAD")).trim();
     const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
     return m ? m[1] : "detached";
@@ -122,6 +144,7 @@ export function composeDraft(facts: TranscriptFacts, d: DraftInputs, slug: strin
       created: ev.created,
       branch: d.branch,
       session: d.session,
+      worktree: d.store.worktree,
       draft: true,
       parent: d.parent,
     },

@@ -10,7 +10,7 @@ import { isDir } from "../fs/path.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 import type { HookEnv } from "../hook/restore.ts";
-import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { findStore, type Store, storeOutside } from "../store/store.ts";
 import { gatherMaterial, isEmpty, saveMaterial, sweepMarkers } from "./material.ts";
 
 /** What a compaction hook prints (nothing when `stdout` is undefined) and why. */
@@ -21,7 +21,7 @@ export interface CompactAnswer {
 
 /** The project's store when this hook may use it: found, inside the project, existing, writable. */
 export function usableStore(payload: Payload, env: HookEnv): Store | { reason: string } {
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  const store = findStore({ projectDir: env.projectDir, cwd: payload.cwd });
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   if (!isDir(store.dir)) return { reason: "no store in this project" };
   if (Deno.permissions.querySync({ name: "write", path: store.dir }).state !== "granted") {

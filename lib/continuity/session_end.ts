@@ -33,6 +33,7 @@ import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
 import type * as Since from "./since_dump.ts";
 import type * as Write from "./_write.ts";
+import type * as Adopt from "../sync/adopt.ts";
 import type { Store } from "../store/store.ts";
 
 /** What the answer reads of the process. */
@@ -41,7 +42,7 @@ export interface EndEnv {
   projectDir?: string;
 }
 
-/** Imports a module of this folder, when it is needed. */
+/** Imports a module (of this folder, or the adoption), when it is needed. */
 function load<T>(name: string): Promise<T> {
   return import(import.meta.resolve(name)) as Promise<T>;
 }
@@ -61,6 +62,10 @@ export async function answerSessionEnd(
   if (session === undefined) return { reason: "no usable session_id in the payload" };
   const where = projectStore(env.projectDir, payload.cwd);
   if ("refused" in where) return { reason: where.refused };
+  // A store left inside this linked worktree moves into the repository's first (lib/sync/adopt.ts).
+  if (where.store.stranded !== undefined) {
+    await (await load<typeof Adopt>("../sync/adopt.ts")).adoptQuietly(where.store);
+  }
   // `/clear`: the session that starts next succeeds this one (lib/store/sessions.ts). Marked
   // first, so a draft cut off by the agent's time limit still leaves the link; and again after,
   // when the draft made the store. A mark that cannot be written never fails the answer.

@@ -168,6 +168,8 @@ export interface HandoverMeta {
   session?: string;
   /** Drafted automatically at SessionEnd (`draft: auto`), not written by the agent. */
   draft?: boolean;
+  /** The linked worktree it was written in (`worktree:`), when it was. */
+  worktree?: string;
   /** The handover the writing session started from (`parent:`): the chain of a long task. */
   parent?: string;
 }
@@ -216,7 +218,7 @@ export function renderHandover(meta: HandoverMeta, sections: Section[]): string 
     meta.branch.replace(/[\r\n]/g, "")
   }\n${meta.recovered ? "recovered: true\n" : ""}${
     meta.session ? `session: ${meta.session}\n` : ""
-  }${meta.draft ? "draft: auto\n" : ""}${
+  }${meta.worktree ? `worktree: ${meta.worktree}\n` : ""}${meta.draft ? "draft: auto\n" : ""}${
     meta.parent && meta.parent !== meta.slug ? `parent: ${meta.parent}\n` : ""
   }---\n`;
   const body = sections

@@ -24,7 +24,7 @@ import { pointLatest, underLock } from "../store/lifecycle.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { redactLazily } from "../secrets/lazy.ts";
 import { chooseSlug } from "../store/slug.ts";
-import { docPath, ensureStore, storeAt } from "../store/store.ts";
+import { docPath, ensureStore, type Store, storeAt } from "../store/store.ts";
 
 /** What a dump wrote, for its report. */
 export interface Dumped {
@@ -97,6 +97,8 @@ export async function writeHandover(
     force?: boolean;
     recovered?: boolean;
     session?: string;
+    /** The store to write (default: the root's own, `ev.root`). */
+    store?: Store;
     /** The handover the writing session started from (lib/store/latest.ts `restoredSlug`). */
     parent?: string;
   },
@@ -104,7 +106,7 @@ export async function writeHandover(
   const { sections, files } = composeSections(markdown, ev);
   // A slug and a file name are made of the name: redacted first.
   const name = opts.name === undefined ? undefined : (await redactLazily(opts.name)).text;
-  const paths = storeAt(ev.root);
+  const paths = opts.store ?? storeAt(ev.root);
   ensureStore(paths);
   refuseUnreplaceableLatest(paths.latest);
   // Two dumps racing for one name: the document is created exclusively (createFileAtomic), and
@@ -164,6 +166,7 @@ function handoverText(
     branch: ev.branch,
     recovered: opts.recovered,
     session: sessionField(opts.session),
+    worktree: ev.worktree,
     parent: opts.parent,
   };
   return renderHandover(fields, sections);

@@ -17,7 +17,7 @@ import { findPending, type HookEnv, restore } from "./restore.ts";
 import type { Outcome } from "./pending.ts";
 import type * as Output from "./output.ts";
 import type { Payload, RestoreOptions } from "./input.ts";
-import { armPath, findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
+import { armPath, findStore, type Store, storeOutside } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { join, removeQuietly } from "../fs/path.ts";
 
@@ -115,7 +115,7 @@ export async function answer(
 
 /** Gemini's BeforeAgent: inject the armed handover when this session armed it, once. */
 async function deliver(payload: Payload, options: RestoreOptions, now: Date): Promise<HookAnswer> {
-  const store = storeAt(findRoot({ cwd: payload.cwd }));
+  const store = findStore({ cwd: payload.cwd });
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
   const armed = takeArm(store, payload.session_id);
   if (armed === undefined) return { reason: "not armed" };

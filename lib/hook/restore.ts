@@ -7,24 +7,23 @@
  */
 
 import { splitFrontMatter } from "../store/front_matter.ts";
-import {
-  findRoot,
-  isSafeSlug,
-  readDoc,
-  type Store,
-  storeAt,
-  storeOutside,
-} from "../store/store.ts";
+import { findStore, isSafeSlug, readDoc, type Store, storeOutside } from "../store/store.ts";
 import { readLatest } from "../store/latest.ts";
 import { hasEnded, sessionDocs, takeClearing } from "../store/sessions.ts";
 import { ageMs, inWindow } from "../store/time.ts";
 import type * as Consume from "./pending.ts";
+import type * as Adopt from "../sync/adopt.ts";
 import type { Candidate, Outcome, Pending } from "./pending.ts";
 import { gate, type Payload, type RestoreOptions } from "./input.ts";
 
 /** The lazily loaded half of the restore, once a handover is pending. */
 function pendingStep(): Promise<typeof Consume> {
   return import(import.meta.resolve("./pending.ts"));
+}
+
+/** The adoption of a stranded store, loaded only when there is one. */
+function adoptStep(): Promise<typeof Adopt> {
+  return import(import.meta.resolve("../sync/adopt.ts"));
 }
 
 /** What the hook knows of its environment: CLAUDE_PROJECT_DIR. */
@@ -42,20 +41,20 @@ export async function findPending(
   env: HookEnv,
   now: Date,
 ): Promise<Pending | { reason: string }> {
-  const found = findCandidate(payload, options, env, now);
+  const found = await findCandidate(payload, options, env, now);
   return "reason" in found ? found : await (await pendingStep()).redactPending(found);
 }
 
 /** Every gate of the restore, claiming nothing: the handover as stored, or why there is none. */
-function findCandidate(
+async function findCandidate(
   payload: Payload,
   options: RestoreOptions,
   env: HookEnv,
   now: Date,
-): Candidate | { reason: string } {
+): Promise<Candidate | { reason: string }> {
   const closed = gate(payload, options);
   if (closed) return { reason: closed };
-  const store = storeAt(findRoot({ projectDir: env.projectDir, cwd: payload.cwd }));
+  const store = findStore({ projectDir: env.projectDir, cwd: payload.cwd });
   // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
   // project would let the hook read and write outside it: refuse before touching anything.
   if (storeOutside(store) !== undefined) return { reason: "the store leads outside the project" };
@@ -69,6 +68,9 @@ function findCandidate(
       };
     }
   }
+  // A store left inside this linked worktree (an older version's, a sandboxed dump's) moves into
+  // the repository's first, so its handover is restored (lib/sync/adopt.ts, loaded only then).
+  if (store.stranded !== undefined) await (await adoptStep()).adoptQuietly(store);
   // The session this one succeeds, when the agent's `/clear` said (SessionEnd's clearing mark);
   // Gemini registers no SessionEnd, and a compaction or a startup succeeds no session.
   const clearing = options.agent !== "gemini" &&
@@ -98,6 +100,15 @@ export function candidateIn(
   if (!split) return { reason: `document "${slug}" has no front matter` };
   if (split.fields.consumed !== "false") {
     return { reason: `document "${slug}" is already consumed` };
+  }
+  const written = split.fields.worktree;
+  // A handover goes back only into the worktree it was written in (one without `worktree:`, to
+  // any), so it never ambushes a session in another worktree of the repository.
+  if (written !== undefined && written !== (store.worktree ?? "")) {
+    return {
+      reason: `document "${slug}" was written in worktree ${written}, not ` +
+        (store.worktree === undefined ? "the main worktree" : `worktree ${store.worktree}`),
+    };
   }
   if (!inWindow(ageMs(split.fields.created, now) ?? NaN, options.windowMs)) {
     return { reason: `document "${slug}" is outside the restore window` };
@@ -155,7 +166,7 @@ export async function restore(
   env: HookEnv,
   now: Date,
 ): Promise<Outcome> {
-  const found = findCandidate(payload, options, env, now);
+  const found = await findCandidate(payload, options, env, now);
   if ("reason" in found) return { injected: false, reason: found.reason };
   const step = await pendingStep();
   return await step.consumePending(

@@ -19,6 +19,8 @@ export interface DocEntry {
   /** `created` as written; undefined when missing. */
   created?: string;
   branch?: string;
+  /** `worktree:`: the linked worktree it was written in. */
+  worktree?: string;
   /** `session:`: the agent session the document came from (dump, SessionEnd draft). */
   session?: string;
   /** `parent:`: the handover the writing session started from. */
@@ -79,6 +81,7 @@ export function entryOf(slug: string, fields: Record<string, string>, now: Date)
   if (fields.created !== undefined) entry.created = fields.created;
   if (fields.branch !== undefined) entry.branch = fields.branch;
   if (fields.session !== undefined) entry.session = fields.session;
+  if (fields.worktree !== undefined) entry.worktree = fields.worktree;
   if (fields.parent !== undefined) entry.parent = fields.parent;
   if (fields.consumed === "true" || fields.consumed === "false") {
     entry.consumed = fields.consumed === "true";
@@ -107,7 +110,7 @@ export function cachePath(store: Store): string {
 }
 
 /** The front-matter fields the catalog keeps. */
-const KEPT = ["created", "branch", "consumed", "session", "parent"] as const;
+const KEPT = ["created", "branch", "consumed", "session", "parent", "worktree"] as const;
 
 /** The cache's format: a cache of an older one (without a field now kept) is read afresh. */
 const CACHE_VERSION = 2;

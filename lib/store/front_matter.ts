@@ -32,6 +32,7 @@ export const KEYS: readonly string[] = [
   "recovered",
   "from",
   "session",
+  "worktree",
   "draft",
   "parent",
 ];

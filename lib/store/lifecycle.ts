@@ -203,6 +203,35 @@ export function pointLatest(store: Store, slug: string, writer: Writer): string 
   return undefined;
 }
 
+/**
+ * Whether the pointer of a store moved in from a linked worktree (lib/sync/adopt.ts) takes LATEST
+ * (pure): the document it names, under its name here, when unconsumed and not older than the one
+ * LATEST names now (a sandboxed dump, waiting for its `/clear`).
+ */
+export function planAdopted(
+  moved: Record<string, string> | undefined,
+  current: Record<string, string> | undefined,
+): boolean {
+  if (moved?.consumed !== "false") return false;
+  const ms = (f: Record<string, string> | undefined) => {
+    const t = f?.created === undefined ? NaN : Date.parse(f.created);
+    return Number.isNaN(t) ? 0 : t;
+  };
+  return current === undefined || ms(moved) >= ms(current);
+}
+
+/** Points LATEST at `slug`, a document just moved in from a worktree, when {@link planAdopted} says so. */
+export async function pointAdopted(store: Store, slug: string): Promise<void> {
+  await underLock(store, () => {
+    const fields = (s: string | undefined) => {
+      const text = s === undefined || !isSafeSlug(s) ? undefined : readDoc(store, s);
+      return text === undefined ? undefined : splitFrontMatter(text)?.fields;
+    };
+    const current = readLatest(store);
+    if (current !== slug && planAdopted(fields(slug), fields(current))) writeLatest(store, slug);
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Expire and repair: `list`.
 

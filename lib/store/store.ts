@@ -12,6 +12,7 @@ import { FILE_NAME_MAX_BYTES, PRIVATE_DIR } from "../fs/atomic.ts";
 import { utf8Length } from "../text/bytes.ts";
 import { absolute, exists, isDir, join, parentDir, pathOutside, readUtf8 } from "../fs/path.ts";
 import { safeSessionId } from "./front_matter.ts";
+import { type Checkout, findCheckout, homeFor, worktreeLabel } from "./repository.ts";
 
 /** The store's place under the project root. */
 export const STORE_REL = ".claude/state/session";
@@ -30,8 +31,23 @@ export function reservedName(slug: string): string | undefined {
 
 /** The paths of one store. */
 export interface Store {
-  /** The project root the store belongs to. */
+  /**
+   * The project root the store serves: where the work is (a linked worktree's own directory when
+   * the session runs in one), for git facts, transcripts and paths.
+   */
   root: string;
+  /**
+   * The directory holding the store (`<home>/.claude/state/session`): `root`, or in a linked
+   * worktree the same place in the repository's home (lib/store/repository.ts); unset: `root`.
+   */
+  home?: string;
+  /** In a linked worktree, where it is (lib/store/repository.ts `worktreeLabel`). */
+  worktree?: string;
+  /**
+   * A store left inside the linked worktree itself (an older version's, or a sandboxed dump's),
+   * to be moved into this one (lib/sync/adopt.ts).
+   */
+  stranded?: string;
   /** `<root>/.claude/state/session`. */
   dir: string;
   /** The LATEST pointer. */
@@ -42,11 +58,12 @@ export interface Store {
   dropped: string;
 }
 
-/** The store of a project root. */
-export function storeAt(root: string): Store {
-  const dir = join(root, STORE_REL);
+/** The store of a project root, kept at `home` (default: the root itself). */
+export function storeAt(root: string, home = root): Store {
+  const dir = join(home, STORE_REL);
   return {
     root,
+    home,
     dir,
     latest: join(dir, "LATEST"),
     parked: join(dir, "PARKED.md"),
@@ -80,7 +97,7 @@ export function isSafeSlug(slug: string): boolean {
  * that exists, so a store not created yet is judged by where it would be created.
  */
 export function storeOutside(store: Store): string | undefined {
-  return pathOutside(store.root, store.dir);
+  return pathOutside(store.home ?? store.root, store.dir);
 }
 
 /** The path of a document in the store. The slug must already be checked by {@link isSafeSlug}. */
@@ -149,25 +166,59 @@ export interface RootInputs {
  * already has a store; else the git top-level; else the start directory. `CLAUDE_PROJECT_DIR`
  * only starts the walk: Claude Code started in a subdirectory sets it to that subdirectory, while
  * its Bash tool (and so the CLI) starts there without it, and both must find the same store.
- * The git top-level is found by looking for `.git` (a directory, or a file in worktrees and
- * submodules) rather than by running git, which would cost the hook its budget.
+ * One that no longer exists outside any repository (a removed sibling worktree, at SessionEnd)
+ * gives way to `cwd`. The git top-level is found by looking for `.git` rather than by running git,
+ * which would cost the hook its budget.
  */
 export function findRoot(inputs: RootInputs): string {
+  return findStore(inputs).root;
+}
+
+/**
+ * The store by the root rule ({@link findRoot}), one per repository: in a linked worktree each
+ * directory of the walk stands for the same directory of the main worktree
+ * (lib/store/repository.ts `homeFor`), which holds the store; a store found inside the worktree
+ * itself is `stranded`, to be moved there.
+ */
+export function findStore(inputs: RootInputs): Store {
   const cwd = absolute(inputs.cwd, "/");
-  if (inputs.dir) return absolute(inputs.dir, cwd);
-  const start = inputs.projectDir ? absolute(inputs.projectDir, cwd) : cwd;
-  let nearestStore: string | undefined;
-  for (let d: string | undefined = start; d !== undefined; d = parentDir(d)) {
-    if (nearestStore === undefined && isDir(join(d, STORE_REL))) nearestStore = d;
-    if (exists(join(d, ".git"))) return nearestStore ?? d;
+  if (inputs.dir) {
+    const root = absolute(inputs.dir, cwd);
+    return placed(root, findCheckout(root));
   }
-  return start;
+  let start = inputs.projectDir ? absolute(inputs.projectDir, cwd) : cwd;
+  let checkout = findCheckout(start);
+  if (checkout === undefined && start !== cwd && !exists(start)) {
+    start = cwd;
+    checkout = findCheckout(start);
+  }
+  if (checkout === undefined) return storeAt(start);
+  for (let d: string | undefined = start; d !== undefined; d = parentDir(d)) {
+    const home = homeFor(checkout, d);
+    if (isDir(join(home, STORE_REL)) || (home !== d && isDir(join(d, STORE_REL)))) {
+      return placed(d, checkout);
+    }
+    if (d === checkout.top) break;
+  }
+  return placed(checkout.top, checkout);
+}
+
+/** The store serving `root`, kept in its repository's home, with a stranded one noted. */
+function placed(root: string, checkout: Checkout | undefined): Store {
+  if (checkout === undefined || !isInside(root, checkout.top)) return storeAt(root);
+  const home = homeFor(checkout, root);
+  const store = storeAt(root, home);
+  const label = worktreeLabel(checkout);
+  if (label !== undefined) store.worktree = label;
+  if (home !== root && isDir(join(root, STORE_REL))) store.stranded = join(root, STORE_REL);
+  return store;
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(`${dir.replace(/[\\/]+$/, "")}/`);
 }
 
 /** The git top-level above `cwd` (by `.git`), or undefined outside a repository. */
 export function findGitTop(cwd: string): string | undefined {
-  for (let d: string | undefined = absolute(cwd, "/"); d !== undefined; d = parentDir(d)) {
-    if (exists(join(d, ".git"))) return d;
-  }
-  return undefined;
+  return findCheckout(cwd)?.top;
 }

@@ -142,6 +142,7 @@ export class TranscriptReader {
     const b = this.#b;
     if (n > b.lines) b.lines = n;
     if (b.headerOpen) b.header(rec.sessionId, rec.cwd, rec.timestamp);
+    b.branch(rec.gitBranch);
     this.#fold(rec, n, rec.isSidechain === true);
   }
 

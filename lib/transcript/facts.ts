@@ -94,6 +94,11 @@ export interface TranscriptFacts {
   cwd?: string;
   /** The first record's `timestamp` (ISO 8601): when the session started. */
   startedAt?: string;
+  /**
+   * The git branch the records carry (Claude Code's `gitBranch`; the last one seen): the branch
+   * of a worktree that is gone by the time SessionEnd reads it.
+   */
+  gitBranch?: string;
   /** Physical lines read (including blank and bad ones). */
   lines?: number;
   /**
@@ -159,6 +164,7 @@ export class FactsBuilder {
   #sessionId?: string;
   #cwd?: string;
   #startedAt?: string;
+  #gitBranch?: string;
 
   constructor(opts: ReaderOptions) {
     this.root = normalizePath(opts.root);
@@ -204,6 +210,11 @@ export class FactsBuilder {
       this.#sessionId = sessionId;
     }
     if (this.#cwd === undefined && typeof cwd === "string") this.#cwd = cwd;
+  }
+
+  /** Notes the branch a record names; the last one stays. */
+  branch(gitBranch: unknown): void {
+    if (typeof gitBranch === "string" && gitBranch !== "") this.#gitBranch = gitBranch;
   }
 
   /**
@@ -333,6 +344,7 @@ export class FactsBuilder {
       sessionId: this.#sessionId,
       cwd: this.#cwd,
       startedAt: this.#startedAt,
+      ...(this.#gitBranch === undefined ? {} : { gitBranch: this.#gitBranch }),
       lines: this.lines,
       badLines: this.badLines,
     };

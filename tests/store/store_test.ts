@@ -49,10 +49,16 @@ Deno.test("findRoot: the <root> rule", async (t) => {
   await using p = await scratchProject({ store: false });
   const sub = join(p.root, "a", "b");
   await Deno.mkdir(sub, { recursive: true });
-  await t.step("--dir wins, then CLAUDE_PROJECT_DIR", () => {
+  await t.step("--dir wins, then CLAUDE_PROJECT_DIR", async () => {
     assert.equal(findRoot({ dir: "/x", projectDir: "/y", cwd: sub }), "/x");
     assert.equal(findRoot({ dir: "rel", cwd: sub }), join(sub, "rel"));
-    assert.equal(findRoot({ projectDir: "/y", cwd: sub }), "/y");
+    const y = join(p.root, "y");
+    await Deno.mkdir(y);
+    assert.equal(findRoot({ projectDir: y, cwd: sub }), p.root, "walks up from it");
+  });
+  await t.step("a CLAUDE_PROJECT_DIR gone outside any repository gives way to cwd", () => {
+    // A removed sibling worktree at SessionEnd: the payload's cwd is the main checkout.
+    assert.equal(findRoot({ projectDir: "/nonexistent-session-y", cwd: sub }), p.root);
   });
   await t.step("CLAUDE_PROJECT_DIR only starts the walk, as the cwd does", () => {
     // Claude Code started in a subdirectory sets it there; the CLI starts there without it.

@@ -92,6 +92,7 @@ export function buildEvidence(inputs: EvidenceInputs): Evidence {
   return {
     root: inputs.store.root,
     store: inputs.store.dir,
+    ...(inputs.store.worktree === undefined ? {} : { worktree: inputs.store.worktree }),
     git: git.top !== undefined,
     branch: git.branch,
     created: isoStamp(now),

@@ -53,6 +53,8 @@ export interface Evidence {
   root: string;
   /** The store directory. */
   store: string;
+  /** The linked worktree the work is in (lib/store/repository.ts `worktreeLabel`). */
+  worktree?: string;
   /** Whether the project is inside a git repository. */
   git: boolean;
   /** The branch name, `detached`, or `none` outside git. */

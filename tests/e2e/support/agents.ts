@@ -133,9 +133,10 @@ export async function startGemini(
   world: World,
   baseUrl: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<Tmux> {
   const tmux = await startTmux({
-    command: [bin, "--model", "gemini-2.5-flash", "--approval-mode", "yolo"],
+    command: [bin, "--model", "gemini-2.5-flash", "--approval-mode", "yolo", ...args],
     cwd: world.project,
     env: clientEnv(world.home, {
       GEMINI_API_KEY: "e2e-stand-in-key",
