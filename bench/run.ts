@@ -139,7 +139,7 @@ async function hookRows(): Promise<void> {
       }
     },
   };
-  await row("hook: no pointer", "-", "×", 1.3, async () => {
+  await row("hook: no pointer", "-", "×", 1.4, async () => {
     await takesPath(silent, "session_restore: no LATEST pointer\n");
     return compare(floor, silent, opts);
   });
@@ -178,7 +178,7 @@ async function hookRows(): Promise<void> {
       }
     },
   });
-  await row("hook: inject", "-", "×", 1.3, async () => {
+  await row("hook: inject", "-", "×", 1.7, async () => {
     await takesPath(injecting(hook), `session_restore: injected "${slug}"\n`);
     return compare(floor, injecting(hook), opts);
   });
@@ -226,7 +226,7 @@ async function sessionEndRows(): Promise<void> {
     },
   });
   // The session dumped (a document with its `session:`) and stopped.
-  await row("session end: dumped, nothing after", "-", "×", 1.3, async () => {
+  await row("session end: dumped, nothing after", "-", "×", 1.5, async () => {
     e.dumped();
     await takesPath(
       ending(e.small),
@@ -235,7 +235,7 @@ async function sessionEndRows(): Promise<void> {
     return compare(floorFor(e.small), ending(e.small), opts);
   });
   // A session that said hello and nothing else: no draft.
-  await row("session end: did nothing", "-", "×", 1.3, async () => {
+  await row("session end: did nothing", "-", "×", 1.5, async () => {
     e.reset();
     await takesPath(
       ending(e.empty),
