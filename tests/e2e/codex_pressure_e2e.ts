@@ -37,9 +37,9 @@ const NUDGE = "[session] The context is ";
  */
 const CONFIGURED_WINDOW = 100_000;
 
-/** How many nudges a request's input holds (the conversation keeps the earlier ones). */
+/** The nudges a request's input holds, each to its line's end (the conversation keeps them all). */
 function nudges(r: Recorded): string[] {
-  return inputText(r).split(NUDGE).slice(1).map((rest) => NUDGE + rest.slice(0, 60));
+  return inputText(r).split(NUDGE).slice(1).map((rest) => NUDGE + rest.split("\n")[0]);
 }
 
 /** Usage figures adding up to `pct` % of `window` (input, most of it cached, + output). */
@@ -121,6 +121,9 @@ Deno.test("Codex CLI: context pressure", async (t) => {
       assert.equal(nudges(next).length, 1, JSON.stringify(nudges(next)));
       const k = Math.round(window / 1_000);
       assert.match(nudges(next)[0], new RegExp(`The context is 72 % \\(\\d+k of ${k}k tokens\\)`));
+      // Codex has no `/session` command ("Unrecognized command"): the user asks in words.
+      assert.ok(!nudges(next)[0].includes("/session"), nudges(next)[0]);
+      assert.match(nudges(next)[0], /"dump the session"/);
       await s.tmux!.waitForScreen("Seventy-three done", 60_000);
     });
     await t.step("at ~88 %: one more nudge, then none", async () => {
