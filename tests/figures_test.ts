@@ -1,6 +1,6 @@
 /**
  * Every message that states a threshold states the constant's value: the figure is built from the
- * constant (lib/store/time.ts `spanWords`, document.ts `CAP_TOKENS`, …), never typed beside it.
+ * constant (lib/store/time.ts `spanWords`, document.ts `capTokens`, …), never typed beside it.
  * Two checks: the messages as the user reads them carry each constant's words, and no string in
  * lib/ types one of those figures in by hand (a typed figure would not follow its constant).
  * @module
@@ -18,7 +18,7 @@ import { helpText } from "../lib/cli/args.ts";
 import { SPEC as INSTALL } from "../lib/cli/install.ts";
 import { SPEC as LIST } from "../lib/cli/list.ts";
 import { SPEC as DOCTOR } from "../lib/cli/doctor.ts";
-import { CAP, CAP_TOKENS, overage } from "../lib/handover/document.ts";
+import { CAP, capTokens, overage } from "../lib/handover/document.ts";
 import { EXPIRY_MS, spanWords, STALE_MS, WINDOW_MS } from "../lib/store/time.ts";
 
 const LIB = join(dirname(fileURLToPath(import.meta.url)), "..", "lib");
@@ -29,7 +29,7 @@ const FIGURES = [
   spanWords(STALE_MS),
   spanWords(EXPIRY_MS),
   `${CAP.lines} lines`,
-  `~${CAP_TOKENS}`,
+  `~${capTokens()}`,
   `${SESSION_END_DEFAULT_BUDGET_MS / 1000} s`,
   `${SESSION_END_TIMEOUT} s`,
   `${CODEX_SESSION_END_TIMEOUT} s`,
@@ -71,7 +71,7 @@ Deno.test("figures: a threshold a message states is its constant's", async (t) =
     const doctor = helpText(DOCTOR);
     assert.ok(doctor.includes(`${SESSION_END_DEFAULT_BUDGET_MS / 1000} s SessionEnd`), doctor);
     const over = overage({ lines: CAP.lines + 1, chars: 0, tokens: CAP.tokens + 10 });
-    assert.equal(over, `1 line over ${CAP.lines}, ~10 tokens over ${CAP_TOKENS}`);
+    assert.equal(over, `1 line over ${CAP.lines}, ~10 tokens over ${capTokens()}`);
   });
 
   await t.step("the scan finds a typed-in figure, not one in a comment", () => {

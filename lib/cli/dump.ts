@@ -11,7 +11,7 @@
 import { EXIT, UsageError } from "../errors.ts";
 import {
   CAP,
-  CAP_TOKENS,
+  capTokens,
   countItems,
   findSection,
   largestSections,
@@ -270,7 +270,7 @@ function sizePoint(f: DumpFacts): Point {
     "size",
     over === undefined,
     `${f.size.lines} lines, ~${f.size.tokens.toLocaleString("en-US")} tokens${
-      over ? `: ${over}` : ` (cap ${CAP.lines} / ~${CAP_TOKENS})`
+      over ? `: ${over}` : ` (cap ${CAP.lines} / ~${capTokens()})`
     }`,
     "tighten the largest sections named above; keep every decision",
   );
@@ -298,7 +298,7 @@ export function report(d: Dumped, points: Point[], ctx: Context): void {
     `Counts: ${d.files} file${d.files === 1 ? "" : "s"}, ${decisions} decision${
       decisions === 1 ? "" : "s"
     }, ${outstanding} outstanding`,
-    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~${CAP_TOKENS} tokens)`,
+    `Size: ${size.lines} lines, ~${size.tokens} tokens (cap ${CAP.lines} lines / ~${capTokens()} tokens)`,
   ];
   const over = overage(size);
   if (over) {

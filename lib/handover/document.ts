@@ -154,8 +154,14 @@ export function buildDigest(body: string, recallCommand: string, budget: number)
 /** The size cap of a handover: over it the document is still written, and `dump` says so. */
 export const CAP = { lines: 75, tokens: 1_500 } as const;
 
-/** {@link CAP}'s tokens as messages state them: `1,500`. */
-export const CAP_TOKENS = CAP.tokens.toLocaleString("en-US");
+/**
+ * {@link CAP}'s tokens as messages state them: `1,500`. A function, not a constant: the first
+ * `toLocaleString` loads the runtime's locale data (~15 ms), which every importer of this module
+ * (`recall`, the hook's digest) would pay at load; only a message that states the cap pays it.
+ */
+export function capTokens(): string {
+  return CAP.tokens.toLocaleString("en-US");
+}
 
 /** Front-matter facts of a new handover. */
 export interface HandoverMeta {
@@ -250,7 +256,7 @@ export function overage(size: Size): string | undefined {
   const n = size.lines - CAP.lines;
   if (n > 0) parts.push(`${n} line${n === 1 ? "" : "s"} over ${CAP.lines}`);
   if (size.tokens > CAP.tokens) {
-    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over ${CAP_TOKENS}`);
+    parts.push(`~${(size.tokens - CAP.tokens).toLocaleString("en-US")} tokens over ${capTokens()}`);
   }
   return parts.length ? parts.join(", ") : undefined;
 }
