@@ -11,8 +11,9 @@
  */
 
 import assert from "node:assert/strict";
-import { isoStamp } from "../../lib/store/time.ts";
-import { cli, makeWorld, type World } from "./support/agents.ts";
+import { exists } from "../../lib/fs/path.ts";
+import { cli, type World } from "./support/agents.ts";
+import { inChatWorld, mustStep } from "./support/chat_flow.ts";
 import { configureQwen, ensureOpencode, ensureQwen } from "./support/chat_agents.ts";
 import { banner, type Side } from "./support/cross.ts";
 import { opencodeSide, qwenSide } from "./support/cross_chat.ts";
@@ -32,15 +33,6 @@ interface Client {
   stamps?: string;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** How many times `part` occurs in `text`. */
 const count = (text: string, part: string) => text.split(part).length - 1;
 
@@ -54,9 +46,7 @@ async function dumpThenFresh(
   side: Side,
   o: { slug: string; mark: string; recorded: string },
 ) {
-  const step = async (name: string, fn: () => Promise<void>) => {
-    if (!(await t.step(name, fn))) throw new Error(`step failed: ${name}`);
-  };
+  const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
   await step("the model's dump in the worktree lands in the repository's store", async () => {
     const output = await side.dump(o.slug, o.mark);
     assert.match(output, /\/clear\s*$/m, output);
@@ -101,30 +91,9 @@ async function keptInMain(world: World, slug: string, mark: string) {
   assert.ok(recall.stdout.includes(mark), recall.stdout);
 }
 
-/** Runs `body` with a fresh world, printing the client's screen and requests when it fails. */
-async function inWorld(
-  client: Client,
-  body: (world: World, env: Record<string, string>, hold: (s: Side) => Side) => Promise<void>,
-) {
-  const world = await makeWorld();
-  const env = { SESSION_NOW: isoStamp(new Date()) };
-  let side: Side | undefined;
-  try {
-    await client.configure(world);
-    await body(world, env, (s) => side = s);
-  } catch (err) {
-    console.error(`screen:\n${await side?.tmux.screen()}`);
-    for (const line of side?.log() ?? []) console.error(line);
-    throw err;
-  } finally {
-    await side?.stop();
-    await world.cleanup();
-  }
-}
-
 function sibling(client: Client) {
   Deno.test(`${client.agent} in a sibling worktree: dump, fresh session, worktree remove`, (t) =>
-    inWorld(client, async (world, env, hold) => {
+    inChatWorld(client.configure, async (world, env, hold) => {
       const feat = `${world.project}-feat`;
       const slug = `wt-${client.agent}`;
       const mark = `${client.agent.toUpperCase()}-${crypto.randomUUID().slice(0, 8)}`;
@@ -153,7 +122,7 @@ function sibling(client: Client) {
           cwd: world.project,
         }).output();
         assert.ok(removed.success, new TextDecoder().decode(removed.stderr));
-        assert.ok(!(await exists(feat)));
+        assert.ok(!(exists(feat)));
         await keptInMain(world, slug, mark);
       });
     }));
@@ -178,7 +147,7 @@ sibling(qwen);
 sibling(opencode);
 
 Deno.test("qwen --worktree feat: dump, /clear restores once, removed at exit", (t) =>
-  inWorld(qwen, async (world, env, hold) => {
+  inChatWorld(qwen.configure, async (world, env, hold) => {
     const worktree = `${world.project}/.qwen/worktrees/feat`;
     const slug = "wt-qwen-own";
     const mark = `QWEN-OWN-${crypto.randomUUID().slice(0, 8)}`;
@@ -186,7 +155,7 @@ Deno.test("qwen --worktree feat: dump, /clear restores once, removed at exit", (
     assert.equal(installed.code, 0, installed.out);
     await commitAll(world, "setup");
     const side = hold(await qwen.start(world, env, ["--worktree", "feat"]));
-    assert.ok(await exists(worktree), "Qwen Code made the worktree");
+    assert.ok(exists(worktree), "Qwen Code made the worktree");
     await dumpThenFresh(t, world, side, { slug, mark, recorded: ".qwen/worktrees/feat" });
     await t.step(
       "Qwen's exit dialog refuses after /clear; git worktree remove: the main checkout keeps it",
@@ -204,11 +173,11 @@ Deno.test("qwen --worktree feat: dump, /clear restores once, removed at exit", (
         // Qwen Code 0.24.4 removes only a worktree its current session made: after a `/clear` it
         // refuses and names `git worktree remove`, done here as the user would.
         const refused = await side.tmux.waitForScreen("remove it manually", 30_000);
-        assert.ok(await exists(worktree), refused);
+        assert.ok(exists(worktree), refused);
         await side.tmux.kill();
         await leftClean(worktree); // (its settings stamp is not made in its own worktree)
         await run("git", ["worktree", "remove", worktree], world.project);
-        assert.ok(!(await exists(worktree)));
+        assert.ok(!(exists(worktree)));
         await keptInMain(world, slug, mark);
       },
     );
