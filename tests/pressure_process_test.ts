@@ -138,7 +138,7 @@ Deno.test("the nudge, as install registers it", async (t) => {
   });
 });
 
-Deno.test("the nudge for Codex: the rollout's token_count against its own window", async () => {
+Deno.test("the nudge for Codex: the rollout's token_count against its own window, in words", async () => {
   await using p = await scratchProject({ store: false });
   await using homeDir = await scratchDir("session-home-");
   const home = homeDir.path;
@@ -177,4 +177,7 @@ Deno.test("the nudge for Codex: the rollout's token_count against its own window
   assert.match((await prompt(180_000)).reason, /no new threshold \(transcript: 180000\/258400\)/);
   const r = await prompt(181_000);
   assert.match(r.context ?? "", /70 % \(181k of 258k tokens\)/);
+  // Codex has no `/session` command: the agent offers a dump in words.
+  assert.match(r.context ?? "", /offer the user a handover \("dump the session"\)/);
+  assert.ok(!r.context?.includes("/session"), r.context);
 });

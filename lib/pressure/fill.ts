@@ -158,12 +158,21 @@ export function fillWords(fill: Fill): string {
 }
 
 /**
+ * How the user asks for a dump, as the nudge tells the agent to offer it: Claude Code's skill is a
+ * slash command; Codex CLI has no `/session` (it answers "Unrecognized command"), so its user asks
+ * in words, as with every other agent.
+ */
+export function dumpAsk(agent: string): string {
+  return agent === "claude" ? "`/session dump`" : 'a handover ("dump the session")';
+}
+
+/**
  * The nudge's words (lib/frame/banner.ts `sessionLine` makes them the one plain `[session]` line,
  * at most {@link NUDGE_MAX} characters, no fence: it quotes nothing): how full the context is and
- * what the agent should offer. `command` is how the agent's user asks for a dump.
+ * what the agent should offer, in the words of `agent` (the `--agent` name): {@link dumpAsk}.
  */
-export function nudgeText(fill: Fill, command = "/session dump"): string {
+export function nudgeText(fill: Fill, agent = "claude"): string {
   return `The context is ${fillWords(fill)} full. If the work goes on, offer the user ` +
-    `\`${command}\` now, once, before auto-compaction: a handover keeps the corrections, ` +
+    `${dumpAsk(agent)} now, once, before auto-compaction: a handover keeps the corrections, ` +
     "decisions and open loops a compaction summary drops. Do not dump unasked.";
 }

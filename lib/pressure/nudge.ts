@@ -66,7 +66,7 @@ export async function answerPrompt(
   const { sessionLine }: typeof Banner = await load("../frame/banner.ts");
   const { hookOutput }: typeof Output = await load("../hook/output.ts");
   return {
-    stdout: hookOutput(sessionLine(nudgeText(fill)), "UserPromptSubmit"),
+    stdout: hookOutput(sessionLine(nudgeText(fill, options.agent)), "UserPromptSubmit"),
     reason: `nudged at ${due.join(" and ")} % (${fill.source}: ${fill.used}/${fill.size})`,
   };
 }

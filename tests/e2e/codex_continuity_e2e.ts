@@ -26,51 +26,14 @@ import {
   type World,
 } from "./support/agents.ts";
 import { commitAll, storeDocs, waitForDraft, waitUntil } from "./support/scene_store.ts";
-import {
-  inputText,
-  type Recorded,
-  type Reply,
-  startStandIn,
-} from "./support/responses_stand_in.ts";
+import { carries, isCompaction, plays } from "./support/codex_plays.ts";
+import { inputText, type Recorded, startStandIn } from "./support/responses_stand_in.ts";
 import { sleep, type Tmux } from "./support/tmux.ts";
 import { ask as askIn, work as workIn } from "./support/turns.ts";
-
-/** The agent's own turns (with tools), not title generation or compaction. */
-const isTurn = (r: Recorded) => (r.body.tools?.length ?? 0) > 0 && !isCompaction(r);
-
-/** Codex's compaction turn (its metadata names the compaction). */
-function isCompaction(r: Recorded): boolean {
-  return r.raw.includes('\\"compaction\\":{') || r.raw.includes('"compaction":{');
-}
-
-/** The text of the last user message of a request. */
-function lastUser(r: Recorded): string {
-  const users = (r.body.input ?? []).filter((i) => i.role === "user");
-  const last = users[users.length - 1];
-  return last ? inputText({ ...r, body: { input: [last] } }) : "";
-}
 
 /** A shell command that applies a patch adding `path` (Codex runs `apply_patch` itself). */
 function addFile(path: string): string {
   return `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${path}\n+export {};\n*** End Patch\nEOF`;
-}
-
-/** Replies per typed prompt: the newest matching user message, then one step per tool call since. */
-function plays(list: { prompt: string; steps: Reply[] }[]): (r: Recorded) => Reply {
-  return (r) => {
-    if (!isTurn(r)) return { text: isCompaction(r) ? "E2E summary of the work." : "Session title" };
-    const input = r.body.input ?? [];
-    for (let i = input.length - 1; i >= 0; i--) {
-      const item = input[i];
-      if (item.role !== "user") continue;
-      const text = inputText({ ...r, body: { input: [item] } });
-      const play = list.find((p) => text.includes(p.prompt));
-      if (!play) continue;
-      const calls = input.slice(i + 1).filter((x) => x.type === "function_call").length;
-      return play.steps[calls] ?? { text: "OK." };
-    }
-    return { text: "OK." };
-  };
 }
 
 /** What a scenario runs in. */
@@ -80,9 +43,6 @@ interface Scene {
   standIn: ReturnType<typeof startStandIn>;
   tmux?: Tmux;
 }
-
-/** An agent turn carrying what the user typed. */
-const carries = (r: Recorded, prompt: string) => isTurn(r) && lastUser(r).includes(prompt);
 
 /** Types a prompt; returns the agent turn that carries it. */
 const ask = (s: Scene, prompt: string) => askIn(s, prompt, carries);

@@ -98,4 +98,14 @@ Deno.test("pressure fill", async (t) => {
     assert.ok(!line.includes("\n") && !line.includes("```"));
     assert.ok(nudgeLine(fill(999_999, 1_000_000)).length <= NUDGE_MAX);
   });
+  await t.step("the dump offered in the agent's words: Codex has no /session command", () => {
+    const codex = sessionLine(nudgeText(fill(999_999, 1_000_000), "codex"));
+    assert.match(codex, /offer the user a handover \("dump the session"\) now, once/);
+    assert.ok(!codex.includes("/session"), codex);
+    assert.ok(codex.length <= NUDGE_MAX, `${codex.length}`);
+    assert.match(
+      sessionLine(nudgeText(fill(144_000), "claude")),
+      /offer the user `\/session dump`/,
+    );
+  });
 });

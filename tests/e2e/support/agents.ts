@@ -48,8 +48,15 @@ export async function linkSkill(world: World): Promise<void> {
   await Deno.symlink(projectFile("").replace(/\/$/, ""), `${world.home}/.agents/skills/session`);
 }
 
-/** Codex's config: the stand-in as a Responses API provider, the project trusted. */
-export async function configureCodex(world: World, baseUrl: string): Promise<void> {
+/**
+ * Codex's config: the stand-in as a Responses API provider, the project trusted; `extra` lines go
+ * at the top level (before the tables), e.g. `model_context_window = 100000`.
+ */
+export async function configureCodex(
+  world: World,
+  baseUrl: string,
+  extra: string[] = [],
+): Promise<void> {
   await Deno.mkdir(`${world.home}/.codex`, { recursive: true });
   await Deno.writeTextFile(
     `${world.home}/.codex/config.toml`,
@@ -57,6 +64,7 @@ export async function configureCodex(world: World, baseUrl: string): Promise<voi
       `model = "gpt-e2e"`,
       `model_provider = "standin"`,
       `check_for_update_on_startup = false`,
+      ...extra,
       `[model_providers.standin]`,
       `name = "loopback stand-in"`,
       `base_url = "${baseUrl}"`,

@@ -26,8 +26,18 @@ export interface Body {
 /** A request the stand-in received (path e.g. `/v1/responses`). */
 export type Recorded = LoopbackRecorded<Body>;
 
-/** What the stand-in answers: plain text, or one function call. */
-export type Reply = ToolReply;
+/**
+ * The usage figures a reply reports in `response.completed` (the Responses API's `usage`, which
+ * Codex writes into its rollout as a `token_count` event); default 10 in, 10 out.
+ */
+export interface Usage {
+  input_tokens: number;
+  cached_tokens?: number;
+  output_tokens: number;
+}
+
+/** What the stand-in answers: plain text, or one function call; `usage` sets its figures. */
+export type Reply = ToolReply & { usage?: Usage };
 
 /** Picks the reply to a request. */
 export type Script = LoopbackScript<Recorded, Reply>;
@@ -63,6 +73,17 @@ let ids = 0;
 
 function sse(event: Record<string, unknown>): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** A reply's figures as the Responses API's `usage` object. */
+function usageOf(u: Usage): Record<string, unknown> {
+  return {
+    input_tokens: u.input_tokens,
+    input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 },
+    output_tokens: u.output_tokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.input_tokens + u.output_tokens,
+  };
 }
 
 /** Renders a reply as the Responses API's server-sent events. */
@@ -103,13 +124,7 @@ export function replySse(reply: Reply, model: string): string {
       ...response,
       status: "completed",
       output: [item],
-      usage: {
-        input_tokens: 10,
-        input_tokens_details: { cached_tokens: 0 },
-        output_tokens: 10,
-        output_tokens_details: { reasoning_tokens: 0 },
-        total_tokens: 20,
-      },
+      usage: usageOf(reply.usage ?? { input_tokens: 10, output_tokens: 10 }),
     },
   });
   return out;
