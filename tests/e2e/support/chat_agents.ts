@@ -52,15 +52,19 @@ export async function configureQwen(world: World): Promise<void> {
   );
 }
 
-/** Starts interactive Qwen Code in tmux against the stand-in, YOLO approvals; waits for the prompt. */
+/**
+ * Starts interactive Qwen Code in tmux against the stand-in, YOLO approvals, with `args` (such as
+ * `--worktree <name>`); waits for the prompt.
+ */
 export async function startQwen(
   bin: string,
   world: World,
   baseUrl: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<Tmux> {
   const tmux = await startTmux({
-    command: [bin, "--approval-mode", "yolo"],
+    command: [bin, "--approval-mode", "yolo", ...args],
     cwd: world.project,
     env: clientEnv(world.home, {
       OPENAI_API_KEY: "e2e-stand-in-key",

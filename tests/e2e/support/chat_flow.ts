@@ -35,23 +35,46 @@ async function doc(world: World, slug: string): Promise<string> {
   return await Deno.readTextFile(`${world.project}/${STORE}/${slug}.md`);
 }
 
-/** Runs the flow as the steps of test `t`; a failed step stops it with the screen and requests. */
-export async function chatFlow(t: Deno.TestContext, flow: ChatFlow): Promise<void> {
+/**
+ * Runs `body` in a fresh world with the client's user settings (`configure`) and the clock pinned;
+ * when it throws, prints the screen and requests of the side it handed to `hold`; always stops that
+ * side and removes the world.
+ */
+export async function inChatWorld(
+  configure: (world: World) => Promise<void>,
+  body: (world: World, env: Record<string, string>, hold: (side: Side) => Side) => Promise<void>,
+): Promise<void> {
   const world = await makeWorld();
   const env = { SESSION_NOW: isoStamp(new Date()) };
+  let side: Side | undefined;
+  try {
+    await configure(world);
+    await body(world, env, (s) => side = s);
+  } catch (err) {
+    console.error(`screen:\n${await side?.tmux.screen()}`);
+    for (const line of side?.log() ?? []) console.error(line);
+    throw err;
+  } finally {
+    await side?.stop();
+    await world.cleanup();
+  }
+}
+
+/** A step of test `t` whose failure stops the test. */
+export async function mustStep(t: Deno.TestContext, name: string, fn: () => Promise<void>) {
+  if (!(await t.step(name, fn))) throw new Error(`step failed: ${name}`);
+}
+
+/** Runs the flow as the steps of test `t`; a failed step stops it with the screen and requests. */
+export function chatFlow(t: Deno.TestContext, flow: ChatFlow): Promise<void> {
   const slug = `e2e-${flow.agent}`;
   const mark = `mark-${flow.agent}-1`;
-  let side: Side | undefined;
-  const step = async (name: string, fn: () => Promise<void>) => {
-    if (!(await t.step(name, fn))) throw new Error(`step failed: ${name}`);
-  };
-  try {
-    await flow.configure(world);
+  const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
+  return inChatWorld(flow.configure, async (world, env, hold) => {
     const installed = await cli(world, { env }, "install", "--agent", flow.agent);
     assert.equal(installed.code, 0, installed.out);
     await linkSkill(world);
-    side = await flow.start(world, env);
-    const s = side;
+    const s = hold(await flow.start(world, env));
 
     await step(
       "the skill is listed; the model's shell tool runs dump; its last line is /clear",
@@ -95,12 +118,5 @@ export async function chatFlow(t: Deno.TestContext, flow: ChatFlow): Promise<voi
       assert.equal(removed.code, 0, removed.out);
       await flow.uninstalled(world);
     });
-  } catch (err) {
-    console.error(`screen:\n${await side?.tmux.screen()}`);
-    for (const line of side?.log() ?? []) console.error(line);
-    throw err;
-  } finally {
-    await side?.stop();
-    await world.cleanup();
-  }
+  });
 }

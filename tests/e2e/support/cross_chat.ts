@@ -90,12 +90,20 @@ async function started(
   });
 }
 
-/** Real Qwen Code (its `run_shell_command` tool); its settings are already in the world's HOME. */
-export async function qwenSide(bin: string, world: World, env: Record<string, string>) {
+/**
+ * Real Qwen Code (its `run_shell_command` tool) started with `args`; its settings are already in
+ * the world's HOME.
+ */
+export async function qwenSide(
+  bin: string,
+  world: World,
+  env: Record<string, string>,
+  args: string[] = [],
+) {
   const standIn = chat.startStandIn(
     script("run_shell_command", (command) => ({ command, description: "dump" })),
   );
-  const tmux = await started(standIn, () => startQwen(bin, world, standIn.url, env));
+  const tmux = await started(standIn, () => startQwen(bin, world, standIn.url, env, args));
   return chatSide("Qwen Code", standIn, tmux, "/clear");
 }
 
