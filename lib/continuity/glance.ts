@@ -6,12 +6,13 @@
  * - the transcript's tail: whether anything a handover carries (a file written, a task, a commit)
  *   happened after a moment, from the raw lines, no reader.
  *
- * Which transcript files may be opened is lib/transcript/open.ts's rule. The writers (_write.ts,
+ * Which transcript files may be opened is lib/transcript/open.ts's rule; the tail is read by
+ * lib/transcript/tail.ts. The writers (_write.ts,
  * after.ts, since_dump.ts) use the same rules.
  * @module
  */
 
-import { openTranscript } from "../transcript/open.ts";
+import { readTail } from "../transcript/tail.ts";
 
 /** The title of the section session_end.ts appends (since_dump.ts builds it). */
 export const SINCE_TITLE = "Since the dump";
@@ -76,37 +77,4 @@ export function workInTail(path: string, afterMs: number): boolean | undefined {
     if (mayBeWork(lines[i])) return true;
   }
   return from === 0 ? false : undefined;
-}
-
-/**
- * The last `max` bytes of a transcript, decoded, and the offset they start at (0: the whole file).
- * With `wholeOnly`, a longer file is not read: `text` is undefined. Throws when the file cannot
- * be read, or is no transcript to read (lib/transcript/open.ts: a FIFO, a symlink leading out of
- * the transcripts folder).
- *
- * The size comes from seeking to the end; a file within `max` is read whole. The bytes are read
- * from the handle that was checked, never by the path again.
- */
-export function readTail(
-  path: string,
-  max: number,
-  wholeOnly = false,
-): { text: string | undefined; from: number } {
-  const file = openTranscript(path);
-  try {
-    const size = file.seekSync(0, Deno.SeekMode.End);
-    const from = Math.max(0, size - max);
-    if (from > 0 && wholeOnly) return { text: undefined, from };
-    file.seekSync(from, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - from);
-    let at = 0;
-    while (at < buf.length) {
-      const n = file.readSync(buf.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
-    return { text: new TextDecoder().decode(buf.subarray(0, at)), from };
-  } finally {
-    file.close();
-  }
 }

@@ -9,7 +9,8 @@
  */
 
 import { contentText, isSubstantive, promptText } from "../transcript/prompt.ts";
-import { mayBeWork, readTail, TAIL_BYTES } from "./glance.ts";
+import { mayBeWork, TAIL_BYTES } from "./glance.ts";
+import { readTail } from "../transcript/tail.ts";
 
 /**
  * True when the transcript at `path` (at most {@link TAIL_BYTES}) shows no work and no

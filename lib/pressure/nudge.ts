@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readTail } from "../continuity/glance.ts";
+import { readTail } from "../transcript/tail.ts";
 import { findRoot, storeAt, storeOutside } from "../store/store.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 import type { Payload, RestoreOptions } from "../hook/input.ts";

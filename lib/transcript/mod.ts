@@ -11,6 +11,7 @@
  *   and Claude Code's folder name for a project
  * - open.ts: the one way a transcript file is opened (a regular file inside its transcripts
  *   folder, symlinks resolved: no FIFO blocks, no symlink leads out); imports nothing
+ * - tail.ts: a transcript's last bytes, through open.ts (SessionEnd's glance, the nudge)
  * - lines.ts: line by line, streamed from a file in chunks or split from text
  * - prompt.ts: what a person typed, in a Claude Code user record (`typedText`, the one
  *   flattening: client wrappers and markers set aside), and whether it asks for something

@@ -3,7 +3,6 @@ import {
   hasSince,
   lineStamp,
   mayBeWork,
-  readTail,
   SINCE_TITLE,
   TAIL_BYTES,
   workInTail,
@@ -90,18 +89,6 @@ Deno.test("hasSince: a '## Since the dump' line of its own", () => {
   for (const text of [`x ## ${SINCE_TITLE}\n`, `## ${SINCE_TITLE}`, `## ${SINCE_TITLE}s\n`]) {
     assert.ok(!hasSince(text), JSON.stringify(text));
   }
-});
-
-Deno.test("readTail: a short file whole, a long one's tail, or nothing with wholeOnly", async () => {
-  await using d = await scratchDir();
-  const t = join(d.path, "t.txt");
-  Deno.writeTextFileSync(t, "é".repeat(10));
-  assert.deepEqual(readTail(t, 20), { text: "é".repeat(10), from: 0 });
-  assert.deepEqual(readTail(t, 20, true), { text: "é".repeat(10), from: 0 });
-  // é is two bytes: the last 5 bytes start mid-character, decoded as a replacement character.
-  assert.deepEqual(readTail(t, 5), { text: "\ufffdéé", from: 15 });
-  assert.deepEqual(readTail(t, 5, true), { text: undefined, from: 15 });
-  assert.throws(() => readTail(join(d.path, "missing"), 5));
 });
 
 Deno.test("readAround: what a subagent did after the moment counts, from its own transcript", async () => {
