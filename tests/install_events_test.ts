@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { AGENTS, eventOf } from "../lib/agents/targets.ts";
 import { findHooks } from "../lib/agents/settings.ts";
-import { grantedPaths } from "../lib/agents/doctor.ts";
+import { grantedPaths } from "../lib/agents/registered_command.ts";
 import { join } from "../lib/fs/path.ts";
 import { encodeProjectDir } from "../lib/transcript/paths.ts";
 import { REPO, scratchDir, scratchProject } from "./support/scratch.ts";

@@ -18,8 +18,8 @@ import {
   restoreFlags,
   type Scope,
   SCOPES,
-  userSettingsProblem,
 } from "./targets.ts";
+import { userSettingsProblem } from "./homes.ts";
 import {
   addHook,
   addStatusLine,

@@ -6,7 +6,8 @@
  */
 
 import type { Finding } from "./finding.ts";
-import { codexHome, geminiHome, qwenHome } from "./targets.ts";
+import {} from "./targets.ts";
+import { codexHome, geminiHome, qwenHome } from "./homes.ts";
 import { readIfExists } from "./registration.ts";
 import { join, parentDir } from "../fs/path.ts";
 

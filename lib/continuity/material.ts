@@ -12,7 +12,7 @@
  */
 
 import { writeFileAtomicSync } from "../fs/atomic.ts";
-import { join, removeQuietly } from "../fs/path.ts";
+import { join } from "../fs/path.ts";
 import { capLines, findSection, parseSections, type Section } from "../handover/document.ts";
 import { RESTORED_PREFIX, restoredSlug } from "../store/latest.ts";
 import { safeSessionId } from "../store/front_matter.ts";
@@ -22,6 +22,7 @@ import { listSlugs, readHead } from "../store/catalog.ts";
 import { splitFrontMatter } from "../store/front_matter.ts";
 import { docPath, readDoc, type Store } from "../store/store.ts";
 import { ageMs } from "../store/time.ts";
+import { pruneSessionFiles } from "../store/sessions.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
 
@@ -57,8 +58,6 @@ export interface Material {
 const SAVED_SECTION_MAX = 4_000;
 /** Files named one per line before the rest are counted. */
 const FILES_SHOWN = 30;
-/** Hidden markers older than this are removed when PreCompact runs. */
-const MARKER_TTL_MS = 7 * 24 * 3_600_000;
 
 /** The hidden file PreCompact saves the material to, or undefined for an unusable session id. */
 export function compactPath(store: Store, sessionId: string | undefined): string | undefined {
@@ -197,15 +196,7 @@ export function saveMaterial(store: Store, sessionId: string, material: Material
   if (path) writeFileAtomicSync(path, renderMaterial(material, sessionId));
 }
 
-/** Removes `.restored-*` and `.compact-*` markers older than a week (sessions long gone). */
+/** Removes `.restored-*` and `.compact-*` markers of sessions long over. */
 export function sweepMarkers(store: Store, now: Date): void {
-  try {
-    for (const e of Deno.readDirSync(store.dir)) {
-      if (!e.isFile) continue;
-      if (!e.name.startsWith(RESTORED_PREFIX) && !e.name.startsWith(".compact-")) continue;
-      const path = join(store.dir, e.name);
-      const mtime = Deno.statSync(path).mtime?.getTime();
-      if (mtime !== undefined && now.getTime() - mtime > MARKER_TTL_MS) removeQuietly(path);
-    }
-  } catch { /* best effort */ }
+  pruneSessionFiles(store, [RESTORED_PREFIX, ".compact-"], now);
 }

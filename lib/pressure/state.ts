@@ -8,18 +8,17 @@
  */
 
 import { writeFileAtomicSync } from "../fs/atomic.ts";
-import { join, readUtf8, removeQuietly } from "../fs/path.ts";
+import { join, readUtf8 } from "../fs/path.ts";
 import { safeSessionId } from "../store/front_matter.ts";
 import { ensureStore, type Store } from "../store/store.ts";
 import { isoStamp } from "../store/time.ts";
+import { pruneSessionFiles } from "../store/sessions.ts";
 import type { Fill } from "./fill.ts";
 
 /** The prefix of a session's nudge mark. */
 export const NUDGED_PREFIX = ".nudged-";
 /** The prefix of a session's statusline figures. */
 export const FILL_PREFIX = ".fill-";
-/** Pressure files untouched this long belong to sessions long over. */
-export const PRESSURE_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
 function pathOf(store: Store, prefix: string, session: string): string | undefined {
   return safeSessionId(session) ? join(store.dir, `${prefix}${session}`) : undefined;
@@ -48,22 +47,8 @@ export function mark(store: Store, session: string, thresholds: number[], now: D
   } catch {
     return false;
   }
-  prune(store, now);
+  pruneSessionFiles(store, [NUDGED_PREFIX, FILL_PREFIX], now);
   return true;
-}
-
-/** Removes pressure files untouched for {@link PRESSURE_KEEP_MS}. */
-function prune(store: Store, now: Date): void {
-  try {
-    for (const e of Deno.readDirSync(store.dir)) {
-      if (!e.isFile || !(e.name.startsWith(NUDGED_PREFIX) || e.name.startsWith(FILL_PREFIX))) {
-        continue;
-      }
-      const path = join(store.dir, e.name);
-      const mtime = Deno.statSync(path).mtime?.getTime();
-      if (mtime !== undefined && now.getTime() - mtime > PRESSURE_KEEP_MS) removeQuietly(path);
-    }
-  } catch { /* a store that cannot be listed keeps its files */ }
 }
 
 /** The statusline's figures for `session`, when it has recorded any. */

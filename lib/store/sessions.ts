@@ -148,3 +148,23 @@ function listFiles(dir: string): [string, "file" | "other"][] {
     return [];
   }
 }
+
+/** A session's own files (`.restored-`, `.compact-`, `.nudged-`, `.fill-` …) untouched this long
+ * belong to a session long over. */
+export const SESSION_FILES_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the store's per-session files whose name starts with one of `prefixes` and that nothing
+ * has touched for {@link SESSION_FILES_KEEP_MS}. Best effort: a store that cannot be listed keeps
+ * its files.
+ */
+export function pruneSessionFiles(store: Store, prefixes: string[], now: Date): void {
+  try {
+    for (const e of Deno.readDirSync(store.dir)) {
+      if (!e.isFile || !prefixes.some((p) => e.name.startsWith(p))) continue;
+      const path = join(store.dir, e.name);
+      const mtime = Deno.statSync(path).mtime?.getTime();
+      if (mtime !== undefined && now.getTime() - mtime > SESSION_FILES_KEEP_MS) removeQuietly(path);
+    }
+  } catch { /* best effort */ }
+}

@@ -6,7 +6,7 @@ import {
   scriptOf,
   shellWords,
   v8FlagsFinding,
-} from "../../lib/agents/doctor.ts";
+} from "../../lib/agents/registered_command.ts";
 import { denoFinding, MIN_DENO, olderThan } from "../../lib/agents/runtime.ts";
 import {
   CLI_FLAGS,

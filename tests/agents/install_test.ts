@@ -4,7 +4,8 @@
  * and keys, idempotence, exact removal, and doctor's agent checks.
  */
 import assert from "node:assert/strict";
-import { codexHome, geminiHome } from "../../lib/agents/targets.ts";
+import {} from "../../lib/agents/targets.ts";
+import { codexHome, geminiHome } from "../../lib/agents/homes.ts";
 import { commandFor } from "../../lib/agents/registration.ts";
 import {
   codexHooksDisabled,

@@ -13,14 +13,9 @@ import {
   lacksCodeRead,
   launcherFinding,
   scriptOf,
-} from "../../lib/agents/doctor.ts";
-import {
-  CLAUDE,
-  claudeHome,
-  claudeTranscripts,
-  CODEX,
-  userSettingsProblem,
-} from "../../lib/agents/targets.ts";
+} from "../../lib/agents/registered_command.ts";
+import { CLAUDE, claudeTranscripts, CODEX } from "../../lib/agents/targets.ts";
+import { claudeHome, userSettingsProblem } from "../../lib/agents/homes.ts";
 import { storeAt } from "../../lib/store/store.ts";
 import { encodeProjectDir, projectFolder } from "../../lib/transcript/paths.ts";
 import { absolute, parentDir } from "../../lib/fs/path.ts";

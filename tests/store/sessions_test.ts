@@ -11,6 +11,8 @@ import {
   hasEnded,
   markClearing,
   markEnded,
+  pruneSessionFiles,
+  SESSION_FILES_KEEP_MS,
   sessionDocs,
   takeClearing,
 } from "../../lib/store/sessions.ts";
@@ -131,4 +133,32 @@ Deno.test("ended marks: a session ended for good frees its handover for a day", 
     assert.equal(hasEnded(p.store, "a:b"), false);
     assert.deepEqual(marks(p.store.dir), []);
   });
+});
+
+Deno.test("pruneSessionFiles: a session's files older than the keep go, younger ones and others stay", async () => {
+  await using p = await scratchProject();
+  Deno.mkdirSync(p.store.dir, { recursive: true });
+  const file = (name: string, ageMs: number) => {
+    const path = join(p.store.dir, name);
+    Deno.writeTextFileSync(path, "x\n");
+    const t = new Date(NOW.getTime() - ageMs);
+    Deno.utimeSync(path, t, t);
+    return path;
+  };
+  const old = file(".nudged-a", SESSION_FILES_KEEP_MS + 60_000);
+  const young = file(".nudged-b", SESSION_FILES_KEEP_MS - 60_000);
+  const other = file(".restored-c", SESSION_FILES_KEEP_MS + 60_000);
+  const doc = file("old-handover.md", SESSION_FILES_KEEP_MS + 60_000);
+  pruneSessionFiles(p.store, [".nudged-"], NOW);
+  const there = (path: string) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  };
+  assert.equal(there(old), false, "over the keep: removed");
+  assert.equal(there(young), true, "within the keep: kept");
+  assert.equal(there(other), true, "another prefix: kept");
+  assert.equal(there(doc), true, "a handover is never a session file");
 });
