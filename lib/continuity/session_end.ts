@@ -28,6 +28,7 @@ import type { Payload, RestoreOptions } from "../hook/input.ts";
 import { sessionField } from "../store/front_matter.ts";
 import { hasSince, workInTail } from "./glance.ts";
 import { markClearing, markEnded, type SessionDoc, sessionDocs } from "../store/sessions.ts";
+import { forkParentsOf } from "../transcript/fork.ts";
 import { projectStore } from "./_store.ts";
 import type * as After from "./after.ts";
 import type * as Idle from "./idle.ts";
@@ -98,8 +99,8 @@ async function carry(
   transcript: string | undefined,
   now: number,
 ): Promise<HookAnswer> {
-  const own = sessionDocs(where.store.dir, session);
-  if (own.length > 0) return await sinceTheDump(own[0], transcript, session, where);
+  const own = ownDocs(where.store.dir, session, transcript);
+  if (own.length > 0) return await sinceTheDump(own[0], transcript, where);
   if (!transcript) return { reason: "no transcript_path: nothing to draft from" };
   try {
     // Loaded here, not above: a session that dumped never needs it.
@@ -116,11 +117,21 @@ async function carry(
   );
 }
 
-/** The ending session dumped: append what it did afterwards, if anything. */
+/**
+ * The ending session's documents, newest first. A fork (Claude Code's `/branch`) with none of its
+ * own continues its parent's conversation, dump included: the parent's pending handover is its own.
+ */
+function ownDocs(dir: string, session: string, transcript: string | undefined): SessionDoc[] {
+  const own = sessionDocs(dir, session);
+  if (own.length > 0 || transcript === undefined) return own;
+  return forkParentsOf(transcript).flatMap((parent) => sessionDocs(dir, parent))
+    .filter((doc) => doc.fields.consumed === "false");
+}
+
+/** The ending session dumped (or its fork parent did): append what came after, if anything. */
 async function sinceTheDump(
   doc: SessionDoc,
   transcript: string | undefined,
-  session: string,
   where: { store: Store; top?: string },
 ): Promise<HookAnswer> {
   if (doc.fields.draft !== undefined) {
@@ -156,7 +167,8 @@ async function sinceTheDump(
     return { reason: `the session dumped "${doc.slug}" and did no work after` };
   }
   const write = await load<typeof Write>("./_write.ts");
-  return await written(() => write.appendSince(where.store, doc.slug, session, section));
+  const writer = doc.fields.session ?? "";
+  return await written(() => write.appendSince(where.store, doc.slug, writer, section));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The tail of a transcript: its last bytes, read through the one gate (lib/transcript/open.ts), for
+ * The ends of a transcript: its last bytes, read through the one gate (lib/transcript/open.ts), for
  * the hooks that look at how a session ended (SessionEnd's glance, the idle check) or how full its
- * context is (the nudge) without reading the whole file. Imports only the gate.
+ * context is (the nudge), and its first bytes, for where it began (a fork's parent), without
+ * reading the whole file. Imports only the gate.
  * @module
  */
 
@@ -27,15 +28,30 @@ export function readTail(
     const from = Math.max(0, size - max);
     if (from > 0 && wholeOnly) return { text: undefined, from };
     file.seekSync(from, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - from);
-    let at = 0;
-    while (at < buf.length) {
-      const n = file.readSync(buf.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
-    return { text: new TextDecoder().decode(buf.subarray(0, at)), from };
+    return { text: readUpTo(file, size - from), from };
   } finally {
     file.close();
   }
+}
+
+/** The first `max` bytes of a transcript, decoded (the whole file when it is shorter). */
+export function readHead(path: string, max: number): string {
+  const file = openTranscript(path);
+  try {
+    return readUpTo(file, max);
+  } finally {
+    file.close();
+  }
+}
+
+/** Up to `max` bytes from the handle's position, decoded. */
+function readUpTo(file: Deno.FsFile, max: number): string {
+  const buf = new Uint8Array(max);
+  let at = 0;
+  while (at < buf.length) {
+    const n = file.readSync(buf.subarray(at));
+    if (n === null) break;
+    at += n;
+  }
+  return new TextDecoder().decode(buf.subarray(0, at));
 }
