@@ -67,6 +67,21 @@ export function parsePayload(text: string): Payload | undefined {
   return payload;
 }
 
+/**
+ * An agent's own names for our SessionStart sources. GitHub Copilot CLI (1.0.102) sends `new` for
+ * a launch's first session and for `/clear` alike (at that session's first prompt): its `clear`.
+ */
+const SOURCE_NAMES: Partial<Record<Agent, Record<string, string>>> = {
+  copilot: { new: "clear" },
+};
+
+/** `payload` with its source in our names for `agent` ({@link SOURCE_NAMES}). */
+export function ourSource(payload: Payload, agent: Agent): Payload {
+  const names = SOURCE_NAMES[agent];
+  const source = payload.source === undefined ? undefined : names?.[payload.source];
+  return source === undefined ? payload : { ...payload, source };
+}
+
 /** The event and source gates: why the restore stays silent, or undefined when it may go on. */
 export function gate(payload: Payload, options: RestoreOptions): string | undefined {
   if (payload.hook_event_name !== "SessionStart") return "not a SessionStart event";
