@@ -40,13 +40,16 @@ Deno.test("copilot e2e: dump, /clear restores once, no card after /compact, unin
     await linkSkill(world);
     const s = hold(await copilotSide(bin, world, env));
 
-    await step("the skill is listed; the model's bash tool runs dump; its last line is /clear", async () => {
-      const hello = await s.say("hello");
-      // The skill from ~/.agents/skills (Copilot lists it with its description).
-      assert.match(hello, /Handover that survives \/clear/);
-      assert.ok(!hello.includes("[session] The previous session left"));
-      await dumpOn(s, world, slug, body);
-    });
+    await step(
+      "the skill is listed; the model's bash tool runs dump; its last line is /clear",
+      async () => {
+        const hello = await s.say("hello");
+        // The skill from ~/.agents/skills (Copilot lists it with its description).
+        assert.match(hello, /Handover that survives \/clear/);
+        assert.ok(!hello.includes("[session] The previous session left"));
+        await dumpOn(s, world, slug, body);
+      },
+    );
 
     await step("/clear: the new session's first request carries the handover, once", async () => {
       await s.clear();
@@ -97,19 +100,31 @@ Deno.test("copilot e2e: a handover crosses to and from Claude Code (--user regis
       await dumpOn(claude, world, "from-claude", fromClaude);
     });
     const copilot = await start(copilotSide(bin, world, env));
-    await step("Copilot, started after it: its first request carries the handover, once", async () => {
-      // A launch's first session is `new`, as /clear's is: it restores what is pending.
-      await carried(copilot, world, "from-claude", fromClaude, await copilot.say("hello copilot"));
-      await carriedOnce(copilot, "from-claude", fromClaude, "from claude");
-    });
+    await step(
+      "Copilot, started after it: its first request carries the handover, once",
+      async () => {
+        // A launch's first session is `new`, as /clear's is: it restores what is pending.
+        await carried(
+          copilot,
+          world,
+          "from-claude",
+          fromClaude,
+          await copilot.say("hello copilot"),
+        );
+        await carriedOnce(copilot, "from-claude", fromClaude, "from claude");
+      },
+    );
 
     const fromCopilot = mark("COPILOT");
     await step("Copilot's model dumps through its bash tool", async () => {
       await dumpOn(copilot, world, "from-copilot", fromCopilot);
     });
-    await step("Claude Code /clear: the next request carries Copilot's handover, once", async () => {
-      await pickUp(claude, world, "from-copilot", fromCopilot, "from copilot");
-    });
+    await step(
+      "Claude Code /clear: the next request carries Copilot's handover, once",
+      async () => {
+        await pickUp(claude, world, "from-copilot", fromCopilot, "from copilot");
+      },
+    );
     await step("nor does Copilot's next session take it again", async () => {
       await copilot.clear();
       const text = await copilot.say("later copilot");

@@ -72,7 +72,10 @@ export function chatSide(
 }
 
 /** The stand-in's script for a client whose shell tool is `shell`. */
-export function script(shell: string, args: (command: string) => Record<string, unknown>): chat.Script {
+export function script(
+  shell: string,
+  args: (command: string) => Record<string, unknown>,
+): chat.Script {
   return (r) => {
     if (!chat.isTurn(r)) return { text: "E2E title" };
     if (chat.isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
