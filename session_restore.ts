@@ -18,7 +18,8 @@
  */
 
 import {
-  ourSource,
+  cardOnPrompt,
+  ourPayload,
   parseHookArgs,
   parsePayload,
   type Payload,
@@ -39,6 +40,10 @@ async function answer(payload: Payload, options: RestoreOptions): Promise<Answer
   const now = currentTime();
   const load = (path: string) => import(import.meta.resolve(path));
   const event = payload.hook_event_name;
+  if (event === "UserPromptSubmit" && cardOnPrompt(options.agent)) {
+    const env = { projectDir };
+    return (await load("./lib/continuity/compact.ts")).answerPromptCard(payload, options, env, now);
+  }
   if (event === "UserPromptSubmit") {
     const nudge = await load("./lib/pressure/nudge.ts");
     return nudge.answerPrompt(payload, options, { projectDir }, now);
@@ -69,7 +74,7 @@ try {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
     const options = parseHookArgs(Deno.args);
-    const result: Answer = await answer(ourSource(payload, options.agent), options);
+    const result: Answer = await answer(ourPayload(payload, options.agent), options);
     if (result.stdout !== undefined) writeLine(Deno.stdout, result.stdout);
     // Every outcome's reason, an inject's too: what it redacted, by kind (never a value).
     if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);

@@ -21,7 +21,7 @@ const EVENTS: Record<string, string[]> = {
   gemini: ["SessionStart", "BeforeAgent"],
   qwen: ["SessionStart"],
   opencode: ["SessionStart"],
-  copilot: ["SessionStart"],
+  copilot: ["SessionStart", "PreCompact", "UserPromptSubmit"],
 };
 
 /** Every group of the agent's settings file, by event. */
@@ -77,7 +77,7 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
           const cmd = await registeredCommand(p.root, { ...o, event });
           assert.deepEqual(
             read(cmd),
-            agent === "gemini"
+            agent === "gemini" || agent === "copilot"
               ? [p.root, join(REPO, "lib")]
               : [p.root, join(REPO, "lib"), transcripts],
             event,

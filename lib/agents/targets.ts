@@ -363,6 +363,19 @@ export const COPILOT: HookTarget = {
   restores: true,
 };
 
+/**
+ * Copilot CLI runs no SessionStart after a compaction and drops what its preCompact hook answers,
+ * but puts a userPromptSubmitted `additionalContext` before the prompt: PreCompact saves the card's
+ * material, the next prompt's UserPromptSubmit delivers the card (lib/continuity/compact.ts
+ * `answerPromptCard`). Its events.jsonl is not read: no transcript grant.
+ */
+export const [COPILOT_COMPACT, COPILOT_PROMPT]: HookTarget[] = ["PreCompact", "UserPromptSubmit"]
+  .map((event) => ({
+    ...COPILOT,
+    hookPath: ["hooks", event],
+    restores: false,
+  }));
+
 /** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
 export interface AgentSpec {
   /** Its name, a row of the budget table (lib/frame/budget.ts). */
@@ -382,9 +395,8 @@ export interface AgentSpec {
  * advisory and its SessionStart has no `compact` source to deliver a card with. Qwen Code and
  * opencode get no SessionEnd nor PreCompact either: their transcripts are not read, so there is
  * nothing to draft from, and SessionStart `compact` gathers the card from the store itself.
- * GitHub Copilot CLI gets SessionStart only: its SessionEnd says `user_exit` for `/clear` too (no
- * link to the next session), its events.jsonl is not read, and no SessionStart follows its
- * compaction (its preCompact answer never reaches the model) to deliver a card with.
+ * GitHub Copilot CLI gets no SessionEnd: it says `user_exit` for `/clear` too (no link to the next
+ * session) and its events.jsonl is not read; its card comes with the prompt after a compaction.
  */
 export const AGENTS: Record<Agent, AgentSpec> = {
   claude: {
@@ -420,7 +432,7 @@ export const AGENTS: Record<Agent, AgentSpec> = {
   copilot: {
     name: "copilot",
     label: "GitHub Copilot CLI",
-    targets: [COPILOT],
+    targets: [COPILOT, COPILOT_COMPACT, COPILOT_PROMPT],
     scopes: ["project", "user"],
   },
 };

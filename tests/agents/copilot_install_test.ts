@@ -1,7 +1,8 @@
 /**
  * `install`, `uninstall` and `doctor` with `--agent copilot`: the hooks file GitHub Copilot CLI
- * reads (as verified in 1.0.102: `.github/hooks/*.json`, `~/.copilot/hooks/*.json`), the entry's
- * shape (PascalCase SessionStart, no matcher, seconds, the launcher's `--flat`), idempotence, exact
+ * reads (as verified in 1.0.102: `.github/hooks/*.json`, `~/.copilot/hooks/*.json`), the entries'
+ * shape (PascalCase SessionStart, PreCompact and UserPromptSubmit, no matcher, seconds, the
+ * launcher's `--flat`, no transcript grant), idempotence, exact
  * removal keeping what the user wrote, and the user scope under `COPILOT_HOME`.
  */
 import assert from "node:assert/strict";
@@ -26,7 +27,18 @@ Deno.test("install --agent copilot", async (t) => {
         const run = await runCliInProcess(["install", "--agent", "copilot"], opts);
         assert.equal(run.code, 0, run.err);
         const file = JSON.parse(await Deno.readTextFile(`${root}/${FILE}`));
-        assert.deepEqual(Object.keys(file.hooks), ["SessionStart"]);
+        // PreCompact saves the card's material; the next prompt's UserPromptSubmit delivers it.
+        assert.deepEqual(Object.keys(file.hooks), [
+          "SessionStart",
+          "PreCompact",
+          "UserPromptSubmit",
+        ]);
+        for (const [event, groups] of Object.entries(file.hooks) as [string, unknown[]][]) {
+          assert.equal(groups.length, 1, event);
+          const text = JSON.stringify(groups[0]);
+          assert.match(text, new RegExp(`--event ${event} --flat run `), event);
+          assert.doesNotMatch(text, /"matcher"|session-state/, event);
+        }
         const group = file.hooks.SessionStart[0];
         assert.equal(group.matcher, undefined, "Copilot's `new` is both a launch and /clear");
         assert.deepEqual(Object.keys(group.hooks[0]), ["type", "command", "timeout"]);
@@ -58,7 +70,12 @@ Deno.test("install --agent copilot", async (t) => {
         const file = JSON.parse(
           (await Deno.readTextFile(`${root}/${FILE}`)).replace("// mine", ""),
         );
-        assert.deepEqual(Object.keys(file.hooks), ["sessionEnd", "SessionStart"]);
+        assert.deepEqual(Object.keys(file.hooks), [
+          "sessionEnd",
+          "SessionStart",
+          "PreCompact",
+          "UserPromptSubmit",
+        ]);
         assert.equal((await runCliInProcess(["uninstall", "--agent", "copilot"], opts)).code, 0);
         assert.equal(await Deno.readTextFile(`${root}/${FILE}`), before);
       }),

@@ -2,8 +2,9 @@
  * End to end in the real GitHub Copilot CLI (pinned, offline, its BYOK provider the loopback Chat
  * Completions stand-in): `install --agent copilot` puts SessionStart in `.github/hooks/`; the
  * model dumps through Copilot's `bash` tool; after `/clear` the new session's first request carries
- * the handover, once (Copilot runs SessionStart with that prompt, source `new`); `/compact` brings
- * no card (no SessionStart follows it); uninstall removes the file. Then the round trip with
+ * the handover, once (Copilot runs SessionStart with that prompt, source `new`); after `/compact`
+ * the next prompt brings the card (PreCompact saved it, UserPromptSubmit delivers it); uninstall
+ * removes the file. Then the round trip with
  * Claude Code both ways (`--user` registration: `~/.copilot/hooks/`), and a machine without Deno.
  */
 
@@ -29,7 +30,7 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-Deno.test("copilot e2e: dump, /clear restores once, no card after /compact, uninstall", (t) =>
+Deno.test("copilot e2e: dump, /clear restores once, the card after /compact, uninstall", (t) =>
   inChatWorld(async () => {}, async (world, env, hold) => {
     const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
     const slug = "e2e-copilot";
@@ -58,12 +59,16 @@ Deno.test("copilot e2e: dump, /clear restores once, no card after /compact, unin
       assert.ok(!text.includes("please dump"), "the old conversation is gone");
     });
 
-    await step("/compact: no card (Copilot runs no SessionStart after a compaction)", async () => {
+    await step("/compact: the next prompt carries the card, once", async () => {
       await s.tmux.submit("/compact");
       await s.tmux.waitForScreen("Compaction completed", 60_000);
       await sleep(2_000);
       const text = await s.say("after the compaction");
-      assert.ok(!text.includes(CARD), "a card reached the model");
+      assert.ok(text.includes(CARD), "the card");
+      assert.ok(text.includes(body), "the handover's goal in the card");
+      const next = await s.say("and the prompt after it");
+      // Copilot keeps each prompt's context in the history: the card once, not a second time.
+      assert.equal(next.split(CARD).length - 1, 1, "one card");
     });
 
     await step("another /clear carries nothing", async () => {
