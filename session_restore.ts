@@ -11,13 +11,15 @@
  *   deno run --no-config --no-prompt \
  *     --allow-read=<git top>,<this dir>/lib --allow-write=<store> \
  *     --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG session_restore.ts \
- *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini] \
+ *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini|qwen|opencode|copilot] \
  *     [--no-notice] [--nudge 70,85]
  * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/agents/command.ts `hookFlags`.)
  * @module
  */
 
 import {
+  cardOnPrompt,
+  ourPayload,
   parseHookArgs,
   parsePayload,
   type Payload,
@@ -38,6 +40,10 @@ async function answer(payload: Payload, options: RestoreOptions): Promise<Answer
   const now = currentTime();
   const load = (path: string) => import(import.meta.resolve(path));
   const event = payload.hook_event_name;
+  if (event === "UserPromptSubmit" && cardOnPrompt(options.agent)) {
+    const env = { projectDir };
+    return (await load("./lib/continuity/compact.ts")).answerPromptCard(payload, options, env, now);
+  }
   if (event === "UserPromptSubmit") {
     const nudge = await load("./lib/pressure/nudge.ts");
     return nudge.answerPrompt(payload, options, { projectDir }, now);
@@ -67,7 +73,8 @@ try {
   if (!payload) {
     console.error("session_restore: no usable payload on stdin; nothing injected");
   } else {
-    const result: Answer = await answer(payload, parseHookArgs(Deno.args));
+    const options = parseHookArgs(Deno.args);
+    const result: Answer = await answer(ourPayload(payload, options.agent), options);
     if (result.stdout !== undefined) writeLine(Deno.stdout, result.stdout);
     // Every outcome's reason, an inject's too: what it redacted, by kind (never a value).
     if (safeEnv("SESSION_DEBUG")) console.error(`session_restore: ${result.reason}`);

@@ -21,6 +21,7 @@ const EVENTS: Record<string, string[]> = {
   gemini: ["SessionStart", "BeforeAgent"],
   qwen: ["SessionStart"],
   opencode: ["SessionStart"],
+  copilot: ["SessionStart", "PreCompact", "UserPromptSubmit"],
 };
 
 /** Every group of the agent's settings file, by event. */
@@ -55,6 +56,10 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
         : join(home, ".codex", "sessions");
       if (agent === "qwen" || agent === "opencode") {
         assert.equal(findHooks(text, spec.targets[0])[0].matcher, "clear|compact");
+      } else if (agent === "copilot") {
+        // Copilot's `new` stands for /clear and a launch alike: no matcher, the hook decides.
+        assert.equal(findHooks(text, spec.targets[0])[0].matcher, "");
+        assert.match(start, /with-deno'? --event SessionStart --flat run /);
       } else if (agent !== "gemini") {
         assert.equal(hooks.SessionStart[0].matcher, "clear|compact");
         assert.equal(hooks.SessionEnd[0].matcher, undefined, "every reason");
@@ -72,7 +77,7 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
           const cmd = await registeredCommand(p.root, { ...o, event });
           assert.deepEqual(
             read(cmd),
-            agent === "gemini"
+            agent === "gemini" || agent === "copilot"
               ? [p.root, join(REPO, "lib")]
               : [p.root, join(REPO, "lib"), transcripts],
             event,

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { AGENTS, eventOf } from "../lib/agents/targets.ts";
-import { PLUGIN_ROOT_VAR } from "../lib/agents/command.ts";
+import { FLAT_ANSWER, PLUGIN_ROOT_VAR } from "../lib/agents/command.ts";
 import { commandFor } from "../hooks/opencode.ts";
 import { join } from "../lib/fs/path.ts";
 import { clearPayload, contextOf } from "./support/run.ts";
@@ -16,7 +16,7 @@ import { installHook, reasonOf, registeredCommand, runRegistered } from "./suppo
 import { REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
 import { barePath, bareTest, placeDeno } from "./support/bare_path.ts";
 
-type AgentName = "claude" | "codex" | "gemini" | "qwen" | "opencode";
+type AgentName = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
 
 /** One registered command: who registered it, for which event. */
 interface Registered {
@@ -70,6 +70,8 @@ function payloadOf(root: string, r: Registered, session: string): string {
   if (r.event !== "SessionStart") extra.source = undefined;
   if (r.event === "PreCompact") extra.trigger = "auto";
   if (r.event === "SessionEnd") extra.reason = "clear";
+  // GitHub Copilot CLI names /clear's new session (and a launch's first) `new`.
+  if (r.agent === "copilot" && r.event === "SessionStart") extra.source = "new";
   return clearPayload(root, extra);
 }
 
@@ -104,8 +106,14 @@ bareTest(
           return;
         }
         const answer = JSON.parse(first.stdout);
-        assert.match(answer.systemMessage, /^\[session\] Deno 2 was not found .* install it: /);
-        assert.match(answer.hookSpecificOutput.additionalContext, /^\[session\] No handover/);
+        if (FLAT_ANSWER.includes(r.agent)) {
+          // The one field Copilot reads: the model is told, in the words the others get.
+          assert.deepEqual(Object.keys(answer), ["additionalContext"]);
+          assert.match(answer.additionalContext, /^\[session\] No handover.*Deno 2 was not found/);
+        } else {
+          assert.match(answer.systemMessage, /^\[session\] Deno 2 was not found .* install it: /);
+          assert.match(answer.hookSpecificOutput.additionalContext, /^\[session\] No handover/);
+        }
         const again = await run();
         assert.deepEqual([again.code, again.stdout], [0, ""], `${r.label}: once a day`);
       });
@@ -160,6 +168,9 @@ bareTest("every registration with Deno only in ~/.deno/bin: restores as usual", 
         ran = await run(deliver);
       }
       assert.match(contextOf(ran) ?? "", new RegExp(`MARK-${session}`), reasonOf(ran));
+      if (FLAT_ANSWER.includes(r.agent)) {
+        assert.deepEqual(Object.keys(JSON.parse(ran.stdout)), ["additionalContext"], r.label);
+      }
     });
   }
 });

@@ -37,12 +37,25 @@ export function shellQuote(word: string): string {
 export const LAUNCHER = "bin/with-deno";
 
 /**
- * The words that start Deno through the launcher at `launcher` (already shell words), for a hook
- * of `event` (it answers for that event when no Deno is found) or for the CLI (no event). `sh`
- * runs it, so a checkout without file modes (a zip, Windows) serves too.
+ * The agents that read a hook's `additionalContext` only at the top level of its answer, not
+ * under `hookSpecificOutput` (GitHub Copilot CLI 1.0.102, which shows no `systemMessage` either):
+ * the hook answers them so (lib/hook/output.ts), and so does the launcher (`--flat`).
  */
-export function launch(launcher: string, event?: string): string[] {
-  return ["sh", launcher, ...(event === undefined ? [] : ["--event", shellQuote(event)])];
+export const FLAT_ANSWER: readonly string[] = ["copilot"];
+
+/**
+ * The words that start Deno through the launcher at `launcher` (already shell words), for a hook
+ * of `event` (it answers for that event when no Deno is found; `flat`: in the shape of
+ * {@link FLAT_ANSWER}) or for the CLI (no event). `sh` runs it, so a checkout without file modes
+ * (a zip, Windows) serves too.
+ */
+export function launch(launcher: string, event?: string, flat = false): string[] {
+  return [
+    "sh",
+    launcher,
+    ...(event === undefined ? [] : ["--event", shellQuote(event)]),
+    ...(flat ? ["--flat"] : []),
+  ];
 }
 
 /** The shell command that runs `session.ts` with `args`. */
@@ -149,6 +162,7 @@ export function hookCommand(
   script: string,
   grant: HookGrant | undefined,
   event = "SessionStart",
+  flat = false,
 ): string {
   const flags = hookFlags(grant, grant === undefined ? undefined : hookCodeDir(script));
   const word = (path: string) =>
@@ -156,7 +170,7 @@ export function hookCommand(
       ? `"${PLUGIN_ROOT_VAR}"/${shellQuote(path.slice(PLUGIN_ROOT_VAR.length + 1))}`
       : shellQuote(path);
   const launcher = `${hookCodeDir(script).slice(0, -"lib".length)}${LAUNCHER}`;
-  return [...launch(word(launcher), event), "run", ...flags.map(shellQuote), word(script)]
+  return [...launch(word(launcher), event, flat), "run", ...flags.map(shellQuote), word(script)]
     .join(" ");
 }
 

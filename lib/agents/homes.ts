@@ -37,6 +37,11 @@ export function opencodeConfig(env: (name: string) => string | undefined): strin
   return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), "opencode");
 }
 
+/** GitHub Copilot CLI's home: `COPILOT_HOME`, else `~/.copilot`. */
+export function copilotHome(env: (name: string) => string | undefined): string {
+  return env("COPILOT_HOME") || join(home(env), ".copilot");
+}
+
 /** The variables that place an agent's user settings, override first (for messages). */
 const HOME_VARS: Record<string, string[]> = {
   claude: ["CLAUDE_CONFIG_DIR", "HOME"],
@@ -44,6 +49,7 @@ const HOME_VARS: Record<string, string[]> = {
   gemini: ["GEMINI_CLI_HOME", "HOME"],
   qwen: ["QWEN_HOME", "HOME"],
   opencode: ["XDG_CONFIG_HOME", "HOME"],
+  copilot: ["COPILOT_HOME", "HOME"],
 };
 
 /**

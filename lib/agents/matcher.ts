@@ -10,6 +10,7 @@
  * - Gemini CLI: lifecycle matchers are exact strings; none, `""` or `"*"` match all.
  * - Qwen Code: a `|` list of exact names, else a regular expression (read here as Codex's).
  * - opencode: no matcher; its plugin file stands for the sources it sends.
+ * - GitHub Copilot CLI: registered with no matcher (every source).
  * @module
  */
 
@@ -21,6 +22,8 @@ export const SOURCES: Record<string, string[]> = {
   qwen: ["startup", "resume", "clear", "compact"],
   // What opencode's plugin sends (hooks/opencode.ts): a new session as `clear`, and `compact`.
   opencode: ["clear", "compact"],
+  // Copilot's, as the hook reads them (lib/hook/input.ts): `new` (a launch's or /clear's) as clear.
+  copilot: ["resume", "clear"],
 };
 
 /** Whether `matcher` (as `agent` reads it) lets `source` through. */

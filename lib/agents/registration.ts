@@ -5,7 +5,7 @@
  */
 
 import { writeFileAtomic } from "../fs/atomic.ts";
-import { clientCommand, hookCommand, type HookGrant, projectFile } from "./command.ts";
+import { clientCommand, FLAT_ANSWER, hookCommand, type HookGrant, projectFile } from "./command.ts";
 import { ignoresState, STATE_IGNORE, withStateIgnored } from "./gitignore.ts";
 import {
   AGENTS,
@@ -74,7 +74,8 @@ export function commandFor(
     ...(target.restores ? restoreFlags(options) : []),
     ...(target.nudges ? nudgeFlags(options) : []),
   ];
-  return [hookCommand(script, grant, eventOf(target)), ...words].join(" ");
+  const flat = FLAT_ANSWER.includes(agent);
+  return [hookCommand(script, grant, eventOf(target), flat), ...words].join(" ");
 }
 
 /**

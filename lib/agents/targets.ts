@@ -12,6 +12,7 @@ import { UsageError } from "../errors.ts";
 import {
   claudeHome,
   codexHome,
+  copilotHome,
   geminiHome,
   opencodeConfig,
   qwenHome,
@@ -335,6 +336,46 @@ export const OPENCODE: HookTarget = {
   file: OPENCODE_PLUGIN,
 };
 
+/** The hooks file of ours in GitHub Copilot CLI's hooks folders. */
+export const COPILOT_HOOKS_FILE = "session-restore.json";
+
+/**
+ * GitHub Copilot CLI (1.0.102): SessionStart in a hooks file of ours, `.github/hooks/` (`--user`:
+ * `$COPILOT_HOME/hooks/`, else `~/.copilot/hooks/`). The PascalCase event name gets Claude Code's
+ * payload (`hook_event_name`, `session_id`, snake_case); no matcher, as Copilot names both a
+ * launch's first session and `/clear`'s `new` (the hook reads it as `clear`: lib/hook/input.ts).
+ * It reads `additionalContext` only at the top level of the answer ({@link
+ * ./command.ts FLAT_ANSWER}). Timeouts in seconds.
+ */
+export const COPILOT: HookTarget = {
+  name: "copilot",
+  settingsPath: (scope, { root, env }) =>
+    join(
+      scope === "user" ? join(copilotHome(env), "hooks") : join(root, ".github", "hooks"),
+      COPILOT_HOOKS_FILE,
+    ),
+  hookPath: ["hooks", "SessionStart"],
+  timeout: 10,
+  entry(command) {
+    return { hooks: [{ type: "command", command, timeout: this.timeout }] };
+  },
+  isOurs: runsRestore,
+  restores: true,
+};
+
+/**
+ * Copilot CLI runs no SessionStart after a compaction and drops what its preCompact hook answers,
+ * but puts a userPromptSubmitted `additionalContext` before the prompt: PreCompact saves the card's
+ * material, the next prompt's UserPromptSubmit delivers the card (lib/continuity/compact.ts
+ * `answerPromptCard`). Its events.jsonl is not read: no transcript grant.
+ */
+export const [COPILOT_COMPACT, COPILOT_PROMPT]: HookTarget[] = ["PreCompact", "UserPromptSubmit"]
+  .map((event) => ({
+    ...COPILOT,
+    hookPath: ["hooks", event],
+    restores: false,
+  }));
+
 /** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
 export interface AgentSpec {
   /** Its name, a row of the budget table (lib/frame/budget.ts). */
@@ -354,6 +395,8 @@ export interface AgentSpec {
  * advisory and its SessionStart has no `compact` source to deliver a card with. Qwen Code and
  * opencode get no SessionEnd nor PreCompact either: their transcripts are not read, so there is
  * nothing to draft from, and SessionStart `compact` gathers the card from the store itself.
+ * GitHub Copilot CLI gets no SessionEnd: it says `user_exit` for `/clear` too (no link to the next
+ * session) and its events.jsonl is not read; its card comes with the prompt after a compaction.
  */
 export const AGENTS: Record<Agent, AgentSpec> = {
   claude: {
@@ -384,6 +427,12 @@ export const AGENTS: Record<Agent, AgentSpec> = {
     name: "opencode",
     label: "opencode",
     targets: [OPENCODE],
+    scopes: ["project", "user"],
+  },
+  copilot: {
+    name: "copilot",
+    label: "GitHub Copilot CLI",
+    targets: [COPILOT, COPILOT_COMPACT, COPILOT_PROMPT],
     scopes: ["project", "user"],
   },
 };

@@ -92,6 +92,8 @@ export const SPEC = modeSpec({
     "(clear, compact).",
     "--agent opencode: the plugin file .opencode/plugins/session-restore.ts (--user: " +
     "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
+    "--agent copilot: .github/hooks/session-restore.json (--user: ~/.copilot/hooks/ or " +
+    "$COPILOT_HOME/hooks/), SessionStart (every source; its `new` is both /clear and a launch).",
   ],
 });
 
@@ -146,6 +148,13 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "opencode loads the plugin at its next start. After a dump, /new restores the handover " +
       "into the new session.",
+    ];
+  }
+  if (agent.name === "copilot") {
+    return [
+      "GitHub Copilot CLI loads .github/hooks/ only in a folder you trusted. Its SessionStart " +
+      "runs with a session's first prompt: a pending handover comes with your first message " +
+      "after /clear, or after starting copilot.",
     ];
   }
   return [];

@@ -17,7 +17,7 @@ export const AGENT_FLAG = {
     type: "string",
     value: "NAME",
     help: "claude (default), codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen " +
-      "(.qwen/settings.json) or opencode (.opencode/plugins/)",
+      "(.qwen/settings.json), opencode (.opencode/plugins/) or copilot (.github/hooks/)",
   },
 } as const satisfies FlagSpecs;
 

@@ -11,7 +11,7 @@
 
 import { acquireLockSync, docsLockTarget, type Lock } from "../fs/lock.ts";
 import { TEMP_PREFIX } from "../fs/atomic.ts";
-import { join, removeQuietly } from "../fs/path.ts";
+import { exists, join, removeQuietly } from "../fs/path.ts";
 import { cliCommand } from "../agents/command.ts";
 import { gate, type Payload, type RestoreOptions } from "../hook/input.ts";
 import { bannerAgo } from "../frame/banner.ts";
@@ -107,13 +107,37 @@ export async function answerCompact(
     return { reason: material ? latest ?? "nothing for the card" : "no usable session id" };
   }
   return {
-    stdout: hookOutput(context.join("\n\n")),
+    stdout: hookOutput(context.join("\n\n"), undefined, undefined, options.agent),
     reason: card && context.length === 2
       ? "injected the handover and the card"
       : card && !restored
       ? "injected the card"
       : "injected the handover",
   };
+}
+
+/**
+ * UserPromptSubmit of an agent that runs no SessionStart after a compaction (lib/hook/input.ts
+ * `cardOnPrompt`: GitHub Copilot CLI): the card, with the first prompt after this session's
+ * PreCompact saved its material; nothing on any other prompt.
+ */
+export async function answerPromptCard(
+  payload: Payload,
+  options: RestoreOptions,
+  env: HookEnv,
+  now: Date,
+): Promise<CompactAnswer> {
+  if (payload.hook_event_name !== "UserPromptSubmit") return { reason: "not a prompt" };
+  const store = usableStore(payload, env);
+  if ("reason" in store) return store;
+  const saved = compactPath(store, payload.session_id);
+  if (saved === undefined || !exists(saved)) return { reason: "no compaction to carry" };
+  return await answerCompact(
+    { ...payload, hook_event_name: "SessionStart", source: "compact" },
+    options,
+    env,
+    now,
+  );
 }
 
 /** Whether a context fits the agent's budget (characters, and bytes where it has a byte cap). */

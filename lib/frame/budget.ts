@@ -33,6 +33,8 @@ export const BUDGETS = {
   gemini: CHARACTERS,
   qwen: CHARACTERS,
   opencode: CHARACTERS,
+  // GitHub Copilot CLI (1.0.102) puts a SessionStart context in the conversation whole.
+  copilot: CHARACTERS,
 } as const satisfies Record<string, Budget>;
 
 /** The agents the hook knows, by the name `--agent` takes. */

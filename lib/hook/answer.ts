@@ -56,10 +56,15 @@ export function takeArm(store: Store, session: string | undefined): Arm | undefi
 
 /**
  * What the hook answers for an outcome of the restore, on `event`; `titled`: a restored handover
- * names the session (Claude Code's `sessionTitle`). The JSON (lib/hook/output.ts) is
- * loaded only for an injection.
+ * names the session (Claude Code's `sessionTitle`); in the shape `agent` reads. The JSON
+ * (lib/hook/output.ts) is loaded only for an injection.
  */
-async function answerOf(outcome: Outcome, event?: string, titled = false): Promise<HookAnswer> {
+async function answerOf(
+  outcome: Outcome,
+  event?: string,
+  titled = false,
+  agent?: string,
+): Promise<HookAnswer> {
   if (!outcome.injected) return { reason: outcome.reason };
   const { hookOutput }: typeof Output = await import(import.meta.resolve("./output.ts"));
   // Under SESSION_DEBUG the reason goes to stderr: what was redacted, by kind, never a value.
@@ -69,6 +74,7 @@ async function answerOf(outcome: Outcome, event?: string, titled = false): Promi
       outcome.context,
       event,
       titled && outcome.handover ? outcome.slug : undefined,
+      agent,
     ),
     reason: `injected "${outcome.slug}"${note}`,
   };
@@ -87,6 +93,7 @@ export async function answer(
       await restore(payload, options, env, now),
       undefined,
       options.agent === "claude",
+      options.agent,
     );
   }
   // Gemini sets CLAUDE_PROJECT_DIR to its own cwd "for compatibility"; its shell tool does not,

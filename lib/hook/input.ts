@@ -67,6 +67,46 @@ export function parsePayload(text: string): Payload | undefined {
   return payload;
 }
 
+/**
+ * An agent's own names for our SessionStart sources. GitHub Copilot CLI (1.0.102) sends `new` for
+ * a launch's first session and for `/clear` alike (at that session's first prompt): its `clear`.
+ */
+const SOURCE_NAMES: Partial<Record<Agent, Record<string, string>>> = {
+  copilot: { new: "clear" },
+};
+
+/**
+ * The agents whose transcripts the hook does not read, though their payload names one (Copilot's
+ * events.jsonl is no format lib/transcript/ reads): the path is dropped, so nothing misreads it.
+ */
+const UNREAD_TRANSCRIPTS: readonly Agent[] = ["copilot"];
+
+/**
+ * The agents whose compaction card comes with the next prompt (UserPromptSubmit), because no
+ * SessionStart follows their compaction: GitHub Copilot CLI (1.0.102).
+ */
+const CARD_ON_PROMPT: readonly Agent[] = ["copilot"];
+
+/** Whether `agent`'s UserPromptSubmit delivers the card ({@link CARD_ON_PROMPT}), not the nudge. */
+export function cardOnPrompt(agent: Agent): boolean {
+  return CARD_ON_PROMPT.includes(agent);
+}
+
+/**
+ * `payload` as the hook reads it for `agent`: its source in our names ({@link SOURCE_NAMES}), a
+ * transcript it does not read dropped ({@link UNREAD_TRANSCRIPTS}).
+ */
+export function ourPayload(payload: Payload, agent: Agent): Payload {
+  const source = payload.source === undefined ? undefined : SOURCE_NAMES[agent]?.[payload.source];
+  const unread = payload.transcript_path !== undefined && UNREAD_TRANSCRIPTS.includes(agent);
+  if (source === undefined && !unread) return payload;
+  return {
+    ...payload,
+    ...(source === undefined ? {} : { source }),
+    ...(unread ? { transcript_path: undefined } : {}),
+  };
+}
+
 /** The event and source gates: why the restore stays silent, or undefined when it may go on. */
 export function gate(payload: Payload, options: RestoreOptions): string | undefined {
   if (payload.hook_event_name !== "SessionStart") return "not a SessionStart event";

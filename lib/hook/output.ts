@@ -6,7 +6,7 @@
  * @module
  */
 
-import { cliCommand } from "../agents/command.ts";
+import { cliCommand, FLAT_ANSWER } from "../agents/command.ts";
 import { bannerAgo, branchWords, recordBanner } from "../frame/banner.ts";
 import { shortenRuns } from "../frame/fence.ts";
 
@@ -63,11 +63,20 @@ export function leftBanner(
 
 /**
  * The one JSON object the hook prints (the form Claude Code, Codex CLI, Gemini CLI and Qwen Code
- * read). `event` names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred
- * restore. `title`, for Claude Code's restore of a handover, names the session after it
- * (`sessionTitle`, read since 2.1.152).
+ * read; for an `agent` of FLAT_ANSWER, lib/agents/command.ts, `additionalContext` alone). `event`
+ * names the event it answers: SessionStart, or BeforeAgent for Gemini's deferred restore. `title`,
+ * for Claude Code's restore of a handover, names the session after it (`sessionTitle`, read since
+ * 2.1.152).
  */
-export function hookOutput(context: string, event = "SessionStart", title?: string): string {
+export function hookOutput(
+  context: string,
+  event = "SessionStart",
+  title?: string,
+  agent?: string,
+): string {
+  if (agent !== undefined && FLAT_ANSWER.includes(agent)) {
+    return JSON.stringify({ additionalContext: context });
+  }
   return JSON.stringify({
     hookSpecificOutput: {
       hookEventName: event,

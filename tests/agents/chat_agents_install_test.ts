@@ -160,6 +160,7 @@ const REGISTERED: Record<string, string> = {
   codex: ".codex/hooks.json",
   qwen: ".qwen/settings.json",
   opencode: PLUGIN,
+  copilot: ".github/hooks/session-restore.json",
 };
 
 Deno.test("doctor --agent: a registration carrying another agent's --agent is a fix", async (t) => {

@@ -83,6 +83,28 @@ bareTest("bin/with-deno: with no Deno, a message, not an error", async (t) => {
     },
   );
 
+  await t.step("--flat (GitHub Copilot CLI): only a top-level additionalContext", async () => {
+    const cache = join(tmp.path, "flat");
+    const r = await launch(
+      ["--event", "SessionStart", "--flat", ...RUN],
+      env(at("2026-11-30"), { XDG_CACHE_HOME: cache }),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.split("\n").filter(Boolean).length, 1, r.stdout);
+    const answer = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(answer), ["additionalContext"]);
+    assert.match(
+      answer.additionalContext,
+      /^\[session\] No handover was restored or saved: Deno 2/,
+    );
+    assert.match(answer.additionalContext, /install it: curl -fsSL .* never install a runtime/);
+    const again = await launch(
+      ["--event", "SessionStart", "--flat", ...RUN],
+      env(at("2026-11-30"), { XDG_CACHE_HOME: cache }),
+    );
+    assert.deepEqual([again.code, again.stdout], [0, ""], "once a day, as without it");
+  });
+
   await t.step("at most once a day: later that day nothing, the next day again", async () => {
     const later = await launch(["--event", "SessionStart", ...RUN], env(at("2026-11-30", "23")));
     assert.deepEqual([later.code, later.stdout], [0, ""]);
@@ -165,6 +187,13 @@ bareTest("bin/with-deno: where it finds Deno, and which", async (t) => {
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `hello from ${Deno.version.deno}\n`);
+    // --flat shapes only the no-Deno answer: Deno gets the same words.
+    const flat = await launch(["--event", "SessionStart", "--flat", "run", script], {
+      PATH: bin,
+      HOME: home,
+      SESSION_NOW: now,
+    });
+    assert.deepEqual([flat.code, flat.stdout], [0, r.stdout], flat.stderr);
   });
 
   await t.step("only in $DENO_INSTALL/bin", async () => {

@@ -143,11 +143,14 @@ export function runCliProcess(args: string[], o: RunOptions = {}): Promise<Ran> 
   return runScript(CLI, args, o);
 }
 
-/** The additionalContext of the hook's stdout, or undefined when it printed nothing. */
+/**
+ * The additionalContext of the hook's stdout (GitHub Copilot CLI's: at the top level), or
+ * undefined when it printed nothing.
+ */
 export function contextOf(ran: Ran): string | undefined {
   if (ran.stdout.trim() === "") return undefined;
   const parsed = JSON.parse(ran.stdout);
-  return parsed.hookSpecificOutput.additionalContext;
+  return parsed.hookSpecificOutput?.additionalContext ?? parsed.additionalContext;
 }
 
 /**

@@ -15,12 +15,16 @@ import { sleep, type Tmux } from "./tmux.ts";
 
 const WAIT_MS = 45_000;
 
-/** A side over a started client: `shell` names its shell tool, `fresh` the slash command. */
-function chatSide(
+/**
+ * A side over a started client: `shell` names its shell tool, `fresh` the slash command;
+ * `onClear`: whether its hook runs within `fresh` (default: for `/clear`).
+ */
+export function chatSide(
   name: string,
   standIn: chat.StandIn,
   tmux: Tmux,
   fresh: "/clear" | "/new",
+  onClear = fresh === "/clear",
 ): Side {
   const say = async (message: string) => {
     const since = standIn.requests.length;
@@ -38,7 +42,7 @@ function chatSide(
     name,
     tmux,
     // Qwen runs its SessionStart within /clear; opencode's plugin with the new session's first message.
-    restoresOnClear: fresh === "/clear",
+    restoresOnClear: onClear,
     say,
     dump: async (slug, mark) => {
       const since = standIn.requests.length;
@@ -68,7 +72,10 @@ function chatSide(
 }
 
 /** The stand-in's script for a client whose shell tool is `shell`. */
-function script(shell: string, args: (command: string) => Record<string, unknown>): chat.Script {
+export function script(
+  shell: string,
+  args: (command: string) => Record<string, unknown>,
+): chat.Script {
   return (r) => {
     if (!chat.isTurn(r)) return { text: "E2E title" };
     if (chat.isToolOutput(r)) return { text: "Dumped. Send /clear to continue." };
@@ -80,7 +87,7 @@ function script(shell: string, args: (command: string) => Record<string, unknown
 }
 
 /** Starts `start` with a new stand-in; the stand-in is closed when the client does not come up. */
-async function started(
+export async function started(
   standIn: chat.StandIn,
   start: () => Promise<Tmux>,
 ): Promise<Tmux> {
