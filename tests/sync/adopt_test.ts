@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "../../lib/fs/path.ts";
-import { STORE_REL, storeAt, findStore } from "../../lib/store/store.ts";
+import { findStore, STORE_REL, storeAt } from "../../lib/store/store.ts";
 import { adopt } from "../../lib/sync/adopt.ts";
 import { addWorktree, scratchRepo } from "../support/worktree.ts";
 
