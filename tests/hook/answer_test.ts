@@ -158,10 +158,10 @@ Deno.test("codex budget: bytes, not characters", async (t) => {
         assert.equal(utf8Length(whole(body)), bytes, "precondition: the whole context's size");
         const ctx = buildContext({ ...doc, body }, NOW, BUDGETS.codex);
         if (bytes <= 9_800) assert.equal(ctx, whole(body), `${bytes} bytes: whole`);
-        else {assert.ok(
-            utf8Length(ctx) <= 9_800,
-            `${bytes} bytes: ${utf8Length(ctx)} after the digest`,
-          );}
+        else {
+          const sent = utf8Length(ctx);
+          assert.ok(sent <= 9_800, `a ${bytes}-byte context reached Codex as ${sent} bytes`);
+        }
       }
     },
   );
