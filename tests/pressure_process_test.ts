@@ -129,6 +129,20 @@ Deno.test("the nudge, as install registers it", async (t) => {
     r = await w.prompt("s-5", 20_000);
     assert.match(r.context ?? "", /75 % \(150k of 200k tokens\)/);
   });
+  await t.step(
+    "a recorded window of 0 tokens is ignored: the transcript's figure counts",
+    async () => {
+      await using w = await world();
+      await Deno.mkdir(w.p.store.dir, { recursive: true });
+      await Deno.writeTextFile(
+        join(w.p.store.dir, `${FILL_PREFIX}s-0`),
+        JSON.stringify({ used: 150_000, size: 0 }),
+      );
+      const r = await w.prompt("s-0", 160_000);
+      assert.match(r.context ?? "", /80 % \(160k of 200k tokens\)/, r.reason);
+      assert.match(r.reason, /transcript: 160000\/200000/);
+    },
+  );
   await t.step("install --nudge 60,80 moves the thresholds", async () => {
     await using w = await world(["--nudge", "60,80"]);
     assert.match(w.command, /--nudge 60,80$/);

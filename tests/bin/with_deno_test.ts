@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { shellQuote } from "../../lib/agents/command.ts";
-import { join } from "../../lib/fs/path.ts";
+import { exists, join } from "../../lib/fs/path.ts";
 import { type Ran, runProcess } from "../support/run.ts";
 import { REPO, scratchDir } from "../support/scratch.ts";
 import {
@@ -163,6 +163,36 @@ bareTest("bin/with-deno: with no Deno, a message, not an error", async (t) => {
   });
 });
 
+bareTest("bin/with-deno: with no Deno, the hook's payload is read to its end", async (t) => {
+  await using tmp = await scratchDir("session-with-deno-");
+  const bin = await barePath(join(tmp.path, "bin"));
+  const home = join(tmp.path, "home");
+  await Deno.mkdir(home);
+  // Far more than a pipe holds: an agent writing it to a launcher that never read it would get
+  // EPIPE, and count the hook as failed.
+  const payload = new TextEncoder().encode(JSON.stringify({ cwd: "/p", pad: "x".repeat(1 << 20) }));
+  for (const event of ["SessionStart", "SessionEnd"]) {
+    await t.step(`${event}: the client's write completes, exit 0`, async () => {
+      const command = ["sh", LAUNCHER_PATH, "--event", event, ...RUN].map(shellQuote).join(" ");
+      const child = new Deno.Command("/bin/sh", {
+        args: ["-c", command],
+        env: { PATH: bin, HOME: home, SESSION_NOW: at("2026-11-30") },
+        clearEnv: true,
+        cwd: home,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      const wrote = await writer.write(payload).then(() => "written", (e) => `${e}`);
+      await writer.close().catch(() => {});
+      const out = await child.output();
+      assert.equal(wrote, "written", "no broken pipe for the client");
+      assert.equal(out.code, 0);
+    });
+  }
+});
+
 bareTest("bin/with-deno: where it finds Deno, and which", async (t) => {
   await using tmp = await scratchDir("session-with-deno-");
   const bin = await barePath(join(tmp.path, "bin"));
@@ -244,6 +274,38 @@ bareTest("bin/with-deno: where it finds Deno, and which", async (t) => {
     await fakeDeno(join(home, ".deno", "bin"), "2.0.6");
     const both = await launch(["run"], { PATH: `${old}:${bin}`, HOME: home });
     assert.equal(both.stdout, "deno 2.0.6\nran:run\n");
+  });
+
+  await t.step("two old Denos: the first one passed over is named", async () => {
+    const home = await fresh();
+    const first = join(tmp.path, "old-first");
+    const second = join(tmp.path, "old-second");
+    await fakeDeno(first, "1.46.3");
+    await fakeDeno(second, "1.40.0");
+    const r = await launch(["run", "x.ts"], { PATH: `${first}:${second}:${bin}`, HOME: home });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^\[session\] Deno 1\.46\.3 is older than 2\.0/);
+  });
+
+  await t.step("an empty PATH entry is the working directory, as for any command", async () => {
+    const home = await fresh();
+    await fakeDeno(home, "2.4.0");
+    for (const path of [`${bin}:`, `:${bin}`, `${bin}::${bin}`]) {
+      const r = await launch(["run"], { PATH: path, HOME: home });
+      assert.equal(r.stdout, "deno 2.4.0\nran:run\n", path);
+    }
+  });
+
+  await t.step({
+    name: exists("/bin/deno")
+      ? "an empty DENO_INSTALL is no folder: not /bin"
+      : "an empty DENO_INSTALL: skipped, there is no /bin/deno to mistake for it",
+    ignore: !exists("/bin/deno"),
+    fn: async () => {
+      const r = await launch(["run"], { PATH: bin, HOME: await fresh(), DENO_INSTALL: "" });
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, /Deno 2 was not found/);
+    },
   });
 
   await t.step({

@@ -4,7 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { branchWords } from "../../lib/frame/banner.ts";
-import { longestBacktickRun, MAX_BODY_RUN, shortenRuns } from "../../lib/frame/fence.ts";
+import {
+  frameCost,
+  framed,
+  longestBacktickRun,
+  MAX_BODY_RUN,
+  shortenRuns,
+} from "../../lib/frame/fence.ts";
+import { wholeContext } from "../../lib/frame/fit.ts";
 import { DEFAULT_OPTIONS, parseHookArgs, parsePayload } from "../../lib/hook/input.ts";
 import { BUDGETS } from "../../lib/frame/budget.ts";
 import { buildContext } from "../../lib/hook/context.ts";
@@ -44,6 +51,38 @@ Deno.test("backtick runs: the longest is found; longer than the cap are cut to i
   const hostile = "x" + "`".repeat(MAX_BODY_RUN + 1) + "y";
   assert.equal(longestBacktickRun(shortenRuns(hostile)), MAX_BODY_RUN);
   assert.equal(shortenRuns("`".repeat(MAX_BODY_RUN)), "`".repeat(MAX_BODY_RUN));
+});
+
+Deno.test("a body's backtick runs up to 16 arrive as they are; longer ones are cut to 16", () => {
+  const doc = { slug: "s", created: "2026-11-30T11:58:00Z", branch: "main" };
+  const inject = (run: number) =>
+    buildContext({ ...doc, body: `## Goal\n\na ${"`".repeat(run)} b` }, NOW, BUDGETS.claude);
+  for (const run of [15, 16]) {
+    const ctx = inject(run);
+    assert.ok(ctx.includes(`a ${"`".repeat(run)} b`), `${run}: unchanged`);
+    assert.equal(ctx.split("\n")[1], "`".repeat(run + 1), `${run}: the fence one longer`);
+  }
+  for (const run of [17, 40]) {
+    const ctx = inject(run);
+    assert.ok(ctx.includes(`a ${"`".repeat(16)} b`), `${run}: cut to 16`);
+    assert.equal(ctx.split("\n")[1], "`".repeat(17), `${run}: the fence stays 17`);
+  }
+});
+
+Deno.test("wholeContext: never over the limit, however wide the body's fence", () => {
+  // A budget whose digest line is its limit, so only the frame's cost decides (the table's agents
+  // digest a body long before that).
+  const budget = { digestOver: 1_000, limit: 1_000 };
+  const banner = "[session] banner";
+  for (const run of [0, 3, 8, MAX_BODY_RUN]) {
+    const ticks = "`".repeat(run);
+    const fits = 1_000 - frameCost(banner, run);
+    const body = (n: number) => ticks + "x".repeat(n - run);
+    const exact = wholeContext(banner, body(fits), budget);
+    assert.equal(exact?.length, 1_000, `run ${run}: a body that just fits is whole`);
+    assert.equal(exact, framed(banner, body(fits)));
+    assert.equal(wholeContext(banner, body(fits + 1), budget), undefined, `run ${run}: one more`);
+  }
 });
 
 Deno.test("branchWords: a plain branch as is, anything else quoted and cut", () => {

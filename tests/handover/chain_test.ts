@@ -81,6 +81,51 @@ Deno.test("chainStory", async (t) => {
     }
   });
 
+  await t.step(
+    "the budget is used to its end: whole when it fits exactly, no line left out",
+    () => {
+      const body = (slug: string, n: number) =>
+        `## Goal\n\nGoal of ${slug}.\n\n## Decisions\n\n${
+          Array.from({ length: n }, (_, i) => `- ${slug} decision ${i} — why: reasons.`).join("\n")
+        }\n`;
+      const three = [
+        link("c", 1, body("c", 40)),
+        link("b", 5, body("b", 40)),
+        link("a", 9, body("a", 40)),
+      ];
+      const full = chainStory(three, { kind: "root" }, NOW, 100_000);
+      const exact = chainStory(three, { kind: "root" }, NOW, full.text.length);
+      assert.deepEqual([exact.whole, exact.digested], [3, 0], "the oldest whole: it fits exactly");
+      assert.equal(exact.text, full.text);
+      const less = chainStory(three, { kind: "root" }, NOW, full.text.length - 1);
+      assert.deepEqual([less.whole, less.digested, less.omitted], [2, 1, 0]);
+      // Several long ancestors, each in one line (their goals long enough that every line is
+      // longer than the line counting the rest would be): the last of them too, when it fits.
+      const goal = (slug: string) => `${"A goal worth a long line. ".repeat(6)}${slug}`;
+      const long = [
+        link("new", 1, body("new", 90)),
+        ...[2, 3, 4, 5, 6].map((h) =>
+          link(
+            `old${h}`,
+            h,
+            body(`old${h}`, 80).replace(
+              `Goal of old${h}.`,
+              goal(`old${h}`),
+            ),
+          )
+        ),
+      ];
+      const lines = chainStory(long, { kind: "root" }, NOW, 6_000);
+      assert.deepEqual([lines.whole, lines.digested, lines.omitted], [1, 5, 0], "precondition");
+      const tight = chainStory(long, { kind: "root" }, NOW, lines.text.length + 10);
+      assert.deepEqual(
+        [tight.whole, tight.digested, tight.omitted],
+        [1, 5, 0],
+        "every ancestor in its line, the last too",
+      );
+      assert.match(tight.text, /\n- old6 \(6 h ago\): A goal/);
+    },
+  );
   await t.step("every budget from tight to wide is kept", () => {
     const rand = prng(7);
     for (let round = 0; round < 200; round++) {

@@ -145,6 +145,26 @@ Deno.test("codex budget: bytes, not characters", async (t) => {
       assert.ok(ctx.includes("Goal — ✓ ü."), `${n} rows keep the goal`);
     }
   });
+  await t.step(
+    "the cap is 9,800 bytes, 200 under the spill line: up to it whole, past it digested",
+    () => {
+      const doc = { slug: "s", created: "2026-11-30T11:58:00Z", branch: "main" };
+      // 2-byte text keeps the body under the digest line while the bytes reach the cap.
+      const base = "## Goal\n\n" + "é".repeat(1_800) + "\n\n## Next step\n\nRun it: ";
+      const whole = (body: string) => buildContext({ ...doc, body }, NOW, BUDGETS.claude);
+      const pad = 9_790 - utf8Length(whole(base + "x")) + 1;
+      for (let bytes = 9_790; bytes <= 9_810; bytes++) {
+        const body = base + "x".repeat(pad + bytes - 9_790);
+        assert.equal(utf8Length(whole(body)), bytes, "precondition: the whole context's size");
+        const ctx = buildContext({ ...doc, body }, NOW, BUDGETS.codex);
+        if (bytes <= 9_800) assert.equal(ctx, whole(body), `${bytes} bytes: whole`);
+        else {
+          const sent = utf8Length(ctx);
+          assert.ok(sent <= 9_800, `a ${bytes}-byte context reached Codex as ${sent} bytes`);
+        }
+      }
+    },
+  );
   await t.step("Claude Code's budget is unchanged by the byte cap (characters only)", () => {
     const body = wideBody(145);
     assert.ok(body.length < BUDGETS.claude.digestOver && utf8Length(body) > 9_800, "precondition");

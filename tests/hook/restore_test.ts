@@ -177,6 +177,21 @@ Deno.test("restore (in-process)", async (t) => {
       await Deno.writeTextFile(docPath(p.store, "a"), "no front matter");
     }, /no front matter/);
   });
+  await t.step(
+    "in the main checkout: an empty `worktree:` restores, a named one does not",
+    async () => {
+      await using p = await scratchProject();
+      await writeDoc(p.store, "a", { worktree: "" });
+      const o = await restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW);
+      assert.equal(o.injected, true, o.injected ? "" : o.reason);
+      await writeDoc(p.store, "b", { worktree: ".claude/worktrees/feat" });
+      assert.deepEqual(await restore(payload(p.root), DEFAULT_OPTIONS, {}, NOW), {
+        injected: false,
+        reason:
+          'document "b" was written in worktree .claude/worktrees/feat, not the main worktree',
+      });
+    },
+  );
   await t.step("a document 29 minutes old injects; the window is a flag", async () => {
     await using p = await scratchProject();
     await writeDoc(p.store, "a", { created: minutes(29) });

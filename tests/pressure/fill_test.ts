@@ -3,6 +3,7 @@ import {
   crossed,
   type Fill,
   fillFromTail,
+  fillWords,
   NUDGE_MAX,
   nudgeText,
   parseThresholds,
@@ -66,6 +67,10 @@ Deno.test("pressure fill", async (t) => {
       },
     });
     assert.deepEqual(fillFromTail(line, 0), fill(180_900, 258_400));
+    // A window of 0 says nothing: the usual window, never a division by zero.
+    const zero = line.replace("258400", "0");
+    assert.deepEqual(fillFromTail(zero, 0), fill(180_900, 200_000));
+    assert.equal(fillWords(fillFromTail(zero, 0)!), "90 % (181k of 200k tokens)");
     const noInfo = JSON.stringify({
       type: "event_msg",
       payload: { type: "token_count", info: null },

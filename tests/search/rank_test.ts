@@ -43,6 +43,25 @@ Deno.test("search ranking", async (t) => {
     assert.deepEqual((await rankUnits(units, ["retry", "policy"])).length, 0);
     assert.deepEqual((await rankUnits(units, ["api"])).map((h) => h.unit.slug), ["y"]);
   });
+  await t.step(
+    "a word near a word elsewhere, but in nothing of a section, excludes it",
+    async () => {
+      // "policy" is near "policx" (one section) and "polici" (another): not near anything in the
+      // sections between them, which hold the other word exactly.
+      const units = [
+        section("retry-only", "- retry, and nothing else", 9),
+        section("fuzzy", "- the retry policx", 8),
+        section("policy-only", "- the policy alone", 7),
+        section("also-fuzzy", "- retry polici", 6),
+        section("neither", "- unrelated", 5),
+      ];
+      const hits = await rankUnits(units, ["retry", "policy"]);
+      assert.deepEqual(hits.map((h) => [h.unit.slug, h.exact, h.distance]), [
+        ["fuzzy", false, 1],
+        ["also-fuzzy", false, 1],
+      ]);
+    },
+  );
   await t.step("the line shown holds the most query words, on one line", async () => {
     const units = [section("m", "- unrelated line\n- retry the upload\n- retry policy: backoff\n")];
     const [hit] = await rankUnits(units, ["retry", "policy"]);

@@ -72,7 +72,47 @@ Deno.test("one store per repository: .git files as git writes them and by hand",
   });
 });
 
-Deno.test("one store per repository: a bare repository keeps it in its common dir", async () => {
+Deno.test("one store per repository: .git files git never wrote", async (t) => {
+  await using r = await scratchRepo();
+  const feat = await addWorktree(r.main, "../crlf", "crlf");
+  const linked = join(r.main, ".git/worktrees/crlf");
+  await t.step("a .git file with no gitdir: line is its own repository", async () => {
+    // Git refuses such a file ("invalid gitfile format"), even when it names a real git dir.
+    const odd = join(r.base, "odd");
+    await put(odd, "src/x.txt", "");
+    for (const text of ["not a pointer\n", `${linked}\n`, `# gitdir: ${linked}\n`]) {
+      await Deno.writeTextFile(join(odd, ".git"), text);
+      const s = findStore({ cwd: join(odd, "src") });
+      assert.equal(s.dir, join(odd, STORE_REL), text);
+      assert.equal(s.worktree, undefined, text);
+    }
+  });
+  await t.step("worktrees/<id>/gitdir written with CRLF", async () => {
+    const gitdir = join(linked, "gitdir");
+    await Deno.writeTextFile(gitdir, (await Deno.readTextFile(gitdir)).trim() + "\r\n");
+    assert.deepEqual(linkedWorktrees(join(r.main, ".git")).map((w) => w.top), [feat]);
+  });
+  await t.step("a quoted core.worktree names the main worktree", async () => {
+    // A submodule's common dir (not a `.git` directory), its worktree path quoted in config.
+    const home = join(r.base, "sub home");
+    const common = join(r.base, "gitdirs/modules/lib");
+    await Deno.mkdir(join(common, "worktrees/feat"), { recursive: true });
+    await Deno.mkdir(home);
+    await Deno.writeTextFile(
+      join(common, "config"),
+      '[core]\n\tbare = false\n\tworktree = "../../../sub home"\n',
+    );
+    await Deno.writeTextFile(join(common, "worktrees/feat/commondir"), "../..\n");
+    const feat = join(r.base, "lib-feat");
+    await Deno.mkdir(feat);
+    await Deno.writeTextFile(join(feat, ".git"), `gitdir: ${join(common, "worktrees/feat")}\n`);
+    const s = findStore({ cwd: feat });
+    assert.equal(s.dir, join(home, STORE_REL));
+    assert.equal(s.worktree, feat);
+  });
+});
+
+Deno.test("one store per repository: a bare repository keeps it in its common dir", async (t) => {
   await using r = await scratchRepo();
   const bare = join(r.base, "repo.git");
   await git(r.base, ["clone", "-q", "--bare", r.main, bare]);
@@ -83,6 +123,14 @@ Deno.test("one store per repository: a bare repository keeps it in its common di
   assert.equal(findStore({ cwd: join(b) }).dir, sa.dir);
   assert.equal(sa.root, a);
   assert.equal(sa.worktree, a);
+  await t.step("a project in a subdirectory of a worktree: still the one store", async () => {
+    await Deno.mkdir(join(a, "pkg"));
+    assert.equal(findStore({ dir: join(a, "pkg"), cwd: a }).dir, sa.dir, "by --dir");
+    await Deno.mkdir(join(b, "pkg", STORE_REL), { recursive: true });
+    const s = findStore({ cwd: join(b, "pkg") });
+    assert.equal(s.dir, sa.dir, "by the walk, to a store left there");
+    assert.equal(s.stranded, join(b, "pkg", STORE_REL));
+  });
 });
 
 Deno.test("one store per repository: a submodule is its own repository", async () => {

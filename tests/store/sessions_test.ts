@@ -17,7 +17,9 @@ import {
   takeClearing,
 } from "../../lib/store/sessions.ts";
 import { FUTURE_SKEW_MS } from "../../lib/store/time.ts";
-import { NOW, scratchDir, scratchProject } from "../support/scratch.ts";
+import { mark } from "../../lib/pressure/state.ts";
+import { sweepMarkers } from "../../lib/continuity/material.ts";
+import { NOW, scratchDir, type ScratchProject, scratchProject } from "../support/scratch.ts";
 
 Deno.test("sessionDocs: this session's documents, newest first, any front matter shape", async () => {
   await using d = await scratchDir();
@@ -161,4 +163,36 @@ Deno.test("pruneSessionFiles: a session's files older than the keep go, younger 
   assert.equal(there(young), true, "within the keep: kept");
   assert.equal(there(other), true, "another prefix: kept");
   assert.equal(there(doc), true, "a handover is never a session file");
+});
+
+Deno.test("a session's marks are kept a week: the nudge's and the restore's, pruned after", async (t) => {
+  // In days, not from SESSION_FILES_KEEP_MS: the week is what the docs promise.
+  const HOUR = 60 * 60 * 1000;
+  const files = [".nudged-", ".fill-", ".restored-", ".compact-"];
+  /** The store after `prune` ran with each kind of file aged `hours`. */
+  const after = async (hours: number, prune: (p: ScratchProject) => void) => {
+    await using p = await scratchProject();
+    for (const prefix of files) {
+      const path = join(p.store.dir, `${prefix}s-old`);
+      Deno.writeTextFileSync(path, "70\n");
+      const at = new Date(NOW.getTime() - hours * HOUR);
+      Deno.utimeSync(path, at, at);
+    }
+    prune(p);
+    return [...Deno.readDirSync(p.store.dir)].map((e) => e.name)
+      .filter((n) => n.endsWith("s-old")).sort();
+  };
+  const nudge = (p: ScratchProject) => assert.ok(mark(p.store, "s-now", [70], NOW));
+  const compaction = (p: ScratchProject) => sweepMarkers(p.store, NOW);
+  await t.step("6 days 23 hours old: every mark kept", async () => {
+    const all = files.map((f) => `${f}s-old`).sort();
+    assert.deepEqual(await after(7 * 24 - 1, nudge), all);
+    assert.deepEqual(await after(7 * 24 - 1, compaction), all);
+  });
+  await t.step("7 days 1 hour old: a nudge prunes the pressure files", async () => {
+    assert.deepEqual(await after(7 * 24 + 1, nudge), [".compact-s-old", ".restored-s-old"]);
+  });
+  await t.step("7 days 1 hour old: a compaction prunes the restore's marks", async () => {
+    assert.deepEqual(await after(7 * 24 + 1, compaction), [".fill-s-old", ".nudged-s-old"]);
+  });
 });

@@ -4,13 +4,16 @@ import {
   docPath,
   findGitTop,
   findRoot,
+  findStore,
   isSafeSlug,
   readDoc,
+  STORE_REL,
   storeAt,
 } from "../../lib/store/store.ts";
 import { readLatest } from "../../lib/store/latest.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../../lib/fs/atomic.ts";
 import { mkfifo, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
+import { addWorktree, scratchRepo } from "../support/worktree.ts";
 
 Deno.test("paths", async (t) => {
   await t.step("parentDir walks to the root and stops", () => {
@@ -89,6 +92,18 @@ Deno.test("findRoot: the <root> rule", async (t) => {
     const top = findGitTop(q.root);
     assert.equal(findRoot({ cwd: deep }), top ?? deep);
   });
+});
+
+Deno.test("findRoot: in a linked worktree, a store left in a subdirectory roots the project there", async () => {
+  await using r = await scratchRepo();
+  const feat = await addWorktree(r.main, ".claude/worktrees/feat", "worktree-feat");
+  // Only the worktree's own subdirectory has a store (an older version's): the main worktree has none.
+  await Deno.mkdir(join(feat, "pkg", STORE_REL), { recursive: true });
+  await Deno.mkdir(join(feat, "pkg", "src"), { recursive: true });
+  const s = findStore({ cwd: join(feat, "pkg", "src") });
+  assert.equal(s.root, join(feat, "pkg"), "the project the CLI and the hook agree on");
+  assert.equal(s.dir, join(r.main, "pkg", STORE_REL), "its place in the repository's home");
+  assert.equal(s.stranded, join(feat, "pkg", STORE_REL), "and the old store is moved there");
 });
 
 Deno.test("LATEST pointer", async (t) => {

@@ -110,6 +110,8 @@ export interface DocOptions {
   created?: Date | string | null;
   consumed?: boolean;
   branch?: string;
+  /** The `worktree:` field, written when given (even empty). */
+  worktree?: string;
   body?: string;
   crlf?: boolean;
   latest?: boolean;
@@ -139,6 +141,7 @@ export async function writeDoc(store: Store, slug: string, o: DocOptions = {}): 
     fields.push(["created", typeof created === "string" ? created : isoStamp(created)]);
   }
   fields.push(["consumed", String(o.consumed ?? false)], ["branch", o.branch ?? "main"]);
+  if (o.worktree !== undefined) fields.push(["worktree", o.worktree]);
   let text = renderFrontMatter(fields) + "\n" + (o.body ?? BODY);
   if (o.crlf) text = text.replaceAll("\n", "\r\n");
   await Deno.writeTextFile(join(store.dir, `${slug}.md`), text);
