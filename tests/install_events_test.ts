@@ -22,6 +22,7 @@ const EVENTS: Record<string, string[]> = {
   qwen: ["SessionStart"],
   opencode: ["SessionStart"],
   copilot: ["SessionStart", "PreCompact", "UserPromptSubmit"],
+  kilo: ["SessionStart"],
 };
 
 /** Every group of the agent's settings file, by event. */
@@ -48,13 +49,13 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
         spec.targets.filter((t) => findHooks(text, t).length > 0).map(eventOf),
         EVENTS[agent],
       );
-      // opencode's registration is a plugin file, not a settings file.
+      // opencode's and Kilo's registration is a plugin file, not a settings file.
       const hooks: Groups = spec.targets[0].file ? {} : await groups(path);
       if (!spec.targets[0].file) assert.deepEqual(Object.keys(hooks), EVENTS[agent]);
       const transcripts = agent === "claude"
         ? join(home, ".claude", "projects")
         : join(home, ".codex", "sessions");
-      if (agent === "qwen" || agent === "opencode") {
+      if (agent === "qwen" || agent === "opencode" || agent === "kilo") {
         assert.equal(findHooks(text, spec.targets[0])[0].matcher, "clear|compact");
       } else if (agent === "copilot") {
         // Copilot's `new` stands for /clear and a launch alike: no matcher, the hook decides.
@@ -257,7 +258,7 @@ Deno.test("a hook registered with V8 flags: doctor says run install; install rew
 });
 
 Deno.test("a hook that runs Deno by name (before the launcher): doctor flags it; install rewrites it; uninstall removes it", async (t) => {
-  for (const agent of ["claude", "codex", "gemini", "qwen", "opencode"] as const) {
+  for (const agent of ["claude", "codex", "gemini", "qwen", "opencode", "kilo"] as const) {
     await t.step(agent, async () => {
       await using p = await scratchProject();
       const flag = agent === "claude" ? [] : ["--agent", agent];

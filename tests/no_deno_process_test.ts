@@ -3,8 +3,9 @@
  * run as the agent runs them (`sh -c`, tests/support/registered.ts) on a machine whose PATH has no
  * Deno (tests/support/bare_path.ts): with none anywhere each exits 0, SessionStart says what is
  * missing once a day and every other event says nothing; with Deno only in `~/.deno/bin` (the
- * official installer's folder) each restores, drafts and saves as usual. opencode's plugin runs
- * its registered command for PreCompact too, told that event (hooks/opencode.ts `commandFor`).
+ * official installer's folder) each restores, drafts and saves as usual. The plugin of opencode and
+ * Kilo Code CLI runs its registered command for PreCompact too, told that event (hooks/opencode.ts
+ * `commandFor`).
  */
 import assert from "node:assert/strict";
 import { AGENTS, eventOf } from "../lib/agents/targets.ts";
@@ -16,7 +17,7 @@ import { installHook, reasonOf, registeredCommand, runRegistered } from "./suppo
 import { REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
 import { barePath, bareTest, placeDeno } from "./support/bare_path.ts";
 
-type AgentName = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
+type AgentName = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "kilo";
 
 /** One registered command: who registered it, for which event. */
 interface Registered {
@@ -35,10 +36,10 @@ async function everyRegistration(root: string): Promise<Registered[]> {
       const event = eventOf(target);
       const command = await registeredCommand(root, { agent, event });
       out.push({ label: `${agent} ${event}`, agent, event, command });
-      if (agent === "opencode") {
-        // The plugin runs its one command for a compaction's PreCompact as well.
+      if (target.file) {
+        // The plugin (opencode's, Kilo's) runs its one command for a compaction's PreCompact too.
         out.push({
-          label: "opencode PreCompact",
+          label: `${agent} PreCompact`,
           agent,
           event: "PreCompact",
           command: commandFor(command, "PreCompact"),
@@ -84,9 +85,11 @@ bareTest(
     const home = join(tmp.path, "home");
     await Deno.mkdir(home);
     const registrations = await everyRegistration(p.root);
-    // Every agent's events, opencode's PreCompact run, the status line, the plugin's events.
+    // Every agent's events, the plugin files' PreCompact runs, the status line, the plugin's events.
     const events = Object.values(AGENTS).reduce((n, a) => n + a.targets.length, 0);
-    assert.equal(registrations.length, events + 1 + 1 + AGENTS.claude.targets.length);
+    const files = Object.values(AGENTS).filter((a) => a.targets[0].file).length;
+    assert.equal(files, 2, "opencode and kilo");
+    assert.equal(registrations.length, events + files + 1 + AGENTS.claude.targets.length);
     let n = 0;
     for (const r of registrations) {
       await t.step(r.label, async () => {

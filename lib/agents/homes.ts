@@ -37,6 +37,11 @@ export function opencodeConfig(env: (name: string) => string | undefined): strin
   return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), "opencode");
 }
 
+/** Kilo Code CLI's user config folder: `$XDG_CONFIG_HOME/kilo`, else `~/.config/kilo`. */
+export function kiloConfig(env: (name: string) => string | undefined): string {
+  return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), "kilo");
+}
+
 /** GitHub Copilot CLI's home: `COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(env: (name: string) => string | undefined): string {
   return env("COPILOT_HOME") || join(home(env), ".copilot");
@@ -50,6 +55,7 @@ const HOME_VARS: Record<string, string[]> = {
   qwen: ["QWEN_HOME", "HOME"],
   opencode: ["XDG_CONFIG_HOME", "HOME"],
   copilot: ["COPILOT_HOME", "HOME"],
+  kilo: ["XDG_CONFIG_HOME", "HOME"],
 };
 
 /**

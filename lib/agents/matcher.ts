@@ -11,6 +11,7 @@
  * - Qwen Code: a `|` list of exact names, else a regular expression (read here as Codex's).
  * - opencode: no matcher; its plugin file stands for the sources it sends.
  * - GitHub Copilot CLI: registered with no matcher (every source).
+ * - Kilo Code CLI: as opencode (the same plugin module).
  * @module
  */
 
@@ -24,6 +25,8 @@ export const SOURCES: Record<string, string[]> = {
   opencode: ["clear", "compact"],
   // Copilot's, as the hook reads them (lib/hook/input.ts): `new` (a launch's or /clear's) as clear.
   copilot: ["resume", "clear"],
+  // Kilo Code CLI runs opencode's plugin module: the same two.
+  kilo: ["clear", "compact"],
 };
 
 /** Whether `matcher` (as `agent` reads it) lets `source` through. */

@@ -1,15 +1,15 @@
 /**
- * The agents session serves (Claude Code, Codex CLI, Gemini CLI, Qwen Code, opencode): where each
- * registers the hook for each event (SessionStart, SessionEnd, PreCompact; Gemini's BeforeAgent;
- * opencode's plugin file), the command registered, editing their settings files, and what
- * `doctor` finds.
+ * The agents session serves (Claude Code, Codex CLI, Gemini CLI, Qwen Code, opencode, GitHub
+ * Copilot CLI, Kilo Code CLI): where each registers the hook for each event (SessionStart,
+ * SessionEnd, PreCompact; Gemini's BeforeAgent; the plugin file of opencode and Kilo Code CLI),
+ * the command registered, editing their settings files, and what `doctor` finds.
  * The modes `install`, `uninstall` and `doctor` (lib/cli/) are thin over these.
  *
  * - targets.ts: each agent's settings files per scope and the shape of its hook entry (data)
  * - homes.ts: where each agent keeps its user files, and whether a `--user` path may be written
  * - command.ts: the exact CLI and hook commands, with their least-privilege Deno flags
  * - settings.ts: pure edits of a JSONC settings file, comments and formatting kept: find, add, remove our hook
- * - plugin_file.ts: opencode's registration, a whole plugin file: its text, and the command read back
+ * - plugin_file.ts: opencode's and Kilo's registration, a whole plugin file: its text, the command read back
  * - gitignore.ts: whether `.gitignore` keeps `.claude/state/` out of git, and the line to add
  * - registration.ts: the IO around those edits: read, edit, write atomically; the gitignore
  * - finding.ts: one line of doctor's report

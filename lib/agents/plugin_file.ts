@@ -1,9 +1,11 @@
 /**
- * opencode's registration: not an entry in a settings file but a plugin file of its own in
- * opencode's plugins folder, which opencode loads at start. The file is thin: it imports the
- * checkout's `hooks/opencode.ts` (which maps opencode's events to the hook's payloads) and hands
- * it the registered command, so the restore rules stay in `session_restore.ts`. Pure: the text
- * `install` writes, and the command read back from it (what `uninstall` and `doctor` recognise).
+ * The registration of the agents that load plugins instead of running shell hooks (opencode and
+ * its fork Kilo Code CLI): not an entry in a settings file but a plugin file of its own in the
+ * agent's plugins folder, which the agent loads at start. The file is thin: it imports the
+ * checkout's `hooks/opencode.ts` (which maps the plugin events both share to the hook's payloads)
+ * and hands it the registered command, so the restore rules stay in `session_restore.ts`. Pure:
+ * the text `install` writes, and the command read back from it (what `uninstall` and `doctor`
+ * recognise).
  * @module
  */
 
@@ -17,26 +19,30 @@ export interface FileFormat {
   read: (text: string) => string | undefined;
 }
 
-/** The plugin file's name in opencode's plugins folder. */
-export const OPENCODE_PLUGIN_FILE = "session-restore.ts";
+/** The plugin file's name in the agent's plugins folder. */
+export const PLUGIN_FILE = "session-restore.ts";
 
-const HEAD = "// session: the restore hook for opencode, written by `session.ts install --agent " +
-  "opencode`;\n// `session.ts uninstall --agent opencode` removes this file.\n";
+/** The header naming the agent whose `install` wrote the file and the `uninstall` that removes it. */
+function head(agent: string): string {
+  return `// session: the restore hook for ${agent}, written by \`session.ts install --agent ` +
+    `${agent}\`;\n// \`session.ts uninstall --agent ${agent}\` removes this file.\n`;
+}
 
 const CALL = /^export const SessionRestore = sessionRestore\((".*")\);$/m;
 
-/** The plugin file for `command`, importing the checkout's opencode module at `module`. */
-export function opencodePluginText(
+/** The plugin file of `agent` for `command`, importing the checkout's plugin module at `module`. */
+export function pluginText(
+  agent: string,
   command: string,
   module = projectFile("hooks/opencode.ts"),
 ): string {
-  return `${HEAD}import { sessionRestore } from ${JSON.stringify(module)};\n\n` +
+  return `${head(agent)}import { sessionRestore } from ${JSON.stringify(module)};\n\n` +
     `export const SessionRestore = sessionRestore(${JSON.stringify(command)});\n`;
 }
 
-/** The command of a plugin file {@link opencodePluginText} wrote; undefined for any other text. */
-export function opencodePluginCommand(text: string): string | undefined {
-  if (!text.startsWith(HEAD)) return undefined;
+/** The command of a plugin file {@link pluginText} wrote for `agent`; undefined for any other text. */
+export function pluginCommand(agent: string, text: string): string | undefined {
+  if (!text.startsWith(head(agent))) return undefined;
   const call = CALL.exec(text);
   if (!call) return undefined;
   try {
@@ -47,8 +53,10 @@ export function opencodePluginCommand(text: string): string | undefined {
   }
 }
 
-/** opencode's plugin file as a registration. */
-export const OPENCODE_PLUGIN: FileFormat = {
-  render: (command) => opencodePluginText(command),
-  read: opencodePluginCommand,
-};
+/** `agent`'s plugin file as a registration. */
+export function pluginFormat(agent: string): FileFormat {
+  return {
+    render: (command) => pluginText(agent, command),
+    read: (text) => pluginCommand(agent, text),
+  };
+}

@@ -14,11 +14,12 @@ import {
   codexHome,
   copilotHome,
   geminiHome,
+  kiloConfig,
   opencodeConfig,
   qwenHome,
   userSettingsProblem,
 } from "./homes.ts";
-import { type FileFormat, OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE } from "./plugin_file.ts";
+import { type FileFormat, PLUGIN_FILE, pluginFormat } from "./plugin_file.ts";
 
 /** Where a registration goes: the project's shared settings, its local settings, or the user's. */
 export type Scope = "project" | "local" | "user";
@@ -326,14 +327,30 @@ export const OPENCODE: HookTarget = {
   settingsPath: (scope, { root, env }) =>
     join(
       scope === "user" ? join(opencodeConfig(env), "plugins") : join(root, ".opencode", "plugins"),
-      OPENCODE_PLUGIN_FILE,
+      PLUGIN_FILE,
     ),
   hookPath: ["SessionStart"],
   timeout: 10,
   entry: (command) => ({ matcher: startSources().join("|"), command }),
   isOurs: runsRestore,
   restores: true,
-  file: OPENCODE_PLUGIN,
+  file: pluginFormat("opencode"),
+};
+
+/**
+ * Kilo Code CLI (7.7), a fork of opencode with its plugin events: the same plugin file, in its
+ * own plugins folder: `.kilo/plugins/` (`--user`: `$XDG_CONFIG_HOME/kilo/plugins/`, else
+ * `~/.config/kilo/plugins/`). Its `/clear` is `/new`: both start a new session.
+ */
+export const KILO: HookTarget = {
+  ...OPENCODE,
+  name: "kilo",
+  settingsPath: (scope, { root, env }) =>
+    join(
+      scope === "user" ? join(kiloConfig(env), "plugins") : join(root, ".kilo", "plugins"),
+      PLUGIN_FILE,
+    ),
+  file: pluginFormat("kilo"),
 };
 
 /** The hooks file of ours in GitHub Copilot CLI's hooks folders. */
@@ -393,8 +410,9 @@ export interface AgentSpec {
  * transcripts carry a usage figure this reads: Claude Code and Codex CLI. Gemini CLI gets no SessionEnd nor PreCompress: its chat
  * files are not read (nothing to draft from), its SessionEnd is not awaited, its PreCompress is
  * advisory and its SessionStart has no `compact` source to deliver a card with. Qwen Code and
- * opencode get no SessionEnd nor PreCompact either: their transcripts are not read, so there is
- * nothing to draft from, and SessionStart `compact` gathers the card from the store itself.
+ * opencode (and its fork Kilo Code CLI) get no SessionEnd nor PreCompact either: their transcripts
+ * are not read, so there is nothing to draft from, and SessionStart `compact` gathers the card from
+ * the store itself.
  * GitHub Copilot CLI gets no SessionEnd: it says `user_exit` for `/clear` too (no link to the next
  * session) and its events.jsonl is not read; its card comes with the prompt after a compaction.
  */
@@ -433,6 +451,12 @@ export const AGENTS: Record<Agent, AgentSpec> = {
     name: "copilot",
     label: "GitHub Copilot CLI",
     targets: [COPILOT, COPILOT_COMPACT, COPILOT_PROMPT],
+    scopes: ["project", "user"],
+  },
+  kilo: {
+    name: "kilo",
+    label: "Kilo Code CLI",
+    targets: [KILO],
     scopes: ["project", "user"],
   },
 };

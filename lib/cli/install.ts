@@ -94,6 +94,7 @@ export const SPEC = modeSpec({
     "~/.config/opencode/plugins/), which runs the hook at a new session and at compaction.",
     "--agent copilot: .github/hooks/session-restore.json (--user: ~/.copilot/hooks/ or " +
     "$COPILOT_HOME/hooks/), SessionStart (every source; its `new` is both /clear and a launch).",
+    "--agent kilo: opencode's plugin file in .kilo/plugins/ (--user: ~/.config/kilo/plugins/).",
   ],
 });
 
@@ -148,6 +149,12 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "opencode loads the plugin at its next start. After a dump, /new restores the handover " +
       "into the new session.",
+    ];
+  }
+  if (agent.name === "kilo") {
+    return [
+      "Kilo Code CLI loads the plugin at its next start. After a dump, /new (or /clear) restores " +
+      "the handover into the new session.",
     ];
   }
   if (agent.name === "copilot") {

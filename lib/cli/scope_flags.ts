@@ -17,7 +17,8 @@ export const AGENT_FLAG = {
     type: "string",
     value: "NAME",
     help: "claude (default), codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen " +
-      "(.qwen/settings.json), opencode (.opencode/plugins/) or copilot (.github/hooks/)",
+      "(.qwen/settings.json), opencode (.opencode/plugins/), copilot (.github/hooks/) or kilo " +
+      "(.kilo/plugins/)",
   },
 } as const satisfies FlagSpecs;
 

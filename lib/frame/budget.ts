@@ -35,6 +35,8 @@ export const BUDGETS = {
   opencode: CHARACTERS,
   // GitHub Copilot CLI (1.0.102) puts a SessionStart context in the conversation whole.
   copilot: CHARACTERS,
+  // Kilo Code CLI (7.7), like opencode, puts it in the system prompt whole.
+  kilo: CHARACTERS,
 } as const satisfies Record<string, Budget>;
 
 /** The agents the hook knows, by the name `--agent` takes. */

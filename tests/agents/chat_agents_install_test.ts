@@ -1,11 +1,12 @@
 /**
- * `install`, `uninstall` and `doctor` with `--agent qwen` and `--agent opencode`: the files each
- * agent reads (as verified in Qwen Code 0.24.4 and opencode 1.18.33), idempotence, exact removal,
- * the user scopes, and a file install did not write left alone.
+ * `install`, `uninstall` and `doctor` with `--agent qwen`, `--agent opencode` and `--agent kilo`:
+ * the files each agent reads (as verified in Qwen Code 0.24.4, opencode 1.18.33 and Kilo Code CLI
+ * 7.7.7), idempotence, exact removal, the user scopes, and a file install did not write left alone.
  */
 import assert from "node:assert/strict";
 import { commandFor } from "../../lib/agents/registration.ts";
-import { opencodePluginCommand } from "../../lib/agents/plugin_file.ts";
+import { pluginCommand } from "../../lib/agents/plugin_file.ts";
+import type { Agent } from "../../lib/frame/budget.ts";
 import { qwenFindings } from "../../lib/agents/trust.ts";
 import { REPO, scratchDir, scratchProject } from "../support/scratch.ts";
 import { runCliInProcess } from "../support/run.ts";
@@ -17,6 +18,7 @@ async function withRepo(fn: (root: string, home: string) => Promise<void>) {
 }
 
 const PLUGIN = ".opencode/plugins/session-restore.ts";
+const KILO_PLUGIN = ".kilo/plugins/session-restore.ts";
 
 Deno.test("install --agent qwen", async (t) => {
   await t.step(
@@ -101,58 +103,85 @@ Deno.test("doctor --agent qwen: folder trust", async (t) => {
   });
 });
 
-Deno.test("install --agent opencode", async (t) => {
-  await t.step(
-    "writes the plugin file with the project's command; uninstall deletes it",
-    () =>
-      withRepo(async (root, home) => {
-        const opts = { cwd: root, env: { HOME: home } };
-        const run = await runCliInProcess(["install", "--agent", "opencode"], opts);
-        assert.equal(run.code, 0, run.err);
-        assert.match(run.out, /SessionStart \(clear, compact\) hook in .*session-restore\.ts/);
-        const text = await Deno.readTextFile(`${root}/${PLUGIN}`);
-        assert.ok(text.includes(JSON.stringify(`${REPO}/hooks/opencode.ts`)), text);
-        assert.equal(opencodePluginCommand(text), commandFor("project", root, "opencode"));
-        assert.match(opencodePluginCommand(text)!, /session_restore\.ts --agent opencode$/);
-        const again = await runCliInProcess(["install", "--agent", "opencode"], opts);
-        assert.match(again.out, /Already installed/);
-        const doctor = await runCliInProcess(["doctor", "--agent", "opencode"], opts);
-        assert.match(doctor.out, /ok .*session-restore\.ts/, doctor.out);
-        assert.equal((await runCliInProcess(["uninstall", "--agent", "opencode"], opts)).code, 0);
-        await assert.rejects(Deno.stat(`${root}/${PLUGIN}`), Deno.errors.NotFound);
-        const none = await runCliInProcess(["uninstall", "--agent", "opencode"], opts);
-        assert.equal(none.code, 1);
-      }),
-  );
-  await t.step(
-    "a plugin file of the same name install did not write is left as it is",
-    () =>
-      withRepo(async (root, home) => {
-        const mine = "export const Mine = async () => ({});\n";
-        await Deno.mkdir(`${root}/.opencode/plugins`, { recursive: true });
-        await Deno.writeTextFile(`${root}/${PLUGIN}`, mine);
-        const opts = { cwd: root, env: { HOME: home } };
-        const run = await runCliInProcess(["install", "--agent", "opencode"], opts);
-        assert.equal(run.code, 1);
-        assert.match(run.out + run.err, /not one install wrote/);
-        assert.equal((await runCliInProcess(["uninstall", "--agent", "opencode"], opts)).code, 1);
-        assert.equal(await Deno.readTextFile(`${root}/${PLUGIN}`), mine);
-      }),
-  );
-  await t.step(
-    "--user: $XDG_CONFIG_HOME/opencode/plugins, an unrestricted command",
-    () =>
-      withRepo(async (root, home) => {
-        const env = { HOME: home, XDG_CONFIG_HOME: `${home}/xdg` };
-        const run = await runCliInProcess(["install", "--agent", "opencode", "--user"], {
-          cwd: root,
-          env,
-        });
-        assert.equal(run.code, 0, run.err);
-        const text = await Deno.readTextFile(`${home}/xdg/opencode/plugins/session-restore.ts`);
-        assert.equal(opencodePluginCommand(text), commandFor("user", root, "opencode"));
-      }),
-  );
+/** The agents whose registration is a plugin file: its project path and its `--user` folder. */
+const PLUGIN_AGENTS = [
+  { agent: "opencode", project: PLUGIN, user: "xdg/opencode/plugins" },
+  { agent: "kilo", project: KILO_PLUGIN, user: "xdg/kilo/plugins" },
+];
+
+for (const { agent, project, user } of PLUGIN_AGENTS) {
+  Deno.test(`install --agent ${agent}`, async (t) => {
+    await t.step(
+      "writes the plugin file with the project's command; uninstall deletes it",
+      () =>
+        withRepo(async (root, home) => {
+          const opts = { cwd: root, env: { HOME: home } };
+          const run = await runCliInProcess(["install", "--agent", agent], opts);
+          assert.equal(run.code, 0, run.err);
+          assert.match(run.out, /SessionStart \(clear, compact\) hook in .*session-restore\.ts/);
+          const text = await Deno.readTextFile(`${root}/${project}`);
+          assert.ok(text.includes(JSON.stringify(`${REPO}/hooks/opencode.ts`)), text);
+          assert.equal(pluginCommand(agent, text), commandFor("project", root, agent as Agent));
+          assert.match(
+            pluginCommand(agent, text)!,
+            new RegExp(`session_restore\\.ts --agent ${agent}$`),
+          );
+          const again = await runCliInProcess(["install", "--agent", agent], opts);
+          assert.match(again.out, /Already installed/);
+          const doctor = await runCliInProcess(["doctor", "--agent", agent], opts);
+          assert.match(doctor.out, /ok .*session-restore\.ts/, doctor.out);
+          assert.equal((await runCliInProcess(["uninstall", "--agent", agent], opts)).code, 0);
+          await assert.rejects(Deno.stat(`${root}/${project}`), Deno.errors.NotFound);
+          const none = await runCliInProcess(["uninstall", "--agent", agent], opts);
+          assert.equal(none.code, 1);
+        }),
+    );
+    await t.step(
+      "a plugin file of the same name install did not write is left as it is",
+      () =>
+        withRepo(async (root, home) => {
+          const mine = "export const Mine = async () => ({});\n";
+          await Deno.mkdir(`${root}/${project.slice(0, project.lastIndexOf("/"))}`, {
+            recursive: true,
+          });
+          await Deno.writeTextFile(`${root}/${project}`, mine);
+          const opts = { cwd: root, env: { HOME: home } };
+          const run = await runCliInProcess(["install", "--agent", agent], opts);
+          assert.equal(run.code, 1);
+          assert.match(run.out + run.err, /not one install wrote/);
+          assert.equal((await runCliInProcess(["uninstall", "--agent", agent], opts)).code, 1);
+          assert.equal(await Deno.readTextFile(`${root}/${project}`), mine);
+        }),
+    );
+    await t.step(
+      `--user: $XDG_CONFIG_HOME/${user.slice("xdg/".length)}, an unrestricted command`,
+      () =>
+        withRepo(async (root, home) => {
+          const env = { HOME: home, XDG_CONFIG_HOME: `${home}/xdg` };
+          const run = await runCliInProcess(["install", "--agent", agent, "--user"], {
+            cwd: root,
+            env,
+          });
+          assert.equal(run.code, 0, run.err);
+          const text = await Deno.readTextFile(`${home}/${user}/session-restore.ts`);
+          assert.equal(pluginCommand(agent, text), commandFor("user", root, agent as Agent));
+        }),
+    );
+  });
+}
+
+Deno.test("install --agent kilo: beside opencode's plugin, each removes only its own", async () => {
+  await withRepo(async (root, home) => {
+    const opts = { cwd: root, env: { HOME: home } };
+    for (const agent of ["opencode", "kilo"]) {
+      assert.equal((await runCliInProcess(["install", "--agent", agent], opts)).code, 0);
+    }
+    const opencode = await Deno.readTextFile(`${root}/${PLUGIN}`);
+    assert.equal(pluginCommand("kilo", opencode), undefined, "opencode's file is not kilo's");
+    assert.equal((await runCliInProcess(["uninstall", "--agent", "kilo"], opts)).code, 0);
+    await assert.rejects(Deno.stat(`${root}/${KILO_PLUGIN}`), Deno.errors.NotFound);
+    assert.equal(await Deno.readTextFile(`${root}/${PLUGIN}`), opencode);
+  });
 });
 
 /** The file `install --agent <agent>` writes its registration to, in the project. */
@@ -161,6 +190,7 @@ const REGISTERED: Record<string, string> = {
   qwen: ".qwen/settings.json",
   opencode: PLUGIN,
   copilot: ".github/hooks/session-restore.json",
+  kilo: KILO_PLUGIN,
 };
 
 Deno.test("doctor --agent: a registration carrying another agent's --agent is a fix", async (t) => {
@@ -175,7 +205,7 @@ Deno.test("doctor --agent: a registration carrying another agent's --agent is a 
           assert.ok(text.includes(`--agent ${agent}`), text);
           const ok = await runCliInProcess(["doctor", "--agent", agent], opts);
           assert.doesNotMatch(ok.out, /lacks --agent/);
-          // Only the registered command changes (opencode's file names its agent in a comment too).
+          // Only the registered command changes (a plugin file names its agent in a comment too).
           const edited = text.replace(
             /^.*session_restore\.ts.*$/m,
             (line) => line.replaceAll(` --agent ${agent}`, other && ` ${other}`),

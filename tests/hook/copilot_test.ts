@@ -76,7 +76,7 @@ Deno.test("ourPayload: Copilot's `new` is clear, its transcript unread; other ag
   });
   assert.equal(ourPayload({ ...payload, source: "resume" }, "copilot").source, "resume");
   assert.equal(ourPayload({ ...payload, source: undefined }, "copilot").source, undefined);
-  for (const agent of ["claude", "codex", "gemini", "qwen", "opencode"] as const) {
+  for (const agent of ["claude", "codex", "gemini", "qwen", "opencode", "kilo"] as const) {
     assert.equal(ourPayload(payload, agent), payload, agent);
   }
 });

@@ -41,7 +41,7 @@ Deno.test("sessionTitle", async (t) => {
     const out = await answer({ draft: true });
     assert.equal(out.sessionTitle, undefined);
   });
-  for (const agent of ["codex", "qwen", "opencode"]) {
+  for (const agent of ["codex", "qwen", "opencode", "kilo"]) {
     await t.step(`--agent ${agent}: the output is as before`, async () => {
       const out = await answer({ agent });
       assert.deepEqual(Object.keys(out), ["hookEventName", "additionalContext"]);
