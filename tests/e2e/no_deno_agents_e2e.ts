@@ -1,8 +1,9 @@
 /**
- * End to end in the real Codex CLI, Gemini CLI, Qwen Code and opencode on a machine without Deno (every tool of /usr/bin
- * and /bin but `deno` on PATH, none in ~/.deno/bin): after `/clear` the registered SessionStart
- * hook exits 0 through bin/with-deno, and this checks which of its two lines reaches whom — the
- * user's `systemMessage` on the screen, the agent's `additionalContext` in the next model request.
+ * End to end in the real Codex CLI, Gemini CLI, Qwen Code, opencode and Kilo Code CLI on a machine
+ * without Deno (every tool of /usr/bin and /bin but `deno` on PATH, none in ~/.deno/bin): after
+ * `/clear` the registered SessionStart hook exits 0 through bin/with-deno, and this checks which of
+ * its two lines reaches whom — the user's `systemMessage` on the screen, the agent's
+ * `additionalContext` in the next model request.
  * (Claude Code: tests/e2e/no_deno_e2e.ts.)
  */
 
@@ -20,10 +21,13 @@ import {
   type World,
 } from "./support/agents.ts";
 import {
+  configureKilo,
   configureOpencode,
   configureQwen,
+  ensureKilo,
   ensureOpencode,
   ensureQwen,
+  startKilo,
   startOpencode,
   startQwen,
 } from "./support/chat_agents.ts";
@@ -116,7 +120,10 @@ Deno.test("gemini e2e without Deno: /clear exits 0; what reaches the user and th
   }
 });
 
-/** Qwen Code (after `/clear`) and opencode (after `/new`) on the Chat Completions stand-in. */
+/**
+ * Qwen Code (after `/clear`), opencode and Kilo Code CLI (after `/new`) on the Chat Completions
+ * stand-in.
+ */
 for (
   const [name, clear, ensure, setUp] of [
     [
@@ -135,6 +142,15 @@ for (
       async (bin: string, world: World, url: string, env: Record<string, string>) => {
         await configureOpencode(world, url);
         return await startOpencode(bin, world, env);
+      },
+    ],
+    [
+      "kilo",
+      "/new",
+      ensureKilo,
+      async (bin: string, world: World, url: string, env: Record<string, string>) => {
+        await configureKilo(world, url);
+        return await startKilo(bin, world, env);
       },
     ],
   ] as const
@@ -163,9 +179,10 @@ for (
         );
         assert.ok(chat.requestText(next, "system").includes(AGENT_LINE));
       });
-      // opencode: the plugin's toast. Qwen Code 0.24.4 shows no SessionStart systemMessage (the
-      // model still has the line); asserted so that a Qwen that starts showing it is noticed.
-      const shows = name === "opencode";
+      // opencode and Kilo: the plugin's toast. Qwen Code 0.24.4 shows no SessionStart
+      // systemMessage (the model still has the line); asserted so that a Qwen that starts showing
+      // it is noticed.
+      const shows = name !== "qwen";
       await t.step(
         `the user: ${shows ? "a toast" : "nothing on the screen (Qwen Code)"}`,
         async () => {

@@ -1,5 +1,5 @@
 /**
- * Qwen Code and opencode for the end-to-end tests: installed pinned from npm into `.temp/e2e/`,
+ * Qwen Code, opencode and Kilo Code CLI for the end-to-end tests: installed pinned from npm into `.temp/e2e/`,
  * configured in a scratch HOME to talk to the Chat Completions stand-in (support/chat_stand_in.ts)
  * with no update check, telemetry or approval prompt, and started interactive in tmux.
  * @module
@@ -13,6 +13,12 @@ import { sleep, startTmux, type Tmux } from "./tmux.ts";
 export const QWEN_VERSION = "0.24.4";
 /** The opencode version the end-to-end tests run (and that the README names). */
 export const OPENCODE_VERSION = "1.18.33";
+/**
+ * The Kilo Code CLI version the end-to-end tests run (and that the README names): the newest whose
+ * Linux binary package (`@kilocode/cli-linux-x64`, which its postinstall fetches) is on the npm
+ * registry this runs against; 7.8.1's is not.
+ */
+export const KILO_VERSION = "7.7.7";
 
 /** The model name both clients ask the stand-in for. */
 const MODEL = "e2e-model";
@@ -25,6 +31,11 @@ export function ensureQwen(): Promise<string> {
 /** Installs the pinned opencode (once); returns its `opencode` binary. */
 export function ensureOpencode(): Promise<string> {
   return ensureClient("opencode-ai", OPENCODE_VERSION, "opencode");
+}
+
+/** Installs the pinned Kilo Code CLI (once); returns its `kilo` binary. */
+export function ensureKilo(): Promise<string> {
+  return ensureClient("@kilocode/cli", KILO_VERSION, "kilo");
 }
 
 /** Kills a client that never came up, so it cannot outlive the test. */
@@ -76,30 +87,43 @@ export async function startQwen(
   return await ready(tmux, "Type your message", 60_000);
 }
 
-/**
- * opencode's user config: the stand-in as an OpenAI-compatible provider (`baseURL`), its model
- * the default, every tool allowed (the model's shell runs the checkout's `session.ts`, outside
- * the project), no autoupdate or sharing.
- */
+/** opencode's user config (`~/.config/opencode/opencode.json`), for the stand-in. */
 export async function configureOpencode(world: World, baseUrl: string): Promise<void> {
   await Deno.mkdir(`${world.home}/.config/opencode`, { recursive: true });
   await Deno.writeTextFile(
     `${world.home}/.config/opencode/opencode.json`,
-    JSON.stringify({
-      $schema: "https://opencode.ai/config.json",
-      autoupdate: false,
-      share: "disabled",
-      model: `standin/${MODEL}`,
-      permission: { "*": "allow", external_directory: "allow" },
-      provider: {
-        standin: {
-          npm: "@ai-sdk/openai-compatible",
-          name: "Stand-in",
-          options: { baseURL: baseUrl, apiKey: "e2e-stand-in-key" },
-          models: { [MODEL]: { name: "E2E model" } },
-        },
+    JSON.stringify({ $schema: "https://opencode.ai/config.json", ...providerConfig(baseUrl) }),
+  );
+}
+
+/**
+ * What opencode's config and Kilo's (its fork, the same schema) share: the stand-in as an
+ * OpenAI-compatible provider (`baseURL`), its model the default, every tool allowed (the model's
+ * shell runs the checkout's `session.ts`, outside the project), no autoupdate or sharing.
+ */
+function providerConfig(baseUrl: string) {
+  return {
+    autoupdate: false,
+    share: "disabled",
+    model: `standin/${MODEL}`,
+    permission: { "*": "allow", external_directory: "allow" },
+    provider: {
+      standin: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Stand-in",
+        options: { baseURL: baseUrl, apiKey: "e2e-stand-in-key" },
+        models: { [MODEL]: { name: "E2E model" } },
       },
-    }),
+    },
+  };
+}
+
+/** Kilo Code CLI's user config (`~/.config/kilo/kilo.json`): opencode's, for the stand-in. */
+export async function configureKilo(world: World, baseUrl: string): Promise<void> {
+  await Deno.mkdir(`${world.home}/.config/kilo`, { recursive: true });
+  await Deno.writeTextFile(
+    `${world.home}/.config/kilo/kilo.json`,
+    JSON.stringify(providerConfig(baseUrl)),
   );
 }
 
@@ -116,6 +140,27 @@ export async function startOpencode(
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      ...env,
+    }),
+  });
+  return await ready(tmux, "Ask anything", 90_000);
+}
+
+/** Starts the Kilo Code CLI TUI in tmux (no model list, LSP download or telemetry); waits for its prompt. */
+export async function startKilo(
+  bin: string,
+  world: World,
+  env: Record<string, string> = {},
+): Promise<Tmux> {
+  const tmux = await startTmux({
+    command: [bin],
+    cwd: world.project,
+    env: clientEnv(world.home, {
+      KILO_DISABLE_AUTOUPDATE: "1",
+      KILO_DISABLE_MODELS_FETCH: "1",
+      KILO_DISABLE_LSP_DOWNLOAD: "1",
+      KILO_DISABLE_SESSION_INGEST: "1",
+      KILO_TELEMETRY_LEVEL: "off",
       ...env,
     }),
   });

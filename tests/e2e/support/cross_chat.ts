@@ -9,7 +9,13 @@
 
 import { dumpAsked, dumpPrompt, type Side } from "./cross.ts";
 import { dumpCommand, type World } from "./agents.ts";
-import { configureOpencode, startOpencode, startQwen } from "./chat_agents.ts";
+import {
+  configureKilo,
+  configureOpencode,
+  startKilo,
+  startOpencode,
+  startQwen,
+} from "./chat_agents.ts";
 import * as chat from "./chat_stand_in.ts";
 import { sleep, type Tmux } from "./tmux.ts";
 
@@ -124,4 +130,25 @@ export async function opencodeSide(bin: string, world: World, env: Record<string
     return await startOpencode(bin, world, env);
   });
   return chatSide("opencode", standIn, tmux, "/new");
+}
+
+/**
+ * Real Kilo Code CLI (opencode's `bash` tool), configured here for its own stand-in; `fresh`: its
+ * `/new`, or `/clear` (an alias of it). Either way the plugin runs with the new session's first
+ * message, as opencode's does.
+ */
+export async function kiloSide(
+  bin: string,
+  world: World,
+  env: Record<string, string>,
+  fresh: "/new" | "/clear" = "/new",
+) {
+  const standIn = chat.startStandIn(
+    script("bash", (command) => ({ command, description: "Dump the session handover" })),
+  );
+  const tmux = await started(standIn, async () => {
+    await configureKilo(world, standIn.url);
+    return await startKilo(bin, world, env);
+  });
+  return chatSide("Kilo Code CLI", standIn, tmux, fresh, false);
 }
