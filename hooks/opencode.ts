@@ -13,8 +13,9 @@
  * - An answer's `systemMessage` (the launcher's line when Deno is missing) is shown as a toast.
  *
  * `install --agent opencode` writes a thin plugin file into opencode's plugins folder that calls
- * {@link sessionRestore} with the registered command (lib/agents/plugin_file.ts). It runs inside
- * opencode (Bun), so it imports nothing but `node:` built-ins.
+ * {@link sessionRestore} with the registered command (lib/agents/plugin_file.ts); `install --agent
+ * kilo` writes the same into Kilo Code CLI's, a fork of opencode with these events and hooks. It
+ * runs inside the agent (Bun), so it imports nothing but `node:` built-ins.
  * @module
  */
 
