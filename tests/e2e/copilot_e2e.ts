@@ -14,7 +14,7 @@ import { ensureClaude } from "./support/claude.ts";
 import * as chat from "./support/chat_stand_in.ts";
 import { inChatWorld, mustStep } from "./support/chat_flow.ts";
 import { copilotSide, ensureCopilot, startCopilot } from "./support/copilot.ts";
-import { banner, claudeSide, type Side, STORE, storeDoc, withSides } from "./support/cross.ts";
+import { banner, claudeSide, inScene, storeDoc } from "./support/cross.ts";
 import { carried, carriedOnce, dumpOn, mark, pickUp } from "./support/pick_up.ts";
 import { pathWithoutDeno } from "./support/process.ts";
 import { isoStamp } from "../../lib/store/time.ts";
@@ -82,22 +82,9 @@ Deno.test("copilot e2e: dump, /clear restores once, the card after /compact, uni
     });
   }));
 
-Deno.test("copilot e2e: a handover crosses to and from Claude Code (--user registration)", async (t) => {
-  const world = await makeWorld();
-  const env = { SESSION_NOW: isoStamp(new Date()) };
-  const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
-  await withSides(world, STORE, async (sides) => {
-    const start = async <S extends Side>(side: Promise<S>) => {
-      const started = await side;
-      sides.push(started);
-      return started;
-    };
-    for (const agent of [[], ["--agent", "copilot", "--user"]]) {
-      const installed = await cli(world, { env }, "install", ...agent);
-      assert.equal(installed.code, 0, installed.out);
-    }
+Deno.test("copilot e2e: a handover crosses to and from Claude Code (--user registration)", (t) =>
+  inScene(t, [["--agent", "copilot", "--user"]], async ({ world, env, start, step }) => {
     assert.ok(await exists(`${world.home}/.copilot/hooks/session-restore.json`));
-    await linkSkill(world);
 
     const claude = await start(claudeSide(claudeBin, world, env));
     const fromClaude = mark("CLAUDE");
@@ -136,8 +123,7 @@ Deno.test("copilot e2e: a handover crosses to and from Claude Code (--user regis
       assert.ok(!text.includes(banner("from-copilot")));
       assert.match(await storeDoc(world, "from-copilot"), /^consumed: true$/m);
     });
-  });
-});
+  }));
 
 Deno.test("copilot e2e without Deno: the first request after /clear tells the model", async () => {
   const world = await makeWorld();

@@ -10,14 +10,12 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, linkSkill, makeWorld } from "./support/agents.ts";
 import { ensureClaude } from "./support/claude.ts";
 import { ensureKilo } from "./support/chat_agents.ts";
-import { chatFlow, mustStep } from "./support/chat_flow.ts";
+import { chatFlow } from "./support/chat_flow.ts";
 import { kiloSide } from "./support/cross_chat.ts";
-import { banner, claudeSide, type Side, STORE, storeDoc, withSides } from "./support/cross.ts";
+import { banner, claudeSide, inScene, storeDoc } from "./support/cross.ts";
 import { dumpOn, mark, pickUp } from "./support/pick_up.ts";
-import { isoStamp } from "../../lib/store/time.ts";
 
 const PLUGIN = "plugins/session-restore.ts";
 
@@ -42,23 +40,9 @@ Deno.test("kilo e2e: dump, /new restores once, /compact brings the card", (t) =>
     },
   }));
 
-Deno.test("kilo e2e: a handover crosses to and from Claude Code (/clear, --user registration)", async (t) => {
-  const world = await makeWorld();
-  const env = { SESSION_NOW: isoStamp(new Date()) };
-  const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
-  await withSides(world, STORE, async (sides) => {
-    const start = async <S extends Side>(side: Promise<S>) => {
-      const started = await side;
-      sides.push(started);
-      return started;
-    };
-    for (const agent of [[], ["--agent", "kilo", "--user"]]) {
-      const installed = await cli(world, { env }, "install", ...agent);
-      assert.equal(installed.code, 0, installed.out);
-    }
+Deno.test("kilo e2e: a handover crosses to and from Claude Code (/clear, --user registration)", (t) =>
+  inScene(t, [["--agent", "kilo", "--user"]], async ({ world, env, start, step }) => {
     assert.ok(await exists(`${world.home}/.config/kilo/${PLUGIN}`));
-    await linkSkill(world);
-
     const claude = await start(claudeSide(claudeBin, world, env));
     const kilo = await start(kiloSide(bin, world, env, "/clear"));
     await step("Kilo's first session, before any dump, carries nothing", async () => {
@@ -85,5 +69,4 @@ Deno.test("kilo e2e: a handover crosses to and from Claude Code (/clear, --user 
       assert.ok(!text.includes(banner("from-kilo")));
       assert.match(await storeDoc(world, "from-kilo"), /^consumed: true$/m);
     });
-  });
-});
+  }));

@@ -127,42 +127,40 @@ export async function configureKilo(world: World, baseUrl: string): Promise<void
   );
 }
 
-/** Starts the opencode TUI in tmux (no model list or LSP downloads); waits for its prompt. */
-export async function startOpencode(
+/**
+ * Starts the TUI of opencode or its fork Kilo (`prefix`: the agent's variable prefix, `OPENCODE`
+ * or `KILO`) in tmux with no autoupdate, model list or LSP download; waits for its prompt.
+ */
+async function startForkTui(
   bin: string,
   world: World,
-  env: Record<string, string> = {},
+  prefix: "OPENCODE" | "KILO",
+  env: Record<string, string>,
 ): Promise<Tmux> {
+  const off = ["AUTOUPDATE", "MODELS_FETCH", "LSP_DOWNLOAD"]
+    .map((what) => [`${prefix}_DISABLE_${what}`, "1"]);
   const tmux = await startTmux({
     command: [bin],
     cwd: world.project,
-    env: clientEnv(world.home, {
-      OPENCODE_DISABLE_AUTOUPDATE: "1",
-      OPENCODE_DISABLE_MODELS_FETCH: "1",
-      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-      ...env,
-    }),
+    env: clientEnv(world.home, { ...Object.fromEntries(off), ...env }),
   });
   return await ready(tmux, "Ask anything", 90_000);
 }
 
-/** Starts the Kilo Code CLI TUI in tmux (no model list, LSP download or telemetry); waits for its prompt. */
-export async function startKilo(
+/** Starts the opencode TUI in tmux; waits for its prompt. */
+export function startOpencode(
   bin: string,
   world: World,
   env: Record<string, string> = {},
 ): Promise<Tmux> {
-  const tmux = await startTmux({
-    command: [bin],
-    cwd: world.project,
-    env: clientEnv(world.home, {
-      KILO_DISABLE_AUTOUPDATE: "1",
-      KILO_DISABLE_MODELS_FETCH: "1",
-      KILO_DISABLE_LSP_DOWNLOAD: "1",
-      KILO_DISABLE_SESSION_INGEST: "1",
-      KILO_TELEMETRY_LEVEL: "off",
-      ...env,
-    }),
-  });
-  return await ready(tmux, "Ask anything", 90_000);
+  return startForkTui(bin, world, "OPENCODE", env);
+}
+
+/** Starts the Kilo Code CLI TUI in tmux (no session upload either); waits for its prompt. */
+export function startKilo(
+  bin: string,
+  world: World,
+  env: Record<string, string> = {},
+): Promise<Tmux> {
+  return startForkTui(bin, world, "KILO", { KILO_DISABLE_SESSION_INGEST: "1", ...env });
 }

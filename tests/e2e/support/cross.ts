@@ -296,3 +296,44 @@ export async function withClaudeSides(
     await test(world, sides, env);
   });
 }
+
+/** Claude Code and other clients in one project, as a test sees them. */
+export interface Scene {
+  world: World;
+  /** One clock for every client, its shell tool and its hooks: each dump is "just now". */
+  env: Record<string, string>;
+  /** Starts a client (stopped after the test). */
+  start: <S extends Side>(side: Promise<S>) => Promise<S>;
+  /** A step of the test that, when it fails, stops the test. */
+  step: (name: string, fn: () => Promise<void>) => Promise<void>;
+}
+
+/**
+ * Runs `test` as the body of `t` in a fresh world with Claude Code's hook installed, then one
+ * `install` per entry of `installs` (its arguments, e.g. `["--agent", "kilo", "--user"]`), and the
+ * skill linked; {@link withSides} reports a failure and cleans up.
+ */
+export async function inScene(
+  t: Deno.TestContext,
+  installs: string[][],
+  test: (scene: Scene) => Promise<void>,
+): Promise<void> {
+  const world = await claude.makeWorld();
+  const env = { SESSION_NOW: isoStamp(new Date()) };
+  await withSides(world, STORE, async (sides) => {
+    for (const args of [[], ...installs]) {
+      const installed = await cli(world, { env }, "install", ...args);
+      assert.equal(installed.code, 0, installed.out);
+    }
+    await linkSkill(world);
+    const start = async <S extends Side>(side: Promise<S>) => {
+      const started = await side;
+      sides.push(started);
+      return started;
+    };
+    const step = async (name: string, fn: () => Promise<void>) => {
+      if (!(await t.step(name, fn))) throw new Error(`step failed: ${name}`);
+    };
+    await test({ world, env, start, step });
+  });
+}
