@@ -32,14 +32,19 @@ export function qwenHome(env: (name: string) => string | undefined): string {
   return env("QWEN_HOME") || join(home(env), ".qwen");
 }
 
+/** `app`'s folder in the user's XDG config home: `$XDG_CONFIG_HOME/<app>`, else `~/.config/<app>`. */
+function xdgConfig(env: (name: string) => string | undefined, app: string): string {
+  return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), app);
+}
+
 /** opencode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
 export function opencodeConfig(env: (name: string) => string | undefined): string {
-  return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), "opencode");
+  return xdgConfig(env, "opencode");
 }
 
 /** Kilo Code CLI's user config folder: `$XDG_CONFIG_HOME/kilo`, else `~/.config/kilo`. */
 export function kiloConfig(env: (name: string) => string | undefined): string {
-  return join(env("XDG_CONFIG_HOME") || join(home(env), ".config"), "kilo");
+  return xdgConfig(env, "kilo");
 }
 
 /** GitHub Copilot CLI's home: `COPILOT_HOME`, else `~/.copilot`. */

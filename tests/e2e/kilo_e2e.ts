@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { ensureClaude } from "./support/claude.ts";
 import { ensureKilo } from "./support/chat_agents.ts";
 import { chatFlow } from "./support/chat_flow.ts";
-import { kiloSide } from "./support/cross_chat.ts";
+import { compactFork, kiloSide } from "./support/cross_chat.ts";
 import { banner, claudeSide, inScene, storeDoc } from "./support/cross.ts";
 import { dumpOn, mark, pickUp } from "./support/pick_up.ts";
 
@@ -31,10 +31,7 @@ Deno.test("kilo e2e: dump, /new restores once, /compact brings the card", (t) =>
     agent: "kilo",
     configure: () => Promise.resolve(), // its config names the stand-in: kiloSide writes it
     start: (world, env) => kiloSide(bin, world, env),
-    compact: async (side) => {
-      await side.tmux.submit("/compact");
-      await side.tmux.waitForScreen("Compaction", 60_000);
-    },
+    compact: compactFork,
     uninstalled: async (world) => {
       assert.ok(!(await exists(`${world.project}/.kilo/${PLUGIN}`)), "the plugin file is gone");
     },

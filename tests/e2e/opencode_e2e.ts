@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { ensureOpencode } from "./support/chat_agents.ts";
 import { chatFlow } from "./support/chat_flow.ts";
-import { opencodeSide } from "./support/cross_chat.ts";
+import { compactFork, opencodeSide } from "./support/cross_chat.ts";
 
 const bin = await ensureOpencode();
 
@@ -18,10 +18,7 @@ Deno.test("opencode e2e: dump, /new restores once, /compact brings the card", (t
     agent: "opencode",
     configure: () => Promise.resolve(), // its config names the stand-in: opencodeSide writes it
     start: (world, env) => opencodeSide(bin, world, env),
-    compact: async (side) => {
-      await side.tmux.submit("/compact");
-      await side.tmux.waitForScreen("Compaction", 60_000);
-    },
+    compact: compactFork,
     uninstalled: async (world) => {
       await assert.rejects(
         Deno.stat(`${world.project}/.opencode/plugins/session-restore.ts`),

@@ -120,6 +120,12 @@ export async function qwenSide(
   return chatSide("Qwen Code", standIn, tmux, "/clear");
 }
 
+/** opencode's and Kilo's compaction: `/compact`, done once the screen says so. */
+export async function compactFork(side: Side): Promise<void> {
+  await side.tmux.submit("/compact");
+  await side.tmux.waitForScreen("Compaction", 60_000);
+}
+
 /** Real opencode (its `bash` tool), configured here for its own stand-in. */
 export async function opencodeSide(bin: string, world: World, env: Record<string, string>) {
   const standIn = chat.startStandIn(
