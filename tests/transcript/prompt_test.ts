@@ -215,3 +215,27 @@ Deno.test("typedText: a person's text about the client's shapes stays theirs", (
     ]
   ) assert.equal(typedText(own), own, own);
 });
+
+Deno.test("what counts as typed is judged in prompt.ts alone: no other lib file reads the marks", () => {
+  // The fields and shapes that say who wrote a user message: code reading any of them elsewhere
+  // would be a second rule of what a person typed.
+  const marks =
+    /isCompactSummary|isMeta|isVisibleInTranscriptOnly|\.origin\b|provenance|environment_context|AGENTS\.md|task-notification|Request interrupted|Caveat: /;
+  const lib = new URL("../../lib/", import.meta.url);
+  const offenders: string[] = [];
+  const walk = (dir: URL) => {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) walk(new URL(`${e.name}/`, dir));
+      else if (e.name.endsWith(".ts") && new URL(e.name, dir).pathname !== prompt.pathname) {
+        Deno.readTextFileSync(new URL(e.name, dir)).split("\n").forEach((line, i) => {
+          if (!/^\s*(\*|\/\/|\/\*\*)/.test(line) && marks.test(line)) {
+            offenders.push(`${new URL(e.name, dir).pathname}:${i + 1}: ${line.trim()}`);
+          }
+        });
+      }
+    }
+  };
+  const prompt = new URL("transcript/prompt.ts", lib);
+  walk(lib);
+  assert.deepEqual(offenders, []);
+});
