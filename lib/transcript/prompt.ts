@@ -102,8 +102,7 @@ export function promptText(record: any): string | undefined {
 
 /**
  * What a person typed in message content (a string, or blocks of which the `text` ones count;
- * images are set aside), or undefined: content with a tool result, or nothing typed in it. Also
- * the content of a queued message (lib/transcript/claude.ts, `queue-operation`).
+ * images are set aside), or undefined: content with a tool result, or nothing typed in it.
  */
 // deno-lint-ignore no-explicit-any
 export function contentText(content: any): string | undefined {
@@ -118,6 +117,18 @@ export function contentText(content: any): string | undefined {
     text = parts.join("\n");
   } else return undefined;
   return typedText(text);
+}
+
+/**
+ * What a person typed in a queued message (`queue-operation` enqueue: lib/transcript/claude.ts,
+ * lib/continuity/idle.ts), or undefined: {@link contentText}, and a slash command (`/name …`) is
+ * none, as it is once delivered (its `<command-name>` wrapper). Only here: a delivered prompt
+ * that starts with `/` is text the client let through as such ("/usr is full").
+ */
+// deno-lint-ignore no-explicit-any
+export function queuedText(content: any): string | undefined {
+  const text = contentText(content);
+  return text !== undefined && /^\/[A-Za-z][\w:-]*(?:\s|$)/.test(text) ? undefined : text;
 }
 
 /**
@@ -153,7 +164,7 @@ export function codexPromptText(message: any): string | undefined {
  * nothing here: a message opened by a task notification ({@link NOTICE_TAG}) is none;
  * {@link CONTEXT_TAGS} blocks are removed (a tag never closed is text someone typed about it: the
  * client closes its own), and so are the lines the client appends ({@link CLIENT_LINES}); a message
- * that is a slash command (`/name`, as queued), its output, shell input ({@link NOT_PROMPTS}) or
+ * that is a slash command's wrapper, its output, shell input ({@link NOT_PROMPTS}) or
  * one of the client's own ({@link CLIENT_OPENINGS}) is none; the client's `[Image #N]` markers go,
  * and so does the `\` a terminal leaves at the end of a line typed with a line break. Everything
  * that quotes a request reads it through here.
@@ -169,7 +180,6 @@ export function typedText(raw: string): string | undefined {
   if (!text) return undefined;
   if (text.startsWith("<") && NOT_PROMPTS.some((w) => text.startsWith(w, 1))) return undefined;
   if (CLIENT_OPENINGS.some((o) => text.startsWith(o))) return undefined;
-  if (text.startsWith("/") && /^\/[A-Za-z][\w:-]*(?:\s|$)/.test(text)) return undefined;
   if (text.includes("[Image #")) text = text.replace(/\[Image #\d+\]/g, "");
   if (text.includes("\\")) text = text.replace(/\\(\r?\n)/g, "$1");
   text = text.trim();

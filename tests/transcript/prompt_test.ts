@@ -4,6 +4,7 @@ import {
   contentText,
   isSubstantive,
   promptText,
+  queuedText,
   typedText,
 } from "../../lib/transcript/prompt.ts";
 import { prng, textOf } from "../support/prng.ts";
@@ -174,7 +175,7 @@ Deno.test("what counts as typed: every client-written shape of Claude Code's use
   const path = "../fixtures/transcripts/hand/client_text.jsonl";
   for (const { shape, expect, rec } of shapes(path)) {
     await t.step(shape, () => {
-      const got = rec.type === "queue-operation" ? contentText(rec.content) : promptText(rec);
+      const got = rec.type === "queue-operation" ? queuedText(rec.content) : promptText(rec);
       assert.equal(got ?? null, expect);
     });
   }
@@ -210,6 +211,7 @@ Deno.test("typedText: a person's text about the client's shapes stays theirs", (
       "Why does the output say 'Read the output file to retrieve the result'?",
       "grep for <task-notification> in the logs",
       "/tmp/build is full, clean it",
+      "/usr is full: clean it",
       "<channels> are listed in config.ts",
       "Summarise: This session is being continued is what the client writes",
     ]
