@@ -196,9 +196,10 @@ function withoutContext(text: string): string {
   let out = "";
   let from = 0;
   for (let lt = text.indexOf("<"); lt !== -1; lt = text.indexOf("<", Math.max(lt + 1, from))) {
-    // The whole name: `ide_opened_file`, not only the `ide_` it starts with.
+    // The whole name: `ide_opened_file`, not only the `ide_` it starts with. It ends at the next
+    // `<` too, so a paste of many `<` is scanned once, not once per `<`.
     let end = lt + 1;
-    while (end < text.length && !" \t\n>/".includes(text[end])) end++;
+    while (end < text.length && !" \t\n>/<".includes(text[end])) end++;
     const name = text.slice(lt + 1, end);
     if (!isContextTag(name)) continue;
     const close = text.startsWith("/>", end) ? end : text.indexOf(`</${name}>`, end);
