@@ -12,6 +12,7 @@
  * - plugin_file.ts: opencode's and Kilo's registration, a whole plugin file: its text, the command read back
  * - gitignore.ts: whether `.gitignore` keeps `.claude/state/` out of git, and the line to add
  * - registration.ts: the IO around those edits: read, edit, write atomically; the gitignore
+ * - installed.ts: whether an install names this project (its Claude Code settings register the hook)
  * - finding.ts: one line of doctor's report
  * - doctor.ts: doctor's findings: Deno, each registration read back, the store, gitignore
  * - registered_command.ts: one registered command read back: words, script, grants, and its own faults

@@ -3,8 +3,9 @@
  * on stdin and prints exactly one line: the handover a `/clear` would restore now (slug, age), the
  * open parked count, and the context fill; `--segment` leaves the fill out, for users who compose
  * their own line. It also records the client's exact context figures for this session, which the
- * UserPromptSubmit nudge prefers to the transcript's (lib/pressure/state.ts). Nothing it reads can
- * make it fail: what is unknown is left out of the line.
+ * UserPromptSubmit nudge prefers to the transcript's (lib/pressure/state.ts), creating the store
+ * for them only in a project an install names. Nothing it reads can make it fail: what is unknown
+ * is left out of the line.
  * @module
  */
 
@@ -15,7 +16,8 @@ import { findRoot, type Store, storeAt, storeOutside } from "../store/store.ts";
 import { candidateIn } from "../hook/restore.ts";
 import { DEFAULT_OPTIONS } from "../hook/input.ts";
 import { bannerAgo } from "../frame/banner.ts";
-import { exists } from "../fs/path.ts";
+import { exists, isDir } from "../fs/path.ts";
+import type * as Installed from "../agents/installed.ts";
 import type * as ParkedFile from "../parked/file.ts";
 import { claudeUsed, type Fill, fillWords } from "../pressure/fill.ts";
 import { recordStatusFill } from "../pressure/state.ts";
@@ -35,8 +37,8 @@ export const SPEC = modeSpec({
   },
   notes: [
     "Set by install --statusline where no settings file of the project has a status line.",
-    "Records the context figures per session for the UserPromptSubmit nudge (in an existing " +
-    "store).",
+    "Records the context figures per session for the UserPromptSubmit nudge: in the store, " +
+    "created first only where the project's settings register the hooks.",
   ],
 });
 
@@ -110,6 +112,23 @@ function statusStore(input: StatusInput, ctx: Context, dir?: string): Store | un
   return storeOutside(store) === undefined ? store : undefined;
 }
 
+/**
+ * Whether the status line may create the missing store to keep its figures: only in a project an
+ * install names (lib/agents/installed.ts), so the nudge has them from the first prompt. The
+ * settings reader is loaded only while the store is missing.
+ */
+async function mayCreate(store: Store, ctx: Context): Promise<boolean> {
+  if (isDir(store.dir)) return false;
+  try {
+    const installed: typeof Installed = await import(
+      import.meta.resolve("../agents/installed.ts")
+    );
+    return installed.installedIn(store, ctx.env);
+  } catch {
+    return false;
+  }
+}
+
 /** Runs `statusline`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
@@ -131,7 +150,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       } catch { /* an unreadable PARKED.md counts none here; list says why */ }
     }
     if (input.fill && safeSessionId(input.session)) {
-      recordStatusFill(store, input.session, input.fill, ctx.now);
+      recordStatusFill(store, input.session, input.fill, ctx.now, await mayCreate(store, ctx));
     }
   }
   ctx.out(statusText({ handover, parked, fill: input.fill }, a.flags.segment === true));

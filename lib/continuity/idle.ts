@@ -8,7 +8,7 @@
  * @module
  */
 
-import { contentText, isSubstantive, promptText } from "../transcript/prompt.ts";
+import { isSubstantive, promptText, queuedText } from "../transcript/prompt.ts";
 import { mayBeWork, TAIL_BYTES } from "./glance.ts";
 import { readTail } from "../transcript/tail.ts";
 
@@ -35,7 +35,7 @@ export function idleSession(path: string): boolean | undefined {
       continue; // a bad line: the reader skips it too
     }
     const prompt = queued
-      ? (rec?.operation === "enqueue" ? contentText(rec.content) : undefined)
+      ? (rec?.operation === "enqueue" ? queuedText(rec.content) : undefined)
       : promptText(rec);
     if (prompt !== undefined && isSubstantive(prompt)) return false;
   }

@@ -67,16 +67,24 @@ export function readStatusFill(store: Store, session: string): Fill | undefined 
 }
 
 /**
- * Records the statusline's figures for `session` in an existing store (a status line runs in
- * every project of a user-wide install: it never creates one), only when they changed.
+ * Records the statusline's figures for `session`, only when they changed, in an existing store;
+ * with `create` (a project an install names: lib/agents/installed.ts), creating it first. A status
+ * line runs in every project of a user-wide install: there it never creates one.
  */
-export function recordStatusFill(store: Store, session: string, fill: Fill, now: Date): boolean {
+export function recordStatusFill(
+  store: Store,
+  session: string,
+  fill: Fill,
+  now: Date,
+  create = false,
+): boolean {
   const path = pathOf(store, FILL_PREFIX, session);
   if (path === undefined) return false;
   const before = readStatusFill(store, session);
   if (before && before.used === fill.used && before.size === fill.size) return false;
   try {
-    if (!Deno.statSync(store.dir).isDirectory) return false;
+    if (create) ensureStore(store);
+    else if (!Deno.statSync(store.dir).isDirectory) return false;
     writeFileAtomicSync(
       path,
       `${JSON.stringify({ used: fill.used, size: fill.size, at: isoStamp(now) })}\n`,

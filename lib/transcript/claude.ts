@@ -20,7 +20,7 @@ import {
 } from "./facts.ts";
 import { forEachLine, textReader } from "./lines.ts";
 import { subagentFiles } from "./subagents.ts";
-import { contentText, promptText } from "./prompt.ts";
+import { promptText, queuedText } from "./prompt.ts";
 
 export { promptText };
 
@@ -168,7 +168,7 @@ export class TranscriptReader {
   #queue(rec: Json, n: number): void {
     if (rec.operation === "enqueue") {
       // Nothing typed in it (a slash command, IDE context alone) still holds its place in line.
-      this.#queued.push({ text: contentText(rec.content) ?? "", line: n });
+      this.#queued.push({ text: queuedText(rec.content) ?? "", line: n });
     } else if (rec.operation === "dequeue") this.#queued.shift();
     else if (rec.operation === "remove") this.#queued.pop();
   }

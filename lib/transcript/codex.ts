@@ -19,6 +19,7 @@ import { redact } from "../secrets/redact.ts";
 import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
 import { fileReader, textReader } from "./lines.ts";
 import { clip, tail } from "../text/cut.ts";
+import { codexPromptText } from "./prompt.ts";
 
 /** A tool call waiting for its output: the files it would touch. */
 interface PendingCall {
@@ -34,19 +35,6 @@ export function patchFiles(patch: string): string[] {
     if (p && !out.includes(p)) out.push(p);
   }
   return out;
-}
-
-/** Text a person typed, or undefined for the wrappers Codex sends as user messages. */
-function typedText(content: unknown): string | undefined {
-  if (!Array.isArray(content)) return undefined;
-  const text = content.map((c: Json) => (typeof c?.text === "string" ? c.text : "")).join("\n")
-    .trim();
-  if (text === "") return undefined;
-  // <environment_context>, <user_instructions>, <skills_instructions>, AGENTS.md, …
-  if (/^<[a-z_]+>[\s\S]*<\/[a-z_]+>$/.test(text) || text.startsWith("# AGENTS.md")) {
-    return undefined;
-  }
-  return text;
 }
 
 /** True when a tool output says the call failed (non-zero exit, rejected patch). */
@@ -98,7 +86,7 @@ export class CodexReader {
 
   #item(p: Json, n: number): void {
     if (p.type === "message" && p.role === "user") {
-      const text = redacted(typedText(p.content));
+      const text = redacted(codexPromptText(p));
       if (text === undefined) return;
       this.#b.requested(text, n, clip(text, 300));
     } else if (p.type === "message" && p.role === "assistant") {

@@ -13,9 +13,10 @@
  *   folder, symlinks resolved: no FIFO blocks, no symlink leads out); imports nothing
  * - tail.ts: a transcript's last bytes, through open.ts (SessionEnd's glance, the nudge)
  * - lines.ts: line by line, streamed from a file in chunks or split from text
- * - prompt.ts: what a person typed, in a Claude Code user record (`typedText`, the one
- *   flattening: client wrappers and markers set aside), and whether it asks for something
- *   (`isSubstantive`: not a "thanks" or "ok"); imports nothing
+ * - prompt.ts: what a person typed, in a Claude Code or Codex user message (the one rule: who
+ *   the record says wrote it, then `typedText`, the client's wrappers, notices and appended lines
+ *   set aside), and whether it asks for something (`isSubstantive`: not a "thanks" or "ok");
+ *   imports nothing
  * - claude.ts: Claude Code's record shapes, read into the builder
  * - subagents.ts: the subagents' own transcripts beside a Claude Code session's
  * - codex.ts: Codex's rollout shapes and V4A patches, read into the builder

@@ -4,6 +4,7 @@ import { parseStatusInput, statusText, windowFill } from "../../lib/cli/statusli
 import { FILL_PREFIX } from "../../lib/pressure/state.ts";
 import { NOW, put, scratchDir, scratchProject, writeDoc } from "../support/scratch.ts";
 import { runCliProcess } from "../support/run.ts";
+import { installHook } from "../support/registered.ts";
 import { WELL_FORMED } from "../parked/_fixture.ts";
 
 /** The statusline JSON as Claude Code sends it (2.1.x: the fields this reads, and some others). */
@@ -101,6 +102,38 @@ Deno.test("statusline as a process", async (t) => {
       r.stdout,
       "session: no handover pending · 0 parked · context 72 % (144k of 200k tokens)\n",
     );
+    await assert.rejects(Deno.stat(p.store.dir));
+  });
+  for (const scope of ["project", "local"] as const) {
+    await t.step(
+      `installed here (${scope}), no store yet: the figures kept from the first reply`,
+      async () => {
+        await using p = await scratchProject({ store: false });
+        await installHook(p.root, { scope });
+        // A fresh clone has the shared settings but not the store (kept out of git).
+        await Deno.remove(p.store.dir, { recursive: true }).catch(() => {});
+        const r = await runCliProcess(["statusline"], {
+          cwd: p.root,
+          stdin: statusJson(p.root, "sid-3", WINDOW),
+        });
+        assert.equal(r.code, 0, r.stderr);
+        const saved = JSON.parse(await Deno.readTextFile(join(p.store.dir, `${FILL_PREFIX}sid-3`)));
+        assert.deepEqual([saved.used, saved.size], [144_000, 200_000]);
+      },
+    );
+  }
+  await t.step("a user-wide install names no project: no store created", async () => {
+    await using p = await scratchProject({ store: false });
+    await using home = await scratchDir();
+    await installHook(p.root, { scope: "user", home: home.path });
+    await Deno.remove(p.store.dir, { recursive: true }).catch(() => {});
+    const r = await runCliProcess(["statusline"], {
+      cwd: p.root,
+      stdin: statusJson(p.root, "sid-4", WINDOW),
+      env: { HOME: home.path },
+      unset: ["CLAUDE_CONFIG_DIR"],
+    });
+    assert.equal(r.code, 0, r.stderr);
     await assert.rejects(Deno.stat(p.store.dir));
   });
   await t.step("garbage on stdin: still one line, exit 0", async () => {

@@ -98,6 +98,12 @@ for (const claude of await ensureClaudes()) {
       });
       await t.step("at ~72 %: the next request carries the nudge, once", async () => {
         await work(s, prompts.fill72, "Seventy-two done");
+        // No store yet (install creates none, nothing dumped): the status line creates it for its
+        // figures, since the project's settings register the hooks.
+        await s.tmux!.waitForScreen((screen) => /context 7\d %/.test(screen), 30_000);
+        const store = `${s.world.project}/.claude/state/session`;
+        const fills = [...Deno.readDirSync(store)].filter((e) => e.name.startsWith(".fill-"));
+        assert.equal(fills.length, 1, "the status line's figures, kept from the first reply");
         const quiet = await ask(s, prompts.after72);
         assert.equal(nudges(quiet).length, 1, JSON.stringify(nudges(quiet)));
         assert.match(nudges(quiet)[0], /The context is 7[23] %/);

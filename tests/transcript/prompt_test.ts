@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { contentText, isSubstantive, promptText, typedText } from "../../lib/transcript/prompt.ts";
+import {
+  codexPromptText,
+  contentText,
+  isSubstantive,
+  promptText,
+  queuedText,
+  typedText,
+} from "../../lib/transcript/prompt.ts";
 import { prng, textOf } from "../support/prng.ts";
 
 Deno.test("isSubstantive: acknowledgements and go-aheads ask for nothing new", () => {
@@ -153,4 +160,84 @@ Deno.test("isSubstantive: praise is an acknowledgement", () => {
   for (const ask of ["work on the parser", "help me with the tests", "job queue is stuck"]) {
     assert.equal(isSubstantive(ask), true, ask);
   }
+});
+
+/** A fixture's records, each naming the client-written shape it holds and what of it was typed. */
+function shapes(
+  path: string,
+): { shape: string; expect: string | null; rec: Record<string, unknown> }[] {
+  return Deno.readTextFileSync(new URL(path, import.meta.url)).split("\n").filter(Boolean)
+    .map((l) => JSON.parse(l)).filter((rec) => typeof rec.shape === "string")
+    .map((rec) => ({ shape: rec.shape, expect: rec.expect, rec }));
+}
+
+Deno.test("what counts as typed: every client-written shape of Claude Code's user records", async (t) => {
+  const path = "../fixtures/transcripts/hand/client_text.jsonl";
+  for (const { shape, expect, rec } of shapes(path)) {
+    await t.step(shape, () => {
+      const got = rec.type === "queue-operation" ? queuedText(rec.content) : promptText(rec);
+      assert.equal(got ?? null, expect);
+    });
+  }
+  await t.step("the facts quote only what was typed", async () => {
+    const { parseTranscript } = await import("../../lib/transcript/claude.ts");
+    const text = Deno.readTextFileSync(new URL(path, import.meta.url));
+    const facts = parseTranscript(text, { root: "/home/dev/app" });
+    const typed = shapes(path).map((s) => s.expect).filter((e) => e !== null);
+    assert.deepEqual(facts.recentRequests?.map((m) => m.text), typed);
+    assert.equal(facts.firstSubstantive?.text, typed[0]);
+    assert.equal(facts.lastSubstantive?.text, "Now cap the retries at 3");
+    assert.doesNotMatch(JSON.stringify(facts.recentRequests), /output file|transcript at|\/init/);
+  });
+});
+
+Deno.test("what counts as typed: Codex's user messages, by provenance, else by shape", async (t) => {
+  const path = "../fixtures/codex/client_text.jsonl";
+  for (const { shape, expect, rec } of shapes(path)) {
+    await t.step(shape, () => assert.equal(codexPromptText(rec.payload) ?? null, expect));
+  }
+  await t.step("the rollout's facts quote only what was typed", async () => {
+    const { parseCodexTranscript } = await import("../../lib/transcript/codex.ts");
+    const text = Deno.readTextFileSync(new URL(path, import.meta.url));
+    const facts = parseCodexTranscript(text, { root: "/tmp/p" });
+    const typed = shapes(path).map((s) => s.expect).filter((e) => e !== null);
+    assert.deepEqual(facts.recentRequests?.map((m) => m.text), typed);
+  });
+});
+
+Deno.test("typedText: a person's text about the client's shapes stays theirs", () => {
+  for (
+    const own of [
+      "Why does the output say 'Read the output file to retrieve the result'?",
+      "grep for <task-notification> in the logs",
+      "/tmp/build is full, clean it",
+      "/usr is full: clean it",
+      "<channels> are listed in config.ts",
+      "Summarise: This session is being continued is what the client writes",
+    ]
+  ) assert.equal(typedText(own), own, own);
+});
+
+Deno.test("what counts as typed is judged in prompt.ts alone: no other lib file reads the marks", () => {
+  // The fields and shapes that say who wrote a user message: code reading any of them elsewhere
+  // would be a second rule of what a person typed.
+  const marks =
+    /isCompactSummary|isMeta|isVisibleInTranscriptOnly|\.origin\b|provenance|environment_context|AGENTS\.md|task-notification|Request interrupted|Caveat: /;
+  const lib = new URL("../../lib/", import.meta.url);
+  const offenders: string[] = [];
+  const walk = (dir: URL) => {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) walk(new URL(`${e.name}/`, dir));
+      else if (e.name.endsWith(".ts") && new URL(e.name, dir).pathname !== prompt.pathname) {
+        Deno.readTextFileSync(new URL(e.name, dir)).split("\n").forEach((line, i) => {
+          if (!/^\s*(\*|\/\/|\/\*\*)/.test(line) && marks.test(line)) {
+            offenders.push(`${new URL(e.name, dir).pathname}:${i + 1}: ${line.trim()}`);
+          }
+        });
+      }
+    }
+  };
+  const prompt = new URL("transcript/prompt.ts", lib);
+  walk(lib);
+  assert.deepEqual(offenders, []);
 });
