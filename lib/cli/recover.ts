@@ -12,7 +12,7 @@ import { restoredSlug } from "../store/latest.ts";
 import { writeHandover } from "../handover/write.ts";
 import { concreteMention, kindName } from "../handover/checks.ts";
 import { codeSpan } from "../handover/files_table.ts";
-import { findSection } from "../handover/document.ts";
+import { type StopState, stopState } from "../transcript/stop_state.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { redactionNoteLazily, redactLazily } from "../secrets/lazy.ts";
 import { refusal } from "../store/slug.ts";
@@ -34,9 +34,10 @@ export const SPEC = modeSpec({
   maxPositionals: 1,
   notes: [
     "Without --transcript or --session: the newest transcript of this project that is not the",
-    "running session's (CLAUDE_CODE_SESSION_ID). The draft holds the first and last requests,",
-    "files touched, unfinished tasks, deferrals, unanswered questions and the last assistant",
-    "text; its front matter says recovered: true.",
+    "running session's (CLAUDE_CODE_SESSION_ID). The draft holds the task the session was on",
+    "and the requests before it, where it stopped (finished, in progress, waiting, blocked or",
+    "unclear, with the transcript's line), files touched, unfinished tasks, deferrals, unanswered",
+    "questions and the next step that follows; its front matter says recovered: true.",
     "Example: session.ts recover --session 5f0c2d1e-…",
   ],
 });
@@ -81,6 +82,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const { evidence: ev, redacted } = await collectRedacted({ store, now: ctx.now, since, loaded });
   // The drafted text quotes the transcript: redacted before it is written, as dump's stdin is.
   const draft = await redactLazily(recoverMarkdown(loaded.facts));
+  const stopped = stopState(loaded.facts);
   const d = await writeHandover(draft.text, ev, {
     now: ctx.now,
     name,
@@ -101,13 +103,16 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ].join("\n"),
   );
   const f = loaded.facts;
-  ctx.out(renderConfidence(recoverPoints({
-    transcript: f.path,
-    lines: f.lines ?? 0,
-    badLines: f.badLines ?? 0,
-    nextStep: findSection(d.sections, "Next step"),
-    slug: d.slug,
-  })));
+  // The points quote the transcript too: redacted as the draft is.
+  ctx.out(
+    (await redactLazily(renderConfidence(recoverPoints({
+      transcript: f.path,
+      lines: f.lines ?? 0,
+      badLines: f.badLines ?? 0,
+      stopped,
+      slug: d.slug,
+    })))).text,
+  );
   return EXIT.ok;
 }
 
@@ -117,15 +122,16 @@ export interface RecoverFacts {
   lines: number;
   /** Lines that were not JSON records (skipped). */
   badLines: number;
-  /** The draft's `## Next step`, if it has one. */
-  nextStep?: string;
+  /** Where the session stopped, from the transcript (lib/transcript/stop_state.ts). */
+  stopped: StopState;
   slug: string;
 }
 
 /**
- * The points of a recover (pure): the transcript read whole (no line skipped as not JSON), and
- * the draft's next step concrete by dump's rule (lib/handover/checks.ts) — a draft's is the last
- * request and the last assistant text, which may name nothing.
+ * The points of a recover (pure), each on the session's own evidence, never on text the draft
+ * wrote: the transcript read whole (no line skipped as not JSON); where the session stopped told
+ * by the transcript (not unclear); and a place to start named by the transcript's own words — the
+ * state's evidence, else the last request — by dump's rule of concrete (lib/handover/checks.ts).
  */
 export function recoverPoints(f: RecoverFacts): Point[] {
   const read = point(
@@ -136,14 +142,39 @@ export function recoverPoints(f: RecoverFacts): Point[] {
     }`,
     "the draft may miss what those lines held",
   );
-  const named = f.nextStep === undefined ? undefined : concreteMention(f.nextStep);
-  const next = named
-    ? point("next step", true, `names ${codeSpan(named.what)} (${kindName(named.kind)})`)
-    : point(
-      "next step",
+  const s = f.stopped;
+  const where = s.state === "unclear"
+    ? point(
+      "where it stopped",
       false,
-      f.nextStep === undefined ? "missing" : "names nothing concrete",
-      `recall ${f.slug}, then dump it again with a next step that names where to start`,
+      `unclear: ${s.what}`,
+      "ask the user where the work stands before going on",
+    )
+    : point(
+      "where it stopped",
+      true,
+      `${s.state}, from the transcript${s.evidence ? ` (line ${s.evidence.line})` : ""}`,
     );
-  return [read, next];
+  const sources = [
+    ...(s.evidence ? [{ m: s.evidence, of: "where it stopped" }] : []),
+    ...(s.request ? [{ m: s.request, of: "the last request" }] : []),
+  ];
+  let next: Point | undefined;
+  for (const { m, of } of sources) {
+    const named = concreteMention(m.text);
+    if (!named) continue;
+    next = point(
+      "next step",
+      true,
+      `${of} names ${codeSpan(named.what)} (${kindName(named.kind)}, transcript line ${m.line})`,
+    );
+    break;
+  }
+  next ??= point(
+    "next step",
+    false,
+    "the transcript names nothing concrete to start from",
+    `recall ${f.slug}, then dump it again with a next step that names where to start`,
+  );
+  return [read, where, next];
 }

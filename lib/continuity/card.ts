@@ -1,6 +1,7 @@
 /**
  * The continuity card injected after a compaction: Goal, Standing instructions, Decisions and Next
- * step of the handover the session started from (or dumped last), the user's own words (typed
+ * step of the handover the session started from (or dumped last), where the session stood (its last
+ * request, state and the next step that follows, from the transcript), the user's own words (typed
  * prompts, newest first, within {@link USER_WORDS_SHARE} of the room), its unfinished tasks, the
  * open parked items and the files it touched (names only: Claude Code re-attaches recently edited
  * files itself). Framed like every injected context (lib/frame/) and bounded to
@@ -15,7 +16,7 @@ import { branchWords, recordBanner } from "../frame/banner.ts";
 import type { Budget } from "../frame/budget.ts";
 import { withinBytes } from "../frame/fit.ts";
 import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
-import { FILES, type Material, PARKED, TASKS, USER_WORDS } from "./material.ts";
+import { FILES, type Material, PARKED, STOPPED, TASKS, USER_WORDS } from "./material.ts";
 
 /** The card never exceeds this many characters (banner and fence included). */
 export const CARD_LIMIT = 4_000;
@@ -33,6 +34,7 @@ const SHARES: Record<string, number> = {
   "Standing instructions": 0.15,
   "Decisions": 0.2,
   "Next step": 0.15,
+  [STOPPED]: 0.15,
   [TASKS]: 0.15,
   [PARKED]: 0.1,
   [FILES]: 0.1,

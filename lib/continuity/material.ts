@@ -25,6 +25,8 @@ import { ageMs } from "../store/time.ts";
 import { pruneSessionFiles } from "../store/sessions.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
+import { stopState } from "../transcript/stop_state.ts";
+import { nextFromState, whereItStopped } from "../handover/stopped.ts";
 
 /** The handover's sections the card carries, in its order. */
 export const HANDOVER_PARTS = ["Goal", "Standing instructions", "Decisions", "Next step"] as const;
@@ -32,6 +34,8 @@ export const HANDOVER_PARTS = ["Goal", "Standing instructions", "Decisions", "Ne
 export const TASKS = "Unfinished tasks";
 export const PARKED = "Open parked items";
 export const FILES = "Files touched in this session";
+/** Where the session stood when it was compacted, from its transcript (lib/handover/stopped.ts). */
+export const STOPPED = "Where it stood (from the transcript)";
 /** The user's typed prompts, newest first, as they typed them. */
 export const USER_WORDS = "The user's own words (as typed, newest first)";
 
@@ -93,6 +97,17 @@ export async function transcriptFacts(
   }
 }
 
+/**
+ * Where the session stood, as the card says it: the last request and the state (the draft's
+ * `## Where it stopped` lines), then the next step that follows. Undefined for a transcript with
+ * no request and no reply yet.
+ */
+export function stoodLines(facts: TranscriptFacts): string | undefined {
+  if (!facts.lastRequest && !facts.lastAssistantText) return undefined;
+  const s = stopState(facts);
+  return [...whereItStopped(s), `- Next: ${nextFromState(s)}`].join("\n");
+}
+
 /** Gathers the card's material: the starting handover's parts, the transcript's, the parked items. */
 export async function gatherMaterial(
   store: Store,
@@ -112,6 +127,8 @@ export async function gatherMaterial(
     }
   }
   const facts = await transcriptFacts(transcriptPath, store.root);
+  const stood = facts === undefined ? undefined : stoodLines(facts);
+  if (stood) material.sections.push({ title: STOPPED, content: stood });
   const words = userWords(facts);
   if (words) material.sections.push({ title: USER_WORDS, content: words });
   const tasks = (facts?.tasks ?? []).filter(isUnfinished).map((t) =>

@@ -11,6 +11,7 @@ import { clip } from "../text/cut.ts";
 /** The sections of a handover, in the order they are written. */
 export const SECTIONS = [
   "Goal",
+  "Where it stopped",
   "Decisions",
   "Lessons / corrections",
   "Standing instructions",
@@ -20,6 +21,9 @@ export const SECTIONS = [
   "Next step",
   "Dropped deliberately",
 ] as const;
+
+/** The section a draft states where the session stopped in (lib/handover/stopped.ts). */
+export const WHERE_IT_STOPPED = "Where it stopped";
 
 /** The section that always closes a document: what was left out on purpose. */
 export const DROPPED = "Dropped deliberately";

@@ -1,7 +1,8 @@
 /**
  * `recover`: a handover drafted from the transcript of a session that ended without a dump
- * (closed terminal, crash). The draft is ordinary handover markdown — the first and last user
- * requests, deferrals and unanswered questions as outstanding items, the last assistant text —
+ * (closed terminal, crash). The draft is ordinary handover markdown — the task the session was on
+ * at the end and the requests done before it, where it stopped (./stopped.ts), deferrals and
+ * unanswered questions as outstanding items, the next step that follows from where it stopped —
  * which write.ts then completes with the files table and unfinished tasks from the evidence, so
  * the document is written exactly like any other (`dump`'s way).
  * @module
@@ -15,6 +16,10 @@ import {
   type TranscriptFacts,
 } from "../transcript/facts.ts";
 import { clip } from "../text/cut.ts";
+import { isSubstantive } from "../transcript/prompt.ts";
+import { stopState } from "../transcript/stop_state.ts";
+import { WHERE_IT_STOPPED } from "./document.ts";
+import { nextFromState, whereItStopped } from "./stopped.ts";
 
 /** Longest quote taken from the transcript into the draft. */
 export const QUOTE_MAX = 400;
@@ -42,24 +47,46 @@ function atLatest(r: Repeated): string {
   return r.times > 1 ? `${at(r.latest)}, ${r.times} times` : at(r.latest);
 }
 
+/** At most this many earlier requests are listed under the goal, each on one line of at most {@link EARLIER_MAX}. */
+export const EARLIER_LISTED = 8;
+export const EARLIER_MAX = 120;
+
+/**
+ * The goal: the task the session was on at the end (its last substantive request; with none, the
+ * last request), then the requests before it, listed as done earlier (the newest
+ * {@link EARLIER_LISTED}, the first prompt among them while it is in the facts' window).
+ */
+export function goalLines(facts: TranscriptFacts): string[] {
+  const current = facts.lastSubstantive ?? facts.lastRequest;
+  if (!current) return [];
+  const earlier = new Map<number, Mention>();
+  const first = facts.firstSubstantive;
+  for (const m of [...(first ? [first] : []), ...(facts.recentRequests ?? [])]) {
+    if (m.line < current.line && isSubstantive(m.text)) earlier.set(m.line, m);
+  }
+  const listed = [...earlier.values()].sort((a, b) => a.line - b.line);
+  const shown = listed.slice(-EARLIER_LISTED);
+  const out = [`${quote(current.text)} (${at(current)})`];
+  if (shown.length) {
+    out.push("", "Done earlier in the session:");
+    if (listed.length > shown.length) {
+      out.push(`- (${listed.length - shown.length} earlier request(s): see the transcript)`);
+    }
+    for (const m of shown) out.push(`- ${quote(m.text, EARLIER_MAX)} (${at(m)})`);
+  }
+  return out;
+}
+
 /**
  * The draft's markdown sections from transcript facts (pure). Unfinished tasks and touched files
  * are not written here: they come from the evidence the draft is dumped with.
  */
 export function recoverMarkdown(facts: TranscriptFacts): string {
   const out: string[] = [];
-  const goal: string[] = [];
-  // The requests that ask for something: a closing "thanks" or "ok" is neither the goal nor the
-  // next step (transcript/prompt.ts `isSubstantive`); with none, the plain first and last.
-  const first = facts.firstSubstantive ?? facts.firstRequest;
-  const last = facts.lastSubstantive ?? facts.lastRequest;
-  if (first) {
-    goal.push(`${quote(first.text)} (${at(first)})`);
-  }
-  if (last && last.line !== first?.line) {
-    goal.push("", `Last request: ${quote(last.text)} (${at(last)})`);
-  }
+  const goal = goalLines(facts);
   if (goal.length) out.push("## Goal", "", ...goal, "");
+  const stopped = stopState(facts);
+  out.push(`## ${WHERE_IT_STOPPED}`, "", ...whereItStopped(stopped), "");
   const items: string[] = [];
   const taken = new Set<string>();
   const unique = (slug: string) => {
@@ -94,19 +121,11 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
     items.push(`(… and ${unlisted} earlier deferral(s) or question(s) in the transcript.)`);
   }
   if (items.length) out.push("## Outstanding", "", ...items, "");
-  const next: string[] = [
-    `Recovered from ${facts.path || "a transcript"}: the session ended without a dump, so its ` +
+  const next = [
+    nextFromState(stopped),
+    `Drafted from ${facts.path || "a transcript"}: the session ended without a dump, so its ` +
     `decisions and lessons were not written down — check the work before relying on this draft.`,
   ];
-  if (facts.lastAssistantText) {
-    next.push(
-      `Where the session stopped: "${quote(facts.lastAssistantText.text)}" ` +
-        `(${at(facts.lastAssistantText)})`,
-    );
-  }
-  if (last) {
-    next.push(`Continue with the last request: ${quote(last.text, 200)}`);
-  }
   out.push("## Next step", "", next.join("\n\n"), "");
   return out.join("\n");
 }

@@ -3,14 +3,15 @@
  * written by SessionEnd for a session that ended without a dump): not the draft itself — people
  * often clear to start something else, and an old handover must not ambush an unrelated session —
  * but at most {@link NOTICE_LIMIT} characters naming the draft, the exact recall command, the last
- * user request (cut), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
+ * user request (cut), where the session stopped (its state), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
  * Pure: it reads the draft's body, which the general restore (lib/hook/pending.ts) hands it.
  * Framed like every injected text (lib/frame/).
  * @module
  */
 
 import { clip } from "../text/cut.ts";
-import { capLines, findSection, parseSections } from "../handover/document.ts";
+import { capLines, findSection, parseSections, WHERE_IT_STOPPED } from "../handover/document.ts";
+import { REQUEST_LINE, STATE_LINE } from "../handover/stopped.ts";
 import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
 import { leftBanner } from "./output.ts";
 
@@ -22,21 +23,33 @@ export const NOTICE_ITEMS = 5;
 /** What the notice says of a draft, read from its body. */
 export interface DraftSummary {
   request?: string;
+  /** Where the session stopped, as the draft says it (`finished — it reported the work done: …`). */
+  state?: string;
   files: string[];
   tasks: string[];
 }
 
+/** The text after `prefix` on the first of `lines` that starts with it. */
+function after(lines: string[], prefix: string): string | undefined {
+  return lines.find((l) => l.startsWith(prefix))?.slice(prefix.length);
+}
+
 /**
- * Reads the draft's body as `recover` writes it: `Last request:` (else the first line) of
- * `## Goal`, the first cells of the `## Files touched` table (or its bullets), and the
+ * Reads the draft's body as `recover` writes it: the last request and the state of `## Where it
+ * stopped` (a draft written before that section: `Last request:`, else the first line, of
+ * `## Goal`), the first cells of the `## Files touched` table (or its bullets), and the
  * `## Outstanding` bullets that are unfinished tasks (or an `## Unfinished tasks` list).
  */
 export function summarizeDraft(body: string): DraftSummary {
   const sections = parseSections(body.replace(/\r\n?/g, "\n"));
   const goal = (findSection(sections, "Goal") ?? "").split("\n").map((l) => l.trim())
     .filter(Boolean);
-  const last = goal.find((l) => l.startsWith("Last request:"));
-  const picked = last ? last.slice("Last request:".length) : goal[0];
+  const stopped = (findSection(sections, WHERE_IT_STOPPED) ?? "").split("\n").map((l) => l.trim());
+  const typed = after(stopped, REQUEST_LINE)?.replace(/^(?: \(line \d+\))?:\s*/, "");
+  const state = after(stopped, STATE_LINE)?.trim() || undefined;
+  const picked = typed !== undefined
+    ? (typed === "none typed" ? undefined : typed.replace(/^“|”$/g, ""))
+    : after(goal, "Last request:") ?? goal[0];
   const request = picked?.replace(/\s*\(transcript L\d+\)\s*$/, "").trim() || undefined;
   const files: string[] = [];
   for (const line of (findSection(sections, "Files touched") ?? "").split("\n")) {
@@ -54,7 +67,7 @@ export function summarizeDraft(body: string): DraftSummary {
   for (const line of (findSection(sections, "Unfinished tasks") ?? "").split("\n")) {
     if (line.trim().startsWith("- ")) tasks.push(line.trim().slice(2));
   }
-  return { request, files, tasks };
+  return { request, ...(state ? { state } : {}), files, tasks };
 }
 
 /** `text` on one line, cut at `max` characters with an ellipsis. */
@@ -74,6 +87,7 @@ function firstOf(items: string[], n: number, each: number): string[] {
 function noticeText(s: DraftSummary, requestMax: number, each: number): string {
   const out: string[] = [];
   if (s.request) out.push(`Last request: ${cut(s.request, requestMax)}`);
+  if (s.state) out.push(`Where it stopped: ${cut(s.state, requestMax)}`);
   if (s.files.length) out.push(`Files touched: ${firstOf(s.files, NOTICE_ITEMS, each).join(", ")}`);
   if (s.tasks.length) {
     out.push("Unfinished tasks:", ...firstOf(s.tasks, NOTICE_ITEMS, each).map((t) => `- ${t}`));
@@ -104,6 +118,7 @@ export function buildNotice(
   const strip = shortenRuns;
   const clean: DraftSummary = {
     request: summary.request && strip(summary.request),
+    state: summary.state && strip(summary.state),
     files: summary.files.map(strip),
     tasks: summary.tasks.map(strip),
   };

@@ -20,7 +20,8 @@ import {
 } from "./facts.ts";
 import { forEachLine, textReader } from "./lines.ts";
 import { subagentFiles } from "./subagents.ts";
-import { promptText, queuedText } from "./prompt.ts";
+import { interruptionText, promptText, queuedText, shellInputText } from "./prompt.ts";
+import { clip } from "../text/cut.ts";
 
 export { promptText };
 
@@ -48,6 +49,19 @@ const SUBAGENT_TOOLS = ["Task", "Agent"];
 
 /** The answer a call to a tool the client did not offer gets: the call did nothing. */
 const NO_SUCH_TOOL = "No such tool available";
+
+/** How a failed call's result is marked, as JSON.stringify writes it: such a line is always read. */
+const FAILED = '"is_error":true';
+
+/** The model name Claude Code gives messages it writes itself (an API error, "No response requested."). */
+const SYNTHETIC = "<synthetic>";
+
+/** What a call was given, as the last turn names it: its file, command, pattern or address. */
+function callWhat(input: Json): string {
+  const v = str(input?.file_path) ?? str(input?.notebook_path) ?? str(input?.command) ??
+    str(input?.pattern) ?? str(input?.url) ?? str(input?.description) ?? "";
+  return clip(v.split("\n")[0].trim(), 100);
+}
 
 function resultText(block: Json): string {
   const c = block?.content;
@@ -83,6 +97,8 @@ export class TranscriptReader {
   #early = new Map<string, PendingCall>();
   /** Queued messages (`queue-operation` enqueue) not yet delivered or removed. */
   #queued: Mention[] = [];
+  /** The calls since the assistant last spoke, by id: a failed result names its tool. */
+  #turnCalls = new Map<string, string>();
 
   constructor(opts: ReaderOptions) {
     this.#b = new FactsBuilder(opts);
@@ -116,7 +132,7 @@ export class TranscriptReader {
     }
     // Most of a long session's bytes: results of calls nothing waits for (reads, searches, shell
     // output). Such a line changes no fact, and is not parsed (see resultsOnly).
-    if (!b.headerOpen && resultsOnly(text, this.#pending)) return;
+    if (!b.headerOpen && !text.includes(FAILED) && resultsOnly(text, this.#pending)) return;
     const rec = b.object(text);
     if (rec !== undefined) this.record(rec, n);
   }
@@ -176,12 +192,23 @@ export class TranscriptReader {
   #assistant(rec: Json, n: number, side: boolean): void {
     const content = rec.message?.content;
     if (!Array.isArray(content)) return;
+    // What the client wrote in the model's place: an API error ends the turn, the rest is no reply.
+    const synthetic = rec.isApiErrorMessage === true || rec.message?.model === SYNTHETIC;
     for (const b of content) {
       if (b?.type === "text" && typeof b.text === "string") {
         const text = b.text.trim(); // once: it is the text said
-        if (text && !side) this.#b.said(text, n);
+        if (!text || side) continue;
+        if (rec.isApiErrorMessage === true) this.#b.apiFailed(clip(text, 200), n);
+        else if (!synthetic) {
+          this.#b.said(text, n);
+          this.#turnCalls.clear();
+        }
       } else if (b?.type === "tool_use" && typeof b.name === "string") {
-        if (!side) this.#b.acted();
+        if (!side) {
+          this.#b.acted(b.name, n, callWhat(b.input));
+          const id = str(b.id);
+          if (id) this.#turnCalls.set(id, b.name);
+        }
         if (!this.#interesting(b.name)) continue;
         const id = str(b.id);
         const call: PendingCall = {
@@ -211,6 +238,10 @@ export class TranscriptReader {
         if (b?.type !== "tool_result") continue;
         results = true;
         const id = str(b.tool_use_id);
+        const tool = id === undefined ? undefined : this.#turnCalls.get(id);
+        if (b.is_error === true && tool !== undefined && !side) {
+          this.#b.failed(failureText(resultText(b)), n, tool);
+        }
         const call = id ? this.#pending.get(id) : undefined;
         if (!call || !id) continue;
         this.#pending.delete(id);
@@ -230,7 +261,13 @@ export class TranscriptReader {
     // records of a long session are such: they are not read a second time.
     if (results || side) return;
     const prompt = promptText(rec);
-    if (prompt === undefined) return;
+    if (prompt === undefined) {
+      const stopped = interruptionText(rec);
+      if (stopped !== undefined) this.#b.interrupted(stopped, n);
+      const shell = shellInputText(rec);
+      if (shell !== undefined) this.#b.ranShell(shell, n);
+      return;
+    }
     this.#b.requested(prompt, n);
     this.#b.deferred(prompt, n);
   }
@@ -410,6 +447,18 @@ function resultsOnly(text: string, pending: Map<string, PendingCall>): boolean {
 function isJsonObjectish(text: string): boolean {
   const t = text.trim();
   return t === "" || (t.startsWith("{") && t.endsWith("}"));
+}
+
+/**
+ * What a failed call's result says, as the last turn quotes it: its first line, and for a shell's
+ * bare `Exit code N` the line that says why, within 200 characters.
+ */
+export function failureText(text: string): string {
+  const lines = text.replace(/<\/?tool_use_error>/g, "").split("\n").map((l) => l.trim())
+    .filter(Boolean);
+  const first = lines[0] ?? "(an error, with no message)";
+  const why = /^Exit code \d+$/.test(first) && lines[1] ? `${first}: ${lines[1]}` : first;
+  return clip(why, 200);
 }
 
 /** Parses a whole transcript held in memory (tests, small inputs). */

@@ -19,13 +19,16 @@ import { redact } from "../secrets/redact.ts";
 import { FactsBuilder, type Json, type ReaderOptions, type TranscriptFacts } from "./facts.ts";
 import { fileReader, textReader } from "./lines.ts";
 import { clip, tail } from "../text/cut.ts";
-import { codexPromptText } from "./prompt.ts";
+import { codexPromptText, isCodexAbort } from "./prompt.ts";
 
 /** A tool call waiting for its output: the files it would touch. */
 interface PendingCall {
   files: string[];
   line: number;
 }
+
+/** The notice the last turn quotes for Codex's `<turn_aborted>`. */
+export const TURN_ABORTED = "(Codex: the user stopped the turn)";
 
 /** The files a V4A patch (`*** Begin Patch` … `*** End Patch`) adds, updates, deletes or moves to. */
 export function patchFiles(patch: string): string[] {
@@ -39,9 +42,25 @@ export function patchFiles(patch: string): string[] {
 
 /** True when a tool output says the call failed (non-zero exit, rejected patch). */
 function failed(output: unknown): boolean {
-  const text = typeof output === "string" ? output : JSON.stringify(output ?? "");
   return /"exit_code"\s*:\s*[1-9]|^Exit code: [1-9]|Process exited with code [1-9]|verification failed/m
-    .test(text.slice(0, 2_000));
+    .test(outputText(output).slice(0, 2_000));
+}
+
+/** A tool output as text (Codex writes a string, or an object with the shell's fields). */
+function outputText(output: unknown): string {
+  return typeof output === "string" ? output : JSON.stringify(output ?? "");
+}
+
+/** What a failed output says, as the last turn quotes it: its lines after the exit code, cut. */
+function failureText(output: unknown): string {
+  const text = outputText(output);
+  const code = /(?:Exit code:|Process exited with code) (\d+)/.exec(text)?.[1] ??
+    /"exit_code"\s*:\s*(\d+)/.exec(text)?.[1];
+  const body = text.split("\n").map((l) => l.trim()).filter((l) =>
+    l && !/^(?:Exit code:|Wall time:|Process exited|Output:|Chunk ID:|Original token count)/.test(l)
+  );
+  const why = body[0] ?? "";
+  return clip(code ? `Exit code ${code}${why ? `: ${why}` : ""}` : why || "(a failed call)", 200);
 }
 
 /** Folds a Codex rollout, one line at a time, into {@link TranscriptFacts}. Pure: no IO. */
@@ -54,6 +73,9 @@ export class CodexReader {
   constructor(opts: ReaderOptions) {
     this.#b = new FactsBuilder(opts);
   }
+
+  /** The calls since the assistant last spoke: a failed output names its tool. */
+  #turnCalls = new Map<string, string>();
 
   /** Reads one physical line. */
   line(text: string): void {
@@ -70,6 +92,14 @@ export class CodexReader {
     } else if (rec.type === "response_item") {
       this.#item(p, n);
     } else if (rec.type === "event_msg") {
+      if (p.type === "error" && typeof p.message === "string") {
+        this.#b.apiFailed(clip(redacted(p.message), 200), n);
+        return;
+      }
+      if (p.type === "turn_aborted") {
+        this.#b.interrupted(TURN_ABORTED, n);
+        return;
+      }
       // The applied patch itself, with absolute paths: it settles the call it belongs to.
       const item = p.type === "item_completed" ? p.item : undefined;
       const applied = item?.type === "FileChange" && item.status === "completed"
@@ -86,6 +116,10 @@ export class CodexReader {
 
   #item(p: Json, n: number): void {
     if (p.type === "message" && p.role === "user") {
+      if (isCodexAbort(p)) {
+        this.#b.interrupted(TURN_ABORTED, n);
+        return;
+      }
       const text = redacted(codexPromptText(p));
       if (text === undefined) return;
       this.#b.requested(text, n, clip(text, 300));
@@ -98,14 +132,18 @@ export class CodexReader {
       );
       if (text === "") return;
       this.#b.said(text, n, tail(text, 300));
+      this.#turnCalls.clear();
       this.#b.deferred(text, n);
     } else if (p.type === "function_call" || p.type === "custom_tool_call") {
       this.#call(p, n);
     } else if (p.type === "function_call_output" || p.type === "custom_tool_call_output") {
+      const bad = failed(p.output);
+      const tool = this.#turnCalls.get(String(p.call_id));
+      if (bad && tool !== undefined) this.#b.failed(redacted(failureText(p.output)), n, tool);
       const call = this.#pending.get(String(p.call_id));
       if (!call) return;
       this.#pending.delete(String(p.call_id));
-      if (!failed(p.output)) this.#touch(call.files, call.line);
+      if (!bad) this.#touch(call.files, call.line);
     }
   }
 
@@ -119,6 +157,8 @@ export class CodexReader {
       }
     }
     const name = String(p.name ?? "");
+    this.#b.acted(name, n, redacted(callWhat(args)));
+    this.#turnCalls.set(String(p.call_id), name);
     if (name === "update_plan" && Array.isArray(args?.plan)) {
       this.#b.plan(
         args.plan.filter((s: Json) => typeof s?.step === "string").map((s: Json, i: number) => ({
@@ -151,6 +191,20 @@ export class CodexReader {
     this.#pending.clear();
     return this.#b.facts();
   }
+}
+
+/** What a call was given, as the last turn names it: its command (joined) or its file. */
+function callWhat(args: Json): string {
+  const cmd = args?.cmd ?? args?.command;
+  const v = Array.isArray(cmd) ? cmd.filter((c) => typeof c === "string").join(" ") : cmd;
+  const text = typeof v === "string"
+    ? v
+    : typeof args?.path === "string"
+    ? args.path
+    : typeof args === "string"
+    ? args
+    : "";
+  return clip(text.split("\n")[0].trim(), 100);
 }
 
 /** Parses a whole rollout held in memory (tests, small inputs). */

@@ -69,6 +69,42 @@ export function latestOfEach(mentions: readonly Mention[]): Repeated[] {
   return [...byText.values()];
 }
 
+/**
+ * Tools that keep the session's own books (its plan, its task list): a call to one after the last
+ * reply is no sign the work went on.
+ */
+export const BOOKKEEPING_TOOLS: ReadonlySet<string> = new Set([
+  "TodoWrite",
+  "TaskCreate",
+  "TaskUpdate",
+  "TaskList",
+  "TaskGet",
+  "update_plan",
+]);
+
+/** A tool call or a failure seen in the last turn: which tool, what it was given, where. */
+export interface Act extends Mention {
+  /** The tool's name (`Bash`, `Edit`, `exec_command`, …). */
+  tool: string;
+}
+
+/**
+ * What the transcript's end shows of the last turn, each the latest of its kind with its line:
+ * lib/transcript/stop_state.ts reads them, by their order, into where the session stopped.
+ */
+export interface LastTurn {
+  /** The last tool call that did work (not {@link BOOKKEEPING_TOOLS}): `Edit lib/x.ts`. */
+  work?: Act;
+  /** The last tool result that was an error: its first lines, and the tool it answered. */
+  failure?: Act;
+  /** The last time the user stopped a turn (Claude Code's `[Request interrupted…]`, Codex's abort). */
+  interrupted?: Mention;
+  /** The last turn the model's API failed (an `API Error: …` message the client wrote). */
+  apiError?: Mention;
+  /** The last shell command the user ran themselves (Claude Code's `!` input). */
+  shell?: Mention;
+}
+
 /** Everything the transcript tells us. */
 export interface TranscriptFacts {
   path: string;
@@ -88,6 +124,8 @@ export interface TranscriptFacts {
    */
   recentRequests?: Mention[];
   lastAssistantText?: Mention;
+  /** What the end of the transcript shows of the last turn (see {@link LastTurn}). */
+  lastTurn?: LastTurn;
   /** The session id the records carry (the first one seen). */
   sessionId?: string;
   /** The working directory the records carry (the first one seen). */
@@ -165,6 +203,7 @@ export class FactsBuilder {
   #cwd?: string;
   #startedAt?: string;
   #gitBranch?: string;
+  #turn: LastTurn = {};
 
   constructor(opts: ReaderOptions) {
     this.root = normalizePath(opts.root);
@@ -264,9 +303,35 @@ export class FactsBuilder {
     return q === undefined ? undefined : { text: q, line: said.line };
   }
 
-  /** The assistant acted (a tool call) after speaking: what it asked was not a closing question. */
-  acted(): void {
+  /**
+   * The assistant called `tool` on `line` (`what`: the file or command it was given) after
+   * speaking: what it asked was not a closing question.
+   */
+  acted(tool: string, line: number, what = ""): void {
     this.#said = undefined;
+    if (!BOOKKEEPING_TOOLS.has(tool)) {
+      this.#turn.work = { tool, line, text: what ? `${tool} ${what}` : tool };
+    }
+  }
+
+  /** A call to `tool` answered with an error on `line`; `text` is what the error said. */
+  failed(text: string, line: number, tool: string): void {
+    this.#turn.failure = { tool, line, text };
+  }
+
+  /** The user stopped the turn on `line` (`text`: the client's notice of it). */
+  interrupted(text: string, line: number): void {
+    this.#turn.interrupted = { text, line };
+  }
+
+  /** The model's API failed on `line`; `text` is the client's message. */
+  apiFailed(text: string, line: number): void {
+    this.#turn.apiError = { text, line };
+  }
+
+  /** The user ran `command` in a shell of their own on `line` (not a request to the agent). */
+  ranShell(command: string, line: number): void {
+    this.#turn.shell = { text: command, line };
   }
 
   /** A question put to the user that was never answered (a dialog left open). */
@@ -341,6 +406,7 @@ export class FactsBuilder {
         ? { recentRequests: [...this.#recent].sort((a, b) => a.line - b.line) }
         : {}),
       lastAssistantText: this.#lastText,
+      lastTurn: { ...this.#turn },
       sessionId: this.#sessionId,
       cwd: this.#cwd,
       startedAt: this.#startedAt,

@@ -48,13 +48,16 @@ const CONTEXT_TAGS = [
  */
 const NOTICE_TAG = "task-notification";
 
+/** How Claude Code's notice that the user stopped a turn begins (`… by user for tool use]`). */
+export const INTERRUPTION = "[Request interrupted";
+
 /**
  * How messages the client writes as the user begin: an interruption notice, the caveat before a
  * local command's output, a compaction summary not flagged as one (Claude Code's "This session is
  * being continued…", Codex's "Another language model started…"), a Stop hook's feedback.
  */
 const CLIENT_OPENINGS = [
-  "[Request interrupted",
+  INTERRUPTION,
   "Caveat: ",
   "This session is being continued from a previous conversation",
   "Another language model started to solve this problem",
@@ -98,6 +101,57 @@ export function promptText(record: any): string | undefined {
   if (record.isCompactSummary || record.isVisibleInTranscriptOnly) return undefined;
   if (record.origin != null && record.origin.kind !== TYPED_ORIGIN) return undefined;
   return contentText(record.message?.content);
+}
+
+/**
+ * The raw text of a Claude Code user record that no person typed but that tells how the turn went,
+ * or undefined: the record's string content or its text blocks joined, trimmed; none with a tool
+ * result.
+ */
+// deno-lint-ignore no-explicit-any
+function rawText(record: any): string | undefined {
+  if (record?.type !== "user" || record.isSidechain) return undefined;
+  const content = record.message?.content;
+  if (typeof content === "string") return content.trim();
+  if (!Array.isArray(content)) return undefined;
+  const parts: string[] = [];
+  for (const b of content) {
+    if (b?.type === "tool_result") return undefined;
+    if (b?.type === "text" && typeof b.text === "string") parts.push(b.text);
+  }
+  return parts.join("\n").trim();
+}
+
+/**
+ * The client's notice that the user stopped the turn (`[Request interrupted by user]`, `… for
+ * tool use]`), when a Claude Code user record is one; else undefined. No request: the turn it
+ * stopped tells where the session stood.
+ */
+// deno-lint-ignore no-explicit-any
+export function interruptionText(record: any): string | undefined {
+  const text = rawText(record);
+  return text?.startsWith(INTERRUPTION) ? text.replace(/\\$/, "").trim() : undefined;
+}
+
+/**
+ * The command of a shell the user ran themselves (Claude Code's `!` input, `<bash-input>…`), when
+ * a user record is one; else undefined. No request to the agent, and the agent saw only its output.
+ */
+// deno-lint-ignore no-explicit-any
+export function shellInputText(record: any): string | undefined {
+  const text = rawText(record);
+  const m = text === undefined ? null : /^<bash-input>([\s\S]*)<\/bash-input>$/.exec(text);
+  return m ? m[1].trim() : undefined;
+}
+
+/** Whether a Codex user message is its notice that the user stopped the turn (`<turn_aborted>`). */
+// deno-lint-ignore no-explicit-any
+export function isCodexAbort(message: any): boolean {
+  const content = message?.content;
+  if (message?.role !== "user" || !Array.isArray(content)) return false;
+  return content.some((c) =>
+    typeof c?.text === "string" && c.text.trimStart().startsWith("<turn_aborted>")
+  );
 }
 
 /**

@@ -74,7 +74,7 @@ Deno.test("builder: questions, requests, deferrals", async (t) => {
   await t.step("acting after a question closes it; asked questions sort by line", () => {
     const b = new FactsBuilder({ root: "/p" });
     b.said("Is that right?", 4);
-    b.acted();
+    b.acted("Bash", 4, "ls");
     b.requested("Something else entirely.", 5);
     b.asked("A or B?", 3);
     assert.deepEqual(b.facts().questions, [{ text: "A or B?", line: 3 }]);

@@ -1,0 +1,187 @@
+/**
+ * Where a session stopped, told from its transcript's facts alone ({@link stopState}): the state
+ * the agent's last turn left — finished, in progress, waiting, blocked, or unclear — with the line
+ * that shows it. Pure. The draft, the compaction card and the `/clear` notice all say it through
+ * lib/handover/stopped.ts; docs/TRANSCRIPT.md ("Where it stopped") lists the rules in order.
+ * @module
+ */
+
+import type { Mention, TranscriptFacts } from "./facts.ts";
+import { closingQuestion } from "./prose.ts";
+import { isSubstantive } from "./prompt.ts";
+import { clip } from "../text/cut.ts";
+
+/** The states a session can stop in, as the draft names them. */
+export const STOP_STATES = ["finished", "in progress", "waiting", "blocked", "unclear"] as const;
+
+/** One of {@link STOP_STATES}. */
+export type StopStateName = typeof STOP_STATES[number];
+
+/** Where the session stopped: the state, why (in words), and the line that shows it. */
+export interface StopState {
+  state: StopStateName;
+  /** Why, in a few words: `it reported the work done`, `a Bash call failed`. */
+  what: string;
+  /** The transcript's own words that show it (a reply's sentence, an error, a call), cut. */
+  evidence?: Mention;
+  /** The last request as typed, the one the state is about (the substantive one when there is). */
+  request?: Mention;
+}
+
+/** The longest quote of evidence a state carries. */
+export const EVIDENCE_MAX = 200;
+
+/**
+ * Words of a reply that says it cannot go on: it failed, is stuck, or needs something it lacks.
+ * Judged on the reply's last paragraph (what it ended on), not on errors it fixed before.
+ */
+const STUCK =
+  /\b(?:I (?:can(?:no|')t|couldn't|could not|was unable|am unable|wasn't able)|unable to|(?:is|are) still (?:failing|broken)|still (?:fails|failing)|keeps? failing|permission denied|blocked (?:by|on)|not (?:able|allowed) to|(?:need|needs|requires) (?:your|you to|access|permission|credentials))\b/i;
+
+/** Words of a reply that says what it does next: it meant to go on. */
+const ABOUT_TO =
+  /\b(?:let me|let's|I'll|I will|I'm going to|I am going to|now I|next,? I|going to|about to|moving on to|proceeding to)\b/i;
+
+/** Words of a reply that reports the work done. */
+const DONE =
+  /\b(?:done|complete[ds]?|completed|finished|fixed|implemented|added|created|updated|resolved|removed|renamed|refactored|committed|pushed|merged|deployed|passe[sd]|passing|succeeded|successfully|works|working now|in place|ready)\b|✅|🎉/i;
+
+/** A reply that opens on work under way ("Running the tests…", "Now updating the docs:"). */
+const UNDER_WAY = /^(?:now |next,? |then )?[A-Z]?[a-z]+ing\b[^.!?\n]*(?::|\.\.\.|…)\s*$/i;
+
+/** Failures that are the user's refusal of a call, not a broken command. */
+const REFUSED = /doesn't want to proceed|tool use was rejected|user (?:denied|rejected|declined)/i;
+
+/** The sentences of `text`, trimmed, in order; markdown bullets and emphasis set aside. */
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.replace(/^[\s*_>#-]+|[\s*_]+$/g, "").trim())
+    .filter(Boolean);
+}
+
+/** The last paragraph of a reply: what it ended on. */
+function lastParagraph(text: string): string {
+  const parts = text.trim().split(/\n\s*\n/);
+  return parts[parts.length - 1] ?? "";
+}
+
+/** The first sentence of `text` that `rule` matches, else its last sentence, on `line`, cut. */
+function quoteOf(text: string, line: number, rule?: RegExp): Mention {
+  const all = sentences(text);
+  const hit = rule ? all.find((s) => rule.test(s)) : undefined;
+  return { text: clip(hit ?? all[all.length - 1] ?? text.trim(), EVIDENCE_MAX), line };
+}
+
+/** The line an optional mention stands on, or -1. */
+const lineOf = (m: Mention | undefined): number => m?.line ?? -1;
+
+/** How a reply ended: the state its words leave. */
+function judgeReply(reply: Mention): Omit<StopState, "request"> {
+  const text = reply.text;
+  const end = lastParagraph(text);
+  const question = closingQuestion(text);
+  if (question !== undefined) {
+    return {
+      state: "waiting",
+      what: "it asked the user",
+      evidence: { text: clip(question, EVIDENCE_MAX), line: reply.line },
+    };
+  }
+  if (STUCK.test(end)) {
+    return {
+      state: "blocked",
+      what: "it said it could not go on",
+      evidence: quoteOf(end, reply.line, STUCK),
+    };
+  }
+  const last = sentences(end).at(-1) ?? "";
+  if (
+    ABOUT_TO.test(last) || /:\s*$/.test(end) || UNDER_WAY.test(last) ||
+    /\b(?:is|are) next\b/i.test(last)
+  ) {
+    return {
+      state: "in progress",
+      what: "it said what it does next",
+      evidence: { text: clip(last, EVIDENCE_MAX), line: reply.line },
+    };
+  }
+  if (DONE.test(text)) {
+    return {
+      state: "finished",
+      what: "it reported the work done",
+      evidence: quoteOf(text, reply.line, DONE),
+    };
+  }
+  return {
+    state: "finished",
+    what: "it answered and ended its turn",
+    evidence: quoteOf(end, reply.line),
+  };
+}
+
+/**
+ * Where the session stopped, by what came last (pure). In order: an API error ended it (blocked);
+ * the user stopped the turn (blocked when they refused a call, else in progress); the user's own
+ * shell command came last (unclear: the agent never answered it); a substantive request is still
+ * unanswered (in progress); a call failed after the last reply (blocked); work went on after the
+ * last reply (in progress); else the last reply says it (waiting, blocked, in progress, finished).
+ * With no reply and no call, unclear.
+ */
+export function stopState(facts: TranscriptFacts): StopState {
+  const turn = facts.lastTurn ?? {};
+  const request = facts.lastSubstantive ?? facts.lastRequest;
+  const reply = facts.lastAssistantText;
+  const asked = facts.lastRequest;
+  const answered = Math.max(lineOf(reply), lineOf(turn.work));
+  const latest = Math.max(answered, lineOf(asked), lineOf(turn.failure));
+  const at = (s: Omit<StopState, "request">): StopState => request ? { ...s, request } : s;
+  const api = turn.apiError;
+  if (api && api.line >= latest && api.line >= lineOf(turn.interrupted)) {
+    return at({ state: "blocked", what: "the model's API failed", evidence: api });
+  }
+  const stop = turn.interrupted;
+  if (stop && stop.line >= latest) {
+    const f = turn.failure;
+    if (f && REFUSED.test(f.text) && f.line >= answered) {
+      return at({
+        state: "blocked",
+        what: `the user refused the ${f.tool} call`,
+        evidence: lineOf(turn.work) >= 0 ? turn.work : f,
+      });
+    }
+    return at({
+      state: "in progress",
+      what: "the user stopped the turn mid-work",
+      evidence: turn.work && turn.work.line > lineOf(reply) ? turn.work : reply ?? stop,
+    });
+  }
+  const shell = turn.shell;
+  if (shell && shell.line > latest) {
+    return at({
+      state: "unclear",
+      what: "the user ran a shell command of their own last",
+      evidence: { text: clip(`!${shell.text}`, EVIDENCE_MAX), line: shell.line },
+    });
+  }
+  if (asked && asked.line > answered && isSubstantive(asked.text)) {
+    return {
+      state: "in progress",
+      what: "the last request was not answered yet",
+      request: asked,
+    };
+  }
+  const failure = turn.failure;
+  if (failure && failure.line > lineOf(reply) && failure.line >= lineOf(turn.work)) {
+    return at({
+      state: "blocked",
+      what: REFUSED.test(failure.text)
+        ? `the user refused the ${failure.tool} call`
+        : `a ${failure.tool} call failed`,
+      evidence: failure,
+    });
+  }
+  if (turn.work && turn.work.line > lineOf(reply)) {
+    return at({ state: "in progress", what: "it stopped mid-work", evidence: turn.work });
+  }
+  if (reply) return at(judgeReply(reply));
+  return at({ state: "unclear", what: "the transcript shows no reply and no call" });
+}
