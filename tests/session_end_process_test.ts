@@ -77,7 +77,11 @@ Deno.test("process: a Codex rollout → a draft (Codex's reader imported on dema
   assert.match(quiet(await runEnd(p.root, t)), /drafted ".*-draft"; LATEST → /);
   const [name] = fx.docsIn(p.store);
   const text = await Deno.readTextFile(join(p.store.dir, name));
-  assert.match(text, /Last request: deploy it to staging/);
+  assert.match(text, /- Last request \(line 32\): “deploy it to staging”/);
+  assert.match(
+    text,
+    /- State: in progress — it acknowledged the request and did nothing yet: “OK\.”/,
+  );
 });
 
 Deno.test("process: `dump` records the session; its SessionEnd writes nothing more", async () => {

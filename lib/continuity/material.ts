@@ -25,7 +25,7 @@ import { ageMs } from "../store/time.ts";
 import { pruneSessionFiles } from "../store/sessions.ts";
 import { readAnyTranscript } from "../transcript/read.ts";
 import { isUnfinished, type TranscriptFacts } from "../transcript/facts.ts";
-import { stopState } from "../transcript/stop_state.ts";
+import { currentTask, stopState } from "../transcript/stop_state.ts";
 import { nextFromState, whereItStopped } from "../handover/stopped.ts";
 
 /** The handover's sections the card carries, in its order. */
@@ -105,7 +105,7 @@ export async function transcriptFacts(
 export function stoodLines(facts: TranscriptFacts): string | undefined {
   if (!facts.lastRequest && !facts.lastAssistantText) return undefined;
   const s = stopState(facts);
-  return [...whereItStopped(s), `- Next: ${nextFromState(s)}`].join("\n");
+  return [...whereItStopped(s), `- Next: ${nextFromState(s, currentTask(facts))}`].join("\n");
 }
 
 /** Gathers the card's material: the starting handover's parts, the transcript's, the parked items. */

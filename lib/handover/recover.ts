@@ -17,7 +17,7 @@ import {
 } from "../transcript/facts.ts";
 import { clip } from "../text/cut.ts";
 import { isSubstantive } from "../transcript/prompt.ts";
-import { stopState } from "../transcript/stop_state.ts";
+import { currentTask, stopState } from "../transcript/stop_state.ts";
 import { WHERE_IT_STOPPED } from "./document.ts";
 import { nextFromState, whereItStopped } from "./stopped.ts";
 
@@ -52,12 +52,12 @@ export const EARLIER_LISTED = 8;
 export const EARLIER_MAX = 120;
 
 /**
- * The goal: the task the session was on at the end (its last substantive request; with none, the
- * last request), then the requests before it, listed as done earlier (the newest
+ * The goal: the task the session was on at the end (lib/transcript/stop_state.ts `currentTask`),
+ * then the requests before it, listed as done earlier (the newest
  * {@link EARLIER_LISTED}, the first prompt among them while it is in the facts' window).
  */
 export function goalLines(facts: TranscriptFacts): string[] {
-  const current = facts.lastSubstantive ?? facts.lastRequest;
+  const current = currentTask(facts);
   if (!current) return [];
   const earlier = new Map<number, Mention>();
   const first = facts.firstSubstantive;
@@ -122,7 +122,7 @@ export function recoverMarkdown(facts: TranscriptFacts): string {
   }
   if (items.length) out.push("## Outstanding", "", ...items, "");
   const next = [
-    nextFromState(stopped),
+    nextFromState(stopped, currentTask(facts)),
     `Drafted from ${facts.path || "a transcript"}: the session ended without a dump, so its ` +
     `decisions and lessons were not written down — check the work before relying on this draft.`,
   ];

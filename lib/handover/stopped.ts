@@ -8,7 +8,7 @@
  */
 
 import type { Mention } from "../transcript/facts.ts";
-import type { StopState } from "../transcript/stop_state.ts";
+import { REPORTED_DONE, type StopState } from "../transcript/stop_state.ts";
 import { clip } from "../text/cut.ts";
 
 /** The longest quote of a request or of evidence in these lines. */
@@ -39,25 +39,29 @@ export function whereItStopped(s: StopState): string[] {
   ];
 }
 
+/** ` (“quote”, line N)` of an optional mention. */
+const at = (m: Mention | undefined): string => m ? ` (${quoted(m.text, 160)}, line ${m.line})` : "";
+
 /** A mention quoted briefly, for a next step. */
 const brief = (m: Mention | undefined, max = 160): string => m ? quoted(m.text, max) : "";
 
 /**
- * The next step that follows from where the session stopped: finished → verify what it reported,
+ * The next step that follows from where the session stopped (`task`: the one it was on, by
+ * default the last request): finished → verify what it reported,
  * then ask for the next task; in progress → carry the request on; waiting → the question to answer;
  * blocked → the failure to fix; unclear → say so and ask. Never "continue" finished work.
  */
-export function nextFromState(s: StopState): string {
-  const req = s.request ? ` (the last request: ${brief(s.request)})` : "";
+export function nextFromState(s: StopState, task: Mention | undefined = s.request): string {
+  const req = task ? ` (the task: ${brief(task)})` : "";
   switch (s.state) {
     case "finished":
-      return `The last request was reported done${
-        s.evidence ? ` (${brief(s.evidence)}, line ${s.evidence.line})` : ""
-      }: verify that it is (the files and tests it names), then ask the user for the next task.`;
+      return s.what === REPORTED_DONE
+        ? `The last request was reported done${at(s.evidence)}: verify that it is (the files ` +
+          "and tests it names), then ask the user for the next task."
+        : `The agent's last reply ended its turn${at(s.evidence)}: check that it settled the ` +
+          `request${req}, then ask the user for the next task.`;
     case "in progress":
-      return `Carry on with the last request${
-        s.request ? `: ${brief(s.request)}` : ""
-      } — it stopped mid-work${
+      return `Carry on with the task${task ? `: ${brief(task)}` : ""} — it stopped mid-work${
         s.evidence ? ` at ${brief(s.evidence)} (line ${s.evidence.line})` : ""
       }; check what was done before going on.`;
     case "waiting":

@@ -82,6 +82,16 @@ export const BOOKKEEPING_TOOLS: ReadonlySet<string> = new Set([
   "update_plan",
 ]);
 
+/**
+ * Tools that put a question to the user and wait (a dialog, a plan to approve): a call to one left
+ * without an answer is the agent waiting, not working.
+ */
+export const ASKING_TOOLS: ReadonlySet<string> = new Set([
+  "AskUserQuestion",
+  "ExitPlanMode",
+  "request_user_input",
+]);
+
 /** A tool call or a failure seen in the last turn: which tool, what it was given, where. */
 export interface Act extends Mention {
   /** The tool's name (`Bash`, `Edit`, `exec_command`, …). */

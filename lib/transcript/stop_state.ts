@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { Mention, TranscriptFacts } from "./facts.ts";
-import { closingQuestion } from "./prose.ts";
+import { ASKING_TOOLS, type Mention, type TranscriptFacts } from "./facts.ts";
+import { closingQuestion, onlyDefers } from "./prose.ts";
 import { isSubstantive } from "./prompt.ts";
 import { clip } from "../text/cut.ts";
 
@@ -28,6 +28,9 @@ export interface StopState {
   request?: Mention;
 }
 
+/** A finished state's `what` when the last reply reported the work done (not only answered). */
+export const REPORTED_DONE = "it reported the work done";
+
 /** The longest quote of evidence a state carries. */
 export const EVIDENCE_MAX = 200;
 
@@ -46,8 +49,9 @@ const ABOUT_TO =
 const DONE =
   /\b(?:done|complete[ds]?|completed|finished|fixed|implemented|added|created|updated|resolved|removed|renamed|refactored|committed|pushed|merged|deployed|passe[sd]|passing|succeeded|successfully|works|working now|in place|ready)\b|✅|🎉/i;
 
-/** A reply that opens on work under way ("Running the tests…", "Now updating the docs:"). */
-const UNDER_WAY = /^(?:now |next,? |then )?[A-Z]?[a-z]+ing\b[^.!?\n]*(?::|\.\.\.|…)\s*$/i;
+/** A sentence of work under way ("Running the tests…", "Now updating the docs:", "Writing it now."). */
+const UNDER_WAY =
+  /^(?:now |next,? |then )?[A-Z]?[a-z]+ing\b[^.!?\n]*(?::|\.\.\.|…|\bnow[.!]?)\s*$/i;
 
 /** Failures that are the user's refusal of a call, not a broken command. */
 const REFUSED = /doesn't want to proceed|tool use was rejected|user (?:denied|rejected|declined)/i;
@@ -69,6 +73,17 @@ function quoteOf(text: string, line: number, rule?: RegExp): Mention {
   const all = sentences(text);
   const hit = rule ? all.find((s) => rule.test(s)) : undefined;
   return { text: clip(hit ?? all[all.length - 1] ?? text.trim(), EVIDENCE_MAX), line };
+}
+
+/**
+ * The task the session was on at the end: its last substantive request that does more than park
+ * things for later ("Thanks. Let's park the i18n idea."); with none, the last substantive request,
+ * else the last request.
+ */
+export function currentTask(facts: TranscriptFacts): Mention | undefined {
+  return [...(facts.recentRequests ?? [])].reverse().find((m) =>
+    isSubstantive(m.text) && !onlyDefers(m.text)
+  ) ?? facts.lastSubstantive ?? facts.lastRequest;
 }
 
 /** The line an optional mention stands on, or -1. */
@@ -104,10 +119,17 @@ function judgeReply(reply: Mention): Omit<StopState, "request"> {
       evidence: { text: clip(last, EVIDENCE_MAX), line: reply.line },
     };
   }
+  if (!isSubstantive(text)) {
+    return {
+      state: "in progress",
+      what: "it acknowledged the request and did nothing yet",
+      evidence: quoteOf(text, reply.line),
+    };
+  }
   if (DONE.test(text)) {
     return {
       state: "finished",
-      what: "it reported the work done",
+      what: REPORTED_DONE,
       evidence: quoteOf(text, reply.line, DONE),
     };
   }
@@ -179,8 +201,17 @@ export function stopState(facts: TranscriptFacts): StopState {
       evidence: failure,
     });
   }
-  if (turn.work && turn.work.line > lineOf(reply)) {
-    return at({ state: "in progress", what: "it stopped mid-work", evidence: turn.work });
+  const work = turn.work;
+  if (work && work.line > lineOf(reply)) {
+    if (ASKING_TOOLS.has(work.tool)) {
+      const q = facts.questions.findLast((m) => m.line === work.line);
+      return at({
+        state: "waiting",
+        what: `it asked the user (${work.tool})`,
+        evidence: q ?? work,
+      });
+    }
+    return at({ state: "in progress", what: "it stopped mid-work", evidence: work });
   }
   if (reply) return at(judgeReply(reply));
   return at({ state: "unclear", what: "the transcript shows no reply and no call" });

@@ -16,17 +16,26 @@ Deno.test("recoverMarkdown drafts from the real transcript's facts", async () =>
   });
   const sections = parseSections(recoverMarkdown(facts));
   const goal = findSection(sections, "Goal")!;
-  assert.match(goal, /^Add a greeting module in src\/greet\.ts .* \(transcript L4\)/);
-  assert.match(goal, /Last request: Thanks\. Let's park the i18n idea .* \(transcript L54\)/);
+  // The task it was on at the end; the closing "let's park…" is the last request, not a task.
+  assert.match(goal, /^Now write docs\/greet\.md describing the module\. \(transcript L42\)/);
+  assert.match(
+    goal,
+    /Done earlier in the session:\n- Add a greeting module in src\/greet\.ts .* \(transcript L4\)/,
+  );
+  const stopped = findSection(sections, "Where it stopped")!;
+  assert.match(stopped, /^- Last request \(line 54\): “Thanks\. Let's park the i18n idea/);
+  assert.match(
+    stopped,
+    /- State: waiting — it asked the user \(AskUserQuestion\): “Which locale should i18n start with\?” \(line 57\)/,
+  );
   const out = findSection(sections, "Outstanding")!;
   assert.match(out, /- \*\*deferred-[a-z-]+\*\* — Let's park the i18n idea/);
   assert.match(out, /Unanswered: "Should I also add a --shout flag\?" .*L40/);
   assert.match(out, /Unanswered: "Which locale should i18n start with\?" .*L57/);
   const next = findSection(sections, "Next step")!;
-  assert.match(
-    next,
-    /Where the session stopped: "Noted: i18n and caching are parked\." \(transcript L56\)/,
-  );
+  assert.match(next, /^The agent was waiting for the user's answer to “Which locale/);
+  assert.match(next, /the task: “Now write docs\/greet\.md/);
+  assert.doesNotMatch(next, /Continue with/);
   assert.equal(findSection(sections, "Files touched"), undefined, "files come from evidence");
 });
 
@@ -38,8 +47,10 @@ Deno.test("recoverMarkdown with an empty transcript still says where it came fro
     questions: [],
     deferrals: [],
   });
-  assert.deepEqual(parseSections(md).map((s) => s.title), ["Next step"]);
-  assert.match(md, /Recovered from \/t\.jsonl/);
+  assert.deepEqual(parseSections(md).map((s) => s.title), ["Where it stopped", "Next step"]);
+  assert.match(md, /- Last request: none typed\n- State: unclear — the transcript shows no reply/);
+  assert.match(md, /Where the session stopped is unclear from the transcript/);
+  assert.match(md, /Drafted from \/t\.jsonl/);
   assert.equal(quote("a  b\n c"), "a b c");
   assert.equal(quote("x".repeat(10), 5), "xxxx…");
 });
@@ -94,7 +105,14 @@ Deno.test("recover mode", async (t) => {
     const out = findSection(sections, "Outstanding")!;
     assert.match(out, /\*\*wire-the-cli\*\* — Wire the CLI/);
     assert.match(out, /Do the config file later\./);
-    assert.match(findSection(sections, "Next step")!, /"Writing the app now\."/);
+    assert.match(
+      findSection(sections, "Where it stopped")!,
+      /- State: in progress — it said what it does next: “Writing the app now\.” \(line \d+\)/,
+    );
+    assert.match(
+      findSection(sections, "Next step")!,
+      /^Carry on with the task: “Build the app module\.”/,
+    );
   });
   await t.step("--session ID and --transcript PATH name one", async () => {
     const r = await runCliInProcess(["recover", "mine", "--session", "running"], {
@@ -157,9 +175,16 @@ Deno.test("recoverMarkdown: the goal and the next step are substantive requests,
     lastRequest: { text: "great, thanks!", line: 12 },
   });
   const sections = parseSections(md);
-  assert.match(findSection(sections, "Goal")!, /^Migrate the config loader \(transcript L3\)/);
-  assert.match(findSection(sections, "Goal")!, /Last request: now port the tests/);
-  assert.match(findSection(sections, "Next step")!, /Continue with the last request: now port/);
+  assert.match(findSection(sections, "Goal")!, /^now port the tests \(transcript L9\)/);
+  assert.match(
+    findSection(sections, "Goal")!,
+    /Done earlier in the session:\n- Migrate the config loader \(transcript L3\)/,
+  );
+  assert.match(
+    findSection(sections, "Where it stopped")!,
+    /Last request \(line 9\): “now port the tests”/,
+  );
+  assert.match(findSection(sections, "Next step")!, /the task: “now port the tests”/);
   assert.doesNotMatch(md, /thanks/);
 });
 
