@@ -13,7 +13,9 @@ import { encodeProjectDir } from "../../lib/transcript/paths.ts";
 export type Step =
   | { prompt: string }
   | { say: string }
-  | { tool: string; input: Record<string, unknown>; result?: string; error?: boolean };
+  | { tool: string; input: Record<string, unknown>; result?: string; error?: boolean }
+  /** Any other record, written with the session's fields (`cwd`, `sessionId`, …). */
+  | { record: Record<string, unknown> };
 
 /** The JSONL of a session made of `steps`, with `cwd` (and `timestamp`, if given) on every record. */
 export function transcriptOf(
@@ -31,7 +33,9 @@ export function transcriptOf(
     ...(timestamp ? { timestamp } : {}),
   };
   steps.forEach((s, i) => {
-    if ("prompt" in s) {
+    if ("record" in s) {
+      lines.push(JSON.stringify({ ...base, ...s.record }));
+    } else if ("prompt" in s) {
       lines.push(
         JSON.stringify({ ...base, type: "user", message: { role: "user", content: s.prompt } }),
       );
