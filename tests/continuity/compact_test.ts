@@ -106,6 +106,11 @@ Deno.test("compaction: the card after a restore, once per compaction", async (t)
     assert.match(ctx, /## Unfinished tasks\n\n- Add the refresh test \(in_progress\)/);
     assert.match(ctx, /## Open parked items\n\n- flaky-ci — CI is flaky/);
     assert.match(ctx, /## Files touched in this session\n\n- src\/login\.ts/);
+    // Where it stood, from the transcript: the call after the request, and the next step from it.
+    assert.match(
+      ctx,
+      /## Where it stood \(from the transcript\)\n\n- Last request \(line 1\): “Fix the login\.”\n- State: in progress — it stopped mid-work: “Write .*src\/login\.ts” \(line 2\)\n- Next: Carry on with the task: “Fix the login\.”/,
+    );
     assert.doesNotMatch(ctx, /old\.ts/, "the handover's files table is not on the card");
     assert.ok(ctx.length <= 4_000);
     await assert.rejects(Deno.stat(compactFile), "claimed once: the file is gone");

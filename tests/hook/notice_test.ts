@@ -5,6 +5,9 @@ import { draftNotice } from "../../lib/hook/context.ts";
 import { BUDGETS } from "../../lib/frame/budget.ts";
 import { utf8Length } from "../../lib/text/bytes.ts";
 import { NOW } from "../support/scratch.ts";
+import { parseTranscript } from "../../lib/transcript/claude.ts";
+import { recoverMarkdown } from "../../lib/handover/recover.ts";
+import { transcriptOf } from "../support/transcript.ts";
 
 /** A draft body in the shape `recover` writes (what SessionEnd's draft holds). */
 export function draftBody(o: { request?: string; files?: string[]; tasks?: string[] } = {}) {
@@ -116,4 +119,44 @@ Deno.test("the notice's framing cannot be broken by the draft", () => {
     assert.ok(!line.trim().startsWith(fence), `a line inside could close the fence: ${line}`);
   }
   assert.ok(notice.length <= NOTICE_LIMIT);
+});
+
+Deno.test("the notice of a draft that says where it stopped: the request as typed, the state", async (t) => {
+  const facts = parseTranscript(
+    transcriptOf("/p", [
+      { prompt: "Write lib/cache.ts" },
+      { tool: "Write", input: { file_path: "/p/lib/cache.ts" }, result: "ok" },
+      { say: "Done: lib/cache.ts is written and its tests pass." },
+      { prompt: "thanks" },
+    ]),
+    { root: "/p" },
+  );
+  const summary = summarizeDraft(recoverMarkdown(facts));
+  await t.step("read from the draft's Where it stopped", () => {
+    assert.equal(summary.request, "Write lib/cache.ts");
+    assert.equal(
+      summary.state,
+      "finished — it reported the work done: “Done: lib/cache.ts is written and its tests pass.” (line 4)",
+    );
+  });
+  await t.step("said in the notice, within its limit", () => {
+    const notice = buildNotice(summary, banner);
+    assert.match(notice, /Last request: Write lib\/cache\.ts\n/);
+    assert.match(notice, /Where it stopped: finished — it reported the work done/);
+    assert.ok(notice.length <= NOTICE_LIMIT);
+  });
+  await t.step("no request typed: none quoted, the state still said", () => {
+    const s = summarizeDraft(
+      recoverMarkdown({
+        ...facts,
+        lastRequest: undefined,
+        lastSubstantive: undefined,
+        firstRequest: undefined,
+        firstSubstantive: undefined,
+        recentRequests: [],
+      }),
+    );
+    assert.equal(s.request, undefined);
+    assert.match(s.state!, /^finished/);
+  });
 });
