@@ -593,6 +593,15 @@ console.log(
     `deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cpus${loadAverage()}.`,
 );
 if (wanted("secrets")) await import("./secrets.ts");
+if (wanted("eval")) {
+  // The evaluation set's score: reported, like every figure here; tests/eval/eval_test.ts fails on a miss.
+  const { runAll, scoreLine } = await import("../tests/eval/run.ts");
+  console.log(
+    `\neval: ${
+      scoreLine(await runAll())
+    } (tests/eval/labels/: drafts and cards against hand-written labels)`,
+  );
+}
 if (errors) {
   console.error(`session bench: ${errors} row(s) failed to run`);
   Deno.exit(1);

@@ -99,13 +99,40 @@ export async function transcriptFacts(
 
 /**
  * Where the session stood, as the card says it: the last request and the state (the draft's
- * `## Where it stopped` lines), then the next step that follows. Undefined for a transcript with
- * no request and no reply yet.
+ * `## Where it stopped` lines), then the next step that follows.
  */
-export function stoodLines(facts: TranscriptFacts): string | undefined {
-  if (!facts.lastRequest && !facts.lastAssistantText) return undefined;
+export function stoodLines(facts: TranscriptFacts): string {
   const s = stopState(facts);
   return [...whereItStopped(s), `- Next: ${nextFromState(s, currentTask(facts))}`].join("\n");
+}
+
+/**
+ * The card's sections from the session's transcript, with the open parked items (`- slug —
+ * summary` lines) in their place among them: where it stood, the user's own words, the unfinished
+ * tasks, the parked items, the files touched. Empty ones are left out. Pure.
+ */
+export function transcriptSections(
+  facts: TranscriptFacts | undefined,
+  parked: readonly string[] = [],
+): Section[] {
+  const out: Section[] = [];
+  const add = (title: string, content: string | undefined) => {
+    if (content) out.push({ title, content });
+  };
+  add(STOPPED, facts === undefined ? undefined : stoodLines(facts));
+  add(USER_WORDS, userWords(facts));
+  add(
+    TASKS,
+    (facts?.tasks ?? []).filter(isUnfinished).map((t) => `- ${t.subject} (${t.status})`)
+      .join("\n"),
+  );
+  add(PARKED, parked.join("\n"));
+  const files = (facts?.files ?? []).map((f) => `- ${f.path}`);
+  if (files.length > FILES_SHOWN) {
+    files.splice(FILES_SHOWN, files.length, `- +${files.length - FILES_SHOWN} more`);
+  }
+  add(FILES, files.join("\n"));
+  return out;
 }
 
 /** Gathers the card's material: the starting handover's parts, the transcript's, the parked items. */
@@ -127,24 +154,11 @@ export async function gatherMaterial(
     }
   }
   const facts = await transcriptFacts(transcriptPath, store.root);
-  const stood = facts === undefined ? undefined : stoodLines(facts);
-  if (stood) material.sections.push({ title: STOPPED, content: stood });
-  const words = userWords(facts);
-  if (words) material.sections.push({ title: USER_WORDS, content: words });
-  const tasks = (facts?.tasks ?? []).filter(isUnfinished).map((t) =>
-    `- ${t.subject} (${t.status})`
-  );
-  if (tasks.length) material.sections.push({ title: TASKS, content: tasks.join("\n") });
   let parked: string[] = [];
   try {
     parked = readParked(store).items.map((i) => `- ${i.slug} — ${i.summary}`);
   } catch { /* unreadable: no parked items on the card */ }
-  if (parked.length) material.sections.push({ title: PARKED, content: parked.join("\n") });
-  const files = (facts?.files ?? []).map((f) => `- ${f.path}`);
-  if (files.length > FILES_SHOWN) {
-    files.splice(FILES_SHOWN, files.length, `- +${files.length - FILES_SHOWN} more`);
-  }
-  if (files.length) material.sections.push({ title: FILES, content: files.join("\n") });
+  material.sections.push(...transcriptSections(facts, parked));
   // Everything redacted here, so neither the saved file (PreCompact) nor the card (SessionStart)
   // holds a secret: the transcript's parts, and the handover's and parked items' too, which their
   // writers redacted unless they were written before redaction existed, pulled, or edited by hand.

@@ -47,34 +47,48 @@ function atLatest(r: Repeated): string {
   return r.times > 1 ? `${at(r.latest)}, ${r.times} times` : at(r.latest);
 }
 
-/** At most this many earlier requests are listed under the goal, each on one line of at most {@link EARLIER_MAX}. */
+/** At most this many requests are listed under the goal in each list (the newest), the rest counted. */
 export const EARLIER_LISTED = 8;
-export const EARLIER_MAX = 120;
+/** Each listed request is cut to this many characters, on one line. */
+export const EARLIER_MAX = 160;
+
+/** Heads of the goal's two lists. */
+export const SINCE_HEAD = "Asked since, within this task:";
+export const EARLIER_HEAD = "Done earlier in the session:";
+
+/** `head` and the newest {@link EARLIER_LISTED} of `asks`, one line each, the rest counted. */
+function listed(head: string, asks: Mention[]): string[] {
+  if (asks.length === 0) return [];
+  const shown = asks.slice(-EARLIER_LISTED);
+  const out = ["", head];
+  if (asks.length > shown.length) {
+    out.push(`- (${asks.length - shown.length} earlier request(s): see the transcript)`);
+  }
+  for (const m of shown) out.push(`- ${quote(m.text, EARLIER_MAX)} (${at(m)})`);
+  return out;
+}
 
 /**
  * The goal: the task the session was on at the end (lib/transcript/stop_state.ts `currentTask`),
- * then the requests before it, listed as done earlier (the newest
- * {@link EARLIER_LISTED}, the first prompt among them while it is in the facts' window).
+ * the requests typed since within it (corrections, answers, steering), then the requests before it,
+ * listed as done earlier (the first prompt among them while it is in the facts' window).
  */
 export function goalLines(facts: TranscriptFacts): string[] {
   const current = currentTask(facts);
   if (!current) return [];
-  const earlier = new Map<number, Mention>();
+  const byLine = new Map<number, Mention>();
   const first = facts.firstSubstantive;
   for (const m of [...(first ? [first] : []), ...(facts.recentRequests ?? [])]) {
-    if (m.line < current.line && isSubstantive(m.text)) earlier.set(m.line, m);
-  }
-  const listed = [...earlier.values()].sort((a, b) => a.line - b.line);
-  const shown = listed.slice(-EARLIER_LISTED);
-  const out = [`${quote(current.text)} (${at(current)})`];
-  if (shown.length) {
-    out.push("", "Done earlier in the session:");
-    if (listed.length > shown.length) {
-      out.push(`- (${listed.length - shown.length} earlier request(s): see the transcript)`);
+    if (m.line !== current.line && isSubstantive(m.text)) {
+      byLine.set(m.line, { text: m.text, line: m.line });
     }
-    for (const m of shown) out.push(`- ${quote(m.text, EARLIER_MAX)} (${at(m)})`);
   }
-  return out;
+  const asks = [...byLine.values()].sort((a, b) => a.line - b.line);
+  return [
+    `${quote(current.text)} (${at(current)})`,
+    ...listed(SINCE_HEAD, asks.filter((m) => m.line > current.line)),
+    ...listed(EARLIER_HEAD, asks.filter((m) => m.line < current.line)),
+  ];
 }
 
 /**

@@ -115,6 +115,21 @@ export interface LastTurn {
   shell?: Mention;
 }
 
+/** How the turn before a request stood when it was typed: what currentTask judges it by. */
+export interface TurnBefore {
+  /** The assistant's last text before the request. */
+  reply?: Mention;
+  /** The request before this one. */
+  request?: Mention;
+  /** The last turn's calls, failures and notices, as they stood. */
+  turn: LastTurn;
+}
+
+/** A request, with how the turn before it stood (lib/transcript/stop_state.ts `currentTask`). */
+export interface Request extends Mention {
+  before?: TurnBefore;
+}
+
 /** Everything the transcript tells us. */
 export interface TranscriptFacts {
   path: string;
@@ -132,7 +147,7 @@ export interface TranscriptFacts {
    * The newest requests as typed (at most {@link RECENT_REQUESTS}, in transcript order): the
    * user's own words, which the compaction card quotes.
    */
-  recentRequests?: Mention[];
+  recentRequests?: Request[];
   lastAssistantText?: Mention;
   /** What the end of the transcript shows of the last turn (see {@link LastTurn}). */
   lastTurn?: LastTurn;
@@ -200,7 +215,7 @@ export class FactsBuilder {
   #deferrals: Mention[] = [];
   #first?: Mention;
   #last?: Mention;
-  #recent: Mention[] = [];
+  #recent: Request[] = [];
   #firstAsk?: Mention;
   /** The last substantive request before `#unjudged`. */
   #lastAsk?: Mention;
@@ -355,9 +370,14 @@ export class FactsBuilder {
    */
   requested(text: string, line: number, shown: string = text): void {
     const m = { text: shown, line };
+    const before: TurnBefore = {
+      reply: this.#lastText,
+      request: this.#last,
+      turn: { ...this.#turn },
+    };
     this.#first ??= m;
     this.#last = m;
-    if (this.#recent.push(m) > RECENT_REQUESTS) this.#recent.shift();
+    if (this.#recent.push({ ...m, before }) > RECENT_REQUESTS) this.#recent.shift();
     // Which requests are substantive matters for the first and the last only: the first is
     // judged as requests come until one is, the last from the newest back, when asked for, so a
     // long session's prompts are not each judged.

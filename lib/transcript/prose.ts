@@ -5,7 +5,6 @@
  * @module
  */
 
-import { isSubstantive } from "./prompt.ts";
 import { clip, clipStart } from "../text/cut.ts";
 
 /**
@@ -149,19 +148,6 @@ export function closingQuestion(text: string): string | undefined {
  * space or the text's own), so a text it misses has no deferral and is not split at all.
  */
 const ANY_DEFERRAL = new RegExp(DEFERRAL_PATTERNS.map((re) => `(?:${re.source})`).join("|"), "i");
-
-/**
- * Whether a message only parks things for later and acknowledges ("Thanks. Let's park the i18n
- * idea for later."): every sentence a deferral or asking for nothing. Such a message is no task
- * the session was on, though it stays the last request.
- */
-export function onlyDefers(text: string): boolean {
-  if (!ANY_DEFERRAL.test(text)) return false;
-  return text.split(/(?<=[.!?;])\s+|\n+/).every((sentence) => {
-    const s = sentence.trim();
-    return s === "" || ANY_DEFERRAL.test(s) || !isSubstantive(s);
-  });
-}
 
 /** The sentences of `text` that park something, per {@link DEFERRAL_PATTERNS}. */
 export function deferralsIn(text: string): string[] {

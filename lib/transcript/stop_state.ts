@@ -6,8 +6,14 @@
  * @module
  */
 
-import { ASKING_TOOLS, type Mention, type TranscriptFacts } from "./facts.ts";
-import { closingQuestion, onlyDefers } from "./prose.ts";
+import {
+  type Act,
+  ASKING_TOOLS,
+  type Mention,
+  type Request,
+  type TranscriptFacts,
+} from "./facts.ts";
+import { closingQuestion } from "./prose.ts";
 import { isSubstantive } from "./prompt.ts";
 import { clip } from "../text/cut.ts";
 
@@ -24,7 +30,7 @@ export interface StopState {
   what: string;
   /** The transcript's own words that show it (a reply's sentence, an error, a call), cut. */
   evidence?: Mention;
-  /** The last request as typed, the one the state is about (the substantive one when there is). */
+  /** The last request as typed. */
   request?: Mention;
 }
 
@@ -43,18 +49,22 @@ const STUCK =
 
 /** Words of a reply that says what it does next: it meant to go on. */
 const ABOUT_TO =
-  /\b(?:let me|let's|I'll|I will|I'm going to|I am going to|now I|next,? I|going to|about to|moving on to|proceeding to)\b/i;
+  /\b(?:let me|let's|I'll|I will|I'm going to|I am going to|now I|next,? I|going to|about to|moving on to|proceeding to|waiting for|will (?:now|next))\b/i;
 
 /** Words of a reply that reports the work done. */
 const DONE =
   /\b(?:done|complete[ds]?|completed|finished|fixed|implemented|added|created|updated|resolved|removed|renamed|refactored|committed|pushed|merged|deployed|passe[sd]|passing|succeeded|successfully|works|working now|in place|ready)\b|✅|🎉/i;
 
-/** A sentence of work under way ("Running the tests…", "Now updating the docs:", "Writing it now."). */
+/**
+ * A sentence that opens on work under way ("Running the tests…", "Now updating the docs:",
+ * "Writing the cache."): a gerund that is not the subject of a verb ("Testing shows…").
+ */
 const UNDER_WAY =
-  /^(?:now |next,? |then )?[A-Z]?[a-z]+ing\b[^.!?\n]*(?::|\.\.\.|…|\bnow[.!]?)\s*$/i;
+  /^(?:now |next,? |then )?(?!(?:every|no|some|any)thing\b|during\b|string\b|bring\b)[A-Za-z][a-z]+ing\b(?! (?:is|was|are|were|has|have|shows?|looks?|seems?)\b)/i;
 
 /** Failures that are the user's refusal of a call, not a broken command. */
-const REFUSED = /doesn't want to proceed|tool use was rejected|user (?:denied|rejected|declined)/i;
+const REFUSED =
+  /doesn't want to (?:proceed|take this action)|tool use was rejected|user (?:denied|rejected|declined)/i;
 
 /** The sentences of `text`, trimmed, in order; markdown bullets and emphasis set aside. */
 function sentences(text: string): string[] {
@@ -76,14 +86,55 @@ function quoteOf(text: string, line: number, rule?: RegExp): Mention {
 }
 
 /**
- * The task the session was on at the end: its last substantive request that does more than park
- * things for later ("Thanks. Let's park the i18n idea."); with none, the last substantive request,
+ * The task the session was on at the end: the newest substantive request that started one — typed
+ * after a turn that ended finished, or the first — among the facts' recent requests. A request typed
+ * while the agent was mid-work, waiting on a question or blocked steers the task under way ("use the
+ * library's visible flag instead"), so the task is the one it steers. With no recent request that
+ * starts one, the oldest substantive one in the window; with none, the last substantive request,
  * else the last request.
  */
 export function currentTask(facts: TranscriptFacts): Mention | undefined {
-  return [...(facts.recentRequests ?? [])].reverse().find((m) =>
-    isSubstantive(m.text) && !onlyDefers(m.text)
-  ) ?? facts.lastSubstantive ?? facts.lastRequest;
+  const asks = (facts.recentRequests ?? []).filter((m) => isSubstantive(m.text));
+  for (let i = asks.length - 1; i > 0; i--) {
+    if (startsTask(asks[i])) return mention(asks[i]);
+  }
+  const first = asks[0];
+  return first ? mention(first) : facts.lastSubstantive ?? facts.lastRequest;
+}
+
+/** A request's text and line alone. */
+const mention = (m: Request): Mention => ({ text: m.text, line: m.line });
+
+/** Whether the turn before `request` ended finished (or there was none): the request starts a task. */
+function startsTask(request: Request): boolean {
+  const b = request.before;
+  if (b === undefined || (b.reply === undefined && b.request === undefined)) return true;
+  const before: TranscriptFacts = {
+    path: "",
+    files: [],
+    tasks: [],
+    questions: [],
+    deferrals: [],
+    lastRequest: b.request,
+    lastAssistantText: b.reply,
+    lastTurn: b.turn,
+  };
+  return stopState(before).state === "finished";
+}
+
+/** A line of a list: `- …`, `* …`, `1. …`, `2) …`. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+
+/**
+ * The question a reply ends on before the options it lists ("Would you like me to set it up? I
+ * can:" then `1. …`, `2. …`), or undefined: one of the last two sentences before a closing list.
+ */
+function optionsQuestion(text: string): string | undefined {
+  const lines = text.trimEnd().split("\n");
+  let end = lines.length;
+  while (end > 0 && (LIST_ITEM.test(lines[end - 1]) || lines[end - 1].trim() === "")) end--;
+  if (end === lines.length || end === 0) return undefined;
+  return sentences(lines.slice(0, end).join("\n")).slice(-2).find((s) => s.endsWith("?"));
 }
 
 /** The line an optional mention stands on, or -1. */
@@ -93,7 +144,7 @@ const lineOf = (m: Mention | undefined): number => m?.line ?? -1;
 function judgeReply(reply: Mention): Omit<StopState, "request"> {
   const text = reply.text;
   const end = lastParagraph(text);
-  const question = closingQuestion(text);
+  const question = closingQuestion(text) ?? optionsQuestion(text);
   if (question !== undefined) {
     return {
       state: "waiting",
@@ -141,6 +192,18 @@ function judgeReply(reply: Mention): Omit<StopState, "request"> {
 }
 
 /**
+ * A refused call's state: blocked, the call quoted (the client's refusal text is its own
+ * instruction to the agent, no evidence for a successor).
+ */
+function refused(failure: Act, work: Act | undefined): Omit<StopState, "request"> {
+  return {
+    state: "blocked",
+    what: `the user refused the ${failure.tool} call`,
+    evidence: work ?? { text: failure.tool, line: failure.line },
+  };
+}
+
+/**
  * Where the session stopped, by what came last (pure). In order: an API error ended it (blocked);
  * the user stopped the turn (blocked when they refused a call, else in progress); the user's own
  * shell command came last (unclear: the agent never answered it); a substantive request is still
@@ -150,7 +213,7 @@ function judgeReply(reply: Mention): Omit<StopState, "request"> {
  */
 export function stopState(facts: TranscriptFacts): StopState {
   const turn = facts.lastTurn ?? {};
-  const request = facts.lastSubstantive ?? facts.lastRequest;
+  const request = facts.lastRequest;
   const reply = facts.lastAssistantText;
   const asked = facts.lastRequest;
   const answered = Math.max(lineOf(reply), lineOf(turn.work));
@@ -163,13 +226,7 @@ export function stopState(facts: TranscriptFacts): StopState {
   const stop = turn.interrupted;
   if (stop && stop.line >= latest) {
     const f = turn.failure;
-    if (f && REFUSED.test(f.text) && f.line >= answered) {
-      return at({
-        state: "blocked",
-        what: `the user refused the ${f.tool} call`,
-        evidence: lineOf(turn.work) >= 0 ? turn.work : f,
-      });
-    }
+    if (f && REFUSED.test(f.text) && f.line >= answered) return at(refused(f, turn.work));
     return at({
       state: "in progress",
       what: "the user stopped the turn mid-work",
@@ -193,13 +250,8 @@ export function stopState(facts: TranscriptFacts): StopState {
   }
   const failure = turn.failure;
   if (failure && failure.line > lineOf(reply) && failure.line >= lineOf(turn.work)) {
-    return at({
-      state: "blocked",
-      what: REFUSED.test(failure.text)
-        ? `the user refused the ${failure.tool} call`
-        : `a ${failure.tool} call failed`,
-      evidence: failure,
-    });
+    if (REFUSED.test(failure.text)) return at(refused(failure, turn.work));
+    return at({ state: "blocked", what: `a ${failure.tool} call failed`, evidence: failure });
   }
   const work = turn.work;
   if (work && work.line > lineOf(reply)) {
