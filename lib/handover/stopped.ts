@@ -3,7 +3,7 @@
  * (the last request as typed, with its line; the state with its evidence) and the next step that
  * follows from the state. One wording, read by the draft (./recover.ts), the compaction card
  * (lib/continuity/material.ts) and the `/clear` notice (lib/hook/notice.ts, which reads the lines
- * back by {@link REQUEST_LINE} and {@link STATE_LINE}). Pure.
+ * back by {@link STATE_LINE}). Pure.
  * @module
  */
 
@@ -15,7 +15,7 @@ import { clip } from "../text/cut.ts";
 export const STOPPED_QUOTE_MAX = 200;
 
 /** How the last request's line begins (`- Last request (line 12): “…”`). */
-export const REQUEST_LINE = "- Last request";
+const REQUEST_LINE = "- Last request";
 /** How the state's line begins (`- State: finished — it reported the work done: “…” (line 40)`). */
 export const STATE_LINE = "- State: ";
 

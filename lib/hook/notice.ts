@@ -3,7 +3,7 @@
  * written by SessionEnd for a session that ended without a dump): not the draft itself — people
  * often clear to start something else, and an old handover must not ambush an unrelated session —
  * but at most {@link NOTICE_LIMIT} characters naming the draft, the exact recall command, the last
- * user request (cut), where the session stopped (its state), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
+ * task (cut), where the session stopped (its state), the files touched (up to 5, then a count) and the unfinished tasks (up to 5).
  * Pure: it reads the draft's body, which the general restore (lib/hook/pending.ts) hands it.
  * Framed like every injected text (lib/frame/).
  * @module
@@ -11,7 +11,7 @@
 
 import { clip } from "../text/cut.ts";
 import { capLines, findSection, parseSections, WHERE_IT_STOPPED } from "../handover/document.ts";
-import { REQUEST_LINE, STATE_LINE } from "../handover/stopped.ts";
+import { STATE_LINE } from "../handover/stopped.ts";
 import { frameCost, framed, longestBacktickRun, shortenRuns } from "../frame/fence.ts";
 import { leftBanner } from "./output.ts";
 
@@ -22,6 +22,9 @@ export const NOTICE_ITEMS = 5;
 
 /** What the notice says of a draft, read from its body. */
 export interface DraftSummary {
+  /** The task the session was on (the goal's first line), when the draft says where it stopped. */
+  task?: string;
+  /** An older draft's last request. */
   request?: string;
   /** Where the session stopped, as the draft says it (`finished — it reported the work done: …`). */
   state?: string;
@@ -35,21 +38,26 @@ function after(lines: string[], prefix: string): string | undefined {
 }
 
 /**
- * Reads the draft's body as `recover` writes it: the last request and the state of `## Where it
- * stopped` (a draft written before that section: `Last request:`, else the first line, of
- * `## Goal`), the first cells of the `## Files touched` table (or its bullets), and the
+ * Reads the draft's body as `recover` writes it: the task (the first line of `## Goal`) and the
+ * state of `## Where it stopped` (a draft written before that section: the request, `Last
+ * request:` else the first line of `## Goal`), the first cells of the `## Files touched` table (or its bullets), and the
  * `## Outstanding` bullets that are unfinished tasks (or an `## Unfinished tasks` list).
  */
 export function summarizeDraft(body: string): DraftSummary {
   const sections = parseSections(body.replace(/\r\n?/g, "\n"));
   const goal = (findSection(sections, "Goal") ?? "").split("\n").map((l) => l.trim())
     .filter(Boolean);
-  const stopped = (findSection(sections, WHERE_IT_STOPPED) ?? "").split("\n").map((l) => l.trim());
-  const typed = after(stopped, REQUEST_LINE)?.replace(/^(?: \(line \d+\))?:\s*/, "");
-  const state = after(stopped, STATE_LINE)?.trim() || undefined;
-  const picked = typed !== undefined
-    ? (typed === "none typed" ? undefined : typed.replace(/^“|”$/g, ""))
-    : after(goal, "Last request:") ?? goal[0];
+  const stopped = findSection(sections, WHERE_IT_STOPPED);
+  const state = stopped === undefined ? undefined : after(
+    stopped.split("\n").map((l) => l.trim()),
+    STATE_LINE,
+  )?.trim();
+  // A draft that says where it stopped names the task by its goal's first line; an older one, by
+  // the goal's `Last request:` (else its first line).
+  const picked = stopped === undefined ? after(goal, "Last request:") ?? goal[0] : undefined;
+  const task = stopped === undefined
+    ? undefined
+    : goal[0]?.replace(/\s*\(transcript L\d+\)\s*$/, "").trim() || undefined;
   const request = picked?.replace(/\s*\(transcript L\d+\)\s*$/, "").trim() || undefined;
   const files: string[] = [];
   for (const line of (findSection(sections, "Files touched") ?? "").split("\n")) {
@@ -67,7 +75,13 @@ export function summarizeDraft(body: string): DraftSummary {
   for (const line of (findSection(sections, "Unfinished tasks") ?? "").split("\n")) {
     if (line.trim().startsWith("- ")) tasks.push(line.trim().slice(2));
   }
-  return { request, ...(state ? { state } : {}), files, tasks };
+  return {
+    ...(task ? { task } : {}),
+    request,
+    ...(state ? { state } : {}),
+    files,
+    tasks,
+  };
 }
 
 /** `text` on one line, cut at `max` characters with an ellipsis. */
@@ -86,6 +100,7 @@ function firstOf(items: string[], n: number, each: number): string[] {
 /** The notice's text (inside the fence) with the request cut at `requestMax`, items at `each`. */
 function noticeText(s: DraftSummary, requestMax: number, each: number): string {
   const out: string[] = [];
+  if (s.task) out.push(`Task: ${cut(s.task, requestMax)}`);
   if (s.request) out.push(`Last request: ${cut(s.request, requestMax)}`);
   if (s.state) out.push(`Where it stopped: ${cut(s.state, requestMax)}`);
   if (s.files.length) out.push(`Files touched: ${firstOf(s.files, NOTICE_ITEMS, each).join(", ")}`);
@@ -108,7 +123,7 @@ export function noticeBanner(
 
 /**
  * The notice: the banner, then the summary fenced, within {@link NOTICE_LIMIT} characters — the
- * request is cut first, then each file and task name, then lines are elided.
+ * task and the state are cut first, then each file and task name, then lines are elided.
  */
 export function buildNotice(
   summary: DraftSummary,
@@ -117,6 +132,7 @@ export function buildNotice(
 ): string {
   const strip = shortenRuns;
   const clean: DraftSummary = {
+    task: summary.task && strip(summary.task),
     request: summary.request && strip(summary.request),
     state: summary.state && strip(summary.state),
     files: summary.files.map(strip),

@@ -103,7 +103,7 @@ export interface Act extends Mention {
  * lib/transcript/stop_state.ts reads them, by their order, into where the session stopped.
  */
 export interface LastTurn {
-  /** The last tool call that did work (not {@link BOOKKEEPING_TOOLS}): `Edit lib/x.ts`. */
+  /** The last tool call that did work (not {@link BOOKKEEPING_TOOLS}), as `Edit <its file>`. */
   work?: Act;
   /** The last tool result that was an error: its first lines, and the tool it answered. */
   failure?: Act;

@@ -16,11 +16,11 @@ Deno.test("recoverMarkdown drafts from the real transcript's facts", async () =>
   });
   const sections = parseSections(recoverMarkdown(facts));
   const goal = findSection(sections, "Goal")!;
-  // The task it was on at the end; the closing "let's park…" is the last request, not a task.
-  assert.match(goal, /^Now write docs\/greet\.md describing the module\. \(transcript L42\)/);
+  // The task it was on at the end (typed after a finished turn), the earlier ones done.
+  assert.match(goal, /^Thanks\. Let's park the i18n idea .* \(transcript L54\)/);
   assert.match(
     goal,
-    /Done earlier in the session:\n- Add a greeting module in src\/greet\.ts .* \(transcript L4\)/,
+    /Done earlier in the session:\n- Add a greeting module in src\/greet\.ts .* \(transcript L4\)\n- Now write docs\/greet\.md describing the module\. \(transcript L42\)/,
   );
   const stopped = findSection(sections, "Where it stopped")!;
   assert.match(stopped, /^- Last request \(line 54\): “Thanks\. Let's park the i18n idea/);
@@ -34,7 +34,7 @@ Deno.test("recoverMarkdown drafts from the real transcript's facts", async () =>
   assert.match(out, /Unanswered: "Which locale should i18n start with\?" .*L57/);
   const next = findSection(sections, "Next step")!;
   assert.match(next, /^The agent was waiting for the user's answer to “Which locale/);
-  assert.match(next, /the task: “Now write docs\/greet\.md/);
+  assert.match(next, /the task: “Thanks\. Let's park/);
   assert.doesNotMatch(next, /Continue with/);
   assert.equal(findSection(sections, "Files touched"), undefined, "files come from evidence");
 });
@@ -165,7 +165,7 @@ Deno.test("recover from a file of no session records: nothing to recover, exit 1
   }
 });
 
-Deno.test("recoverMarkdown: the goal and the next step are substantive requests, not a 'thanks'", () => {
+Deno.test("recoverMarkdown: the goal and the task carried on are substantive requests, not a 'thanks'", () => {
   const none = { path: "/t.jsonl", files: [], tasks: [], questions: [], deferrals: [] };
   const md = recoverMarkdown({
     ...none,
@@ -180,12 +180,16 @@ Deno.test("recoverMarkdown: the goal and the next step are substantive requests,
     findSection(sections, "Goal")!,
     /Done earlier in the session:\n- Migrate the config loader \(transcript L3\)/,
   );
+  // The last request is quoted as typed; it is neither the goal nor the task carried on.
   assert.match(
     findSection(sections, "Where it stopped")!,
-    /Last request \(line 9\): “now port the tests”/,
+    /Last request \(line 12\): “great, thanks!”/,
   );
   assert.match(findSection(sections, "Next step")!, /the task: “now port the tests”/);
-  assert.doesNotMatch(md, /thanks/);
+  assert.doesNotMatch(
+    findSection(sections, "Goal")! + findSection(sections, "Next step")!,
+    /thanks/,
+  );
 });
 
 Deno.test("recoverMarkdown lists the latest deferrals and questions and counts the rest", () => {

@@ -121,7 +121,7 @@ Deno.test("the notice's framing cannot be broken by the draft", () => {
   assert.ok(notice.length <= NOTICE_LIMIT);
 });
 
-Deno.test("the notice of a draft that says where it stopped: the request as typed, the state", async (t) => {
+Deno.test("the notice of a draft that says where it stopped: the task, the state", async (t) => {
   const facts = parseTranscript(
     transcriptOf("/p", [
       { prompt: "Write lib/cache.ts" },
@@ -133,7 +133,8 @@ Deno.test("the notice of a draft that says where it stopped: the request as type
   );
   const summary = summarizeDraft(recoverMarkdown(facts));
   await t.step("read from the draft's Where it stopped", () => {
-    assert.equal(summary.request, "Write lib/cache.ts");
+    assert.equal(summary.task, "Write lib/cache.ts");
+    assert.equal(summary.request, undefined, "the closing thanks is no task");
     assert.equal(
       summary.state,
       "finished — it reported the work done: “Done: lib/cache.ts is written and its tests pass.” (line 4)",
@@ -141,11 +142,12 @@ Deno.test("the notice of a draft that says where it stopped: the request as type
   });
   await t.step("said in the notice, within its limit", () => {
     const notice = buildNotice(summary, banner);
-    assert.match(notice, /Last request: Write lib\/cache\.ts\n/);
+    assert.match(notice, /Task: Write lib\/cache\.ts\n/);
+    assert.doesNotMatch(notice, /thanks/);
     assert.match(notice, /Where it stopped: finished — it reported the work done/);
     assert.ok(notice.length <= NOTICE_LIMIT);
   });
-  await t.step("no request typed: none quoted, the state still said", () => {
+  await t.step("no request typed: no task, the state still said", () => {
     const s = summarizeDraft(
       recoverMarkdown({
         ...facts,
@@ -156,7 +158,7 @@ Deno.test("the notice of a draft that says where it stopped: the request as type
         recentRequests: [],
       }),
     );
-    assert.equal(s.request, undefined);
+    assert.equal(s.task, undefined);
     assert.match(s.state!, /^finished/);
   });
 });

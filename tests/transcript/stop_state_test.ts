@@ -270,17 +270,36 @@ Deno.test("stopState: Codex's rollout", async (t) => {
   });
 });
 
-Deno.test("currentTask: the last substantive request that does more than park things", () => {
-  const facts = parseTranscript(
-    transcriptOf(ROOT, [
-      { prompt: "Write docs/greet.md" },
-      { say: "Written." },
-      { prompt: "Thanks. Let's park the i18n idea for later." },
-      { say: "Noted." },
-      { prompt: "ok" },
-    ]),
-    { root: ROOT },
+Deno.test("currentTask: the request that started the task under way", async (t) => {
+  const task = (steps: Step[]) =>
+    currentTask(parseTranscript(transcriptOf(ROOT, steps), { root: ROOT }))?.text;
+  await t.step("a request after a finished turn starts a task", () => {
+    assert.equal(
+      task([{ prompt: "Write docs/greet.md" }, { say: "Written and committed." }, {
+        prompt: "Now add the i18n table",
+      }]),
+      "Now add the i18n table",
+    );
+  });
+  await t.step(
+    "a request typed mid-work, or answering a question, steers the task under way",
+    () => {
+      assert.equal(
+        task([ask, { say: "Let me fix the tokenizer first:" }, {
+          prompt: "Use the library's visible flag instead",
+        }]),
+        "Fix the parser in lib/parse.ts",
+      );
+      assert.equal(
+        task([ask, { say: "Should I keep the old API?" }, { prompt: "No, drop the old API" }]),
+        "Fix the parser in lib/parse.ts",
+      );
+    },
   );
-  assert.equal(currentTask(facts)?.text, "Write docs/greet.md");
-  assert.equal(facts.lastSubstantive?.text, "Thanks. Let's park the i18n idea for later.");
+  await t.step("a 'thanks' is no task", () => {
+    assert.equal(
+      task([ask, { say: "Done." }, { prompt: "thanks!" }]),
+      "Fix the parser in lib/parse.ts",
+    );
+  });
 });
