@@ -126,12 +126,12 @@ for (const claude of await ensureClaudes()) {
       steps: [
         write(s, "src/zephyr_widget.ts"),
         { tool: "TaskCreate", input: { subject: "Add zephyr tests", description: "cover it" } },
-        { text: "Widget written; the tests remain." },
+        { text: "Widget written; the zephyr tests are next." },
       ],
     }]));
     await begin(s);
     await t.step("the model writes a file and creates a task; no dump", async () => {
-      await work(s, prompt, "the tests remain");
+      await work(s, prompt, "the zephyr tests are next");
       await commitAll(s.world);
       assert.deepEqual(await storeDocs(s.world), []);
     });
@@ -143,18 +143,26 @@ for (const claude of await ensureClaudes()) {
       // Not asserted unconsumed: SessionStart may already have announced (and consumed) it.
       assert.ok(d.fields.session, "the draft names its session");
     });
-    await t.step("the next request carries the notice: slug, file, task", async () => {
-      const r = await ask(s, "what now?");
-      const context = hookContext(r);
-      assert.ok(context.includes(draft), `the draft's slug in the hook context:\n${context}`);
-      onlyFromHook(r, "zephyr_widget.ts", "the file touched");
-      onlyFromHook(r, "Add zephyr tests", "the unfinished task");
-      assert.ok(context.includes("recall"), `the recall command:\n${context}`);
-      // A notice, not the draft: ≤ ~700 characters plus Claude Code's own framing.
-      assert.ok(context.length <= 1_000, `${context.length} chars:\n${context}`);
-      const d = (await storeDocs(s.world)).find((d) => d.slug === draft);
-      assert.equal(d?.fields.consumed, "true", "announced once: the draft is consumed");
-    });
+    await t.step(
+      "the next request carries the notice: slug, where it stopped, file, task",
+      async () => {
+        const r = await ask(s, "what now?");
+        const context = hookContext(r);
+        assert.ok(context.includes(draft), `the draft's slug in the hook context:\n${context}`);
+        assert.ok(
+          context.includes("Where it stopped: in progress — it said what it does next"),
+          `the state, from the transcript:\n${context}`,
+        );
+        assert.ok(context.includes("Task: Build the zephyr widget."), `the task:\n${context}`);
+        onlyFromHook(r, "zephyr_widget.ts", "the file touched");
+        onlyFromHook(r, "Add zephyr tests", "the unfinished task");
+        assert.ok(context.includes("recall"), `the recall command:\n${context}`);
+        // A notice, not the draft: ≤ ~700 characters plus Claude Code's own framing.
+        assert.ok(context.length <= 1_000, `${context.length} chars:\n${context}`);
+        const d = (await storeDocs(s.world)).find((d) => d.slug === draft);
+        assert.equal(d?.fields.consumed, "true", "announced once: the draft is consumed");
+      },
+    );
     await t.step("a second /clear carries no notice of that draft", async () => {
       await s.tmux!.submit("/clear");
       await waitForClear(s.world);
@@ -325,7 +333,7 @@ for (const claude of await ensureClaudes()) {
         steps: [
           write(s, "src/comet_cache.ts"),
           { tool: "TaskCreate", input: { subject: "Benchmark the comet cache", description: "b" } },
-          { text: "Cache sketched." },
+          { text: "Done: the comet cache is sketched." },
         ],
       },
       {
@@ -338,7 +346,7 @@ for (const claude of await ensureClaudes()) {
     ]));
     await begin(s);
     await t.step("work, then /exit: SessionEnd drafts the session", async () => {
-      await work(s, prompt, "Cache sketched");
+      await work(s, prompt, "comet cache is sketched");
       await commitAll(s.world);
       await s.tmux!.submit("/exit");
       const d = await waitForDraft(s.world);
@@ -361,8 +369,17 @@ for (const claude of await ensureClaudes()) {
         assert.ok(!hookContext(r).includes("comet"), hookContext(r));
         const out = await toolOutput(s, since);
         assert.ok(out.includes("comet_cache.ts"), out);
-        assert.ok(out.includes("Sketch the comet cache"), out);
         assert.ok(out.includes("Benchmark the comet cache"), out);
+        // Where it stopped, from the transcript: reported done, so verify and ask — never "continue".
+        assert.match(out, /- Last request \(line \d+\): “Sketch the comet cache\.”/);
+        assert.ok(
+          out.includes(
+            "- State: finished — it reported the work done: “Done: the comet cache is sketched.”",
+          ),
+          out,
+        );
+        assert.ok(out.includes("ask the user for the next task"), out);
+        assert.ok(!out.includes("Continue with the last request"), out);
       },
     );
   });
