@@ -6,14 +6,9 @@
 import assert from "node:assert/strict";
 import { CORPUS, labelNames, runLabel, scoreLine } from "./run.ts";
 import type { Result } from "./run.ts";
+import { isDir } from "../../lib/fs/path.ts";
 
-const present = (() => {
-  try {
-    return Deno.statSync(CORPUS).isDirectory;
-  } catch {
-    return false;
-  }
-})();
+const present = isDir(CORPUS);
 
 Deno.test(
   "the evaluation set: every label met by the draft and the card" +

@@ -12,6 +12,7 @@ import { transcriptSections } from "../../lib/continuity/material.ts";
 import { buildCard } from "../../lib/continuity/card.ts";
 import { BUDGETS } from "../../lib/frame/budget.ts";
 import { readAnyTranscript } from "../../lib/transcript/read.ts";
+import { exists, isDir } from "../../lib/fs/path.ts";
 import { type Label, labelProblems, misses } from "./score.ts";
 
 const PROJECT = decodeURIComponent(new URL("../../", import.meta.url).pathname);
@@ -34,15 +35,6 @@ export interface Result {
 export function labelNames(): string[] {
   return [...Deno.readDirSync(LABELS)].filter((e) => e.isFile && e.name.endsWith(".json"))
     .map((e) => e.name).sort();
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The transcript a label names, as a path. */
@@ -78,7 +70,7 @@ export async function runLabel(name: string): Promise<Result> {
   const label = raw as Label;
   if (problems.length) return { name, label, missed: problems.map((p) => `label: ${p}`) };
   const path = transcriptPath(label.transcript);
-  if (label.transcript.startsWith("corpus:") && !exists(CORPUS)) {
+  if (label.transcript.startsWith("corpus:") && !isDir(CORPUS)) {
     return { name, label, missed: [], skipped: true };
   }
   if (!exists(path)) return { name, label, missed: [`no such transcript: ${path}`] };
