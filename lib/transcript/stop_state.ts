@@ -66,9 +66,10 @@ const UNDER_WAY =
 const REFUSED =
   /doesn't want to (?:proceed|take this action)|tool use was rejected|user (?:denied|rejected|declined)/i;
 
-/** The sentences of `text`, trimmed, in order; markdown bullets and emphasis set aside. */
+/** The sentences of `text`, trimmed, in order; markdown bullets, headings and bold set aside. */
 function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.replace(/^[\s*_>#-]+|[\s*_]+$/g, "").trim())
+  return text.split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.replace(/\*\*|__/g, "").replace(/^[\s*_>#-]+|[\s*_]+$/g, "").trim())
     .filter(Boolean);
 }
 
