@@ -165,13 +165,21 @@ export const TOOLS: Readonly<Record<string, ToolDef>> = {
 export interface Choice {
   slug: string;
   summary: string;
+  /** The day it was raised, when the item says. */
+  raised?: string;
 }
 
-/** The items a tied `drop` printed (`  1. <slug> — <summary> [how]`), in its order. */
+/**
+ * The items a tied `drop` printed (`  1. <slug> — <summary> (raised <day>) [how]`, lib/cli/drop.ts
+ * over lib/parked/grammar.ts `itemLine`), in its order.
+ */
 export function dropChoices(out: string): Choice[] {
   const choices: Choice[] = [];
-  for (const m of out.matchAll(/^ {2}\d+\. (\S+) — (.*?)(?: \[(?:exact slug|\d+ edits?)\])?$/gm)) {
-    choices.push({ slug: m[1], summary: m[2] });
+  const line = /^ {2}\d+\. (\S+) — (.*?)(?: \(raised ([^)]*)\))? \[(?:exact slug|\d+ edits?)\]$/gm;
+  for (const m of out.matchAll(line)) {
+    choices.push(
+      m[3] ? { slug: m[1], summary: m[2], raised: m[3] } : { slug: m[1], summary: m[2] },
+    );
   }
   return choices;
 }
