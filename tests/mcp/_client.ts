@@ -117,7 +117,7 @@ export async function connect(o: ConnectOptions): Promise<Connected> {
 }
 
 /** The text of a tool result's contents, joined. */
-export function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+export function textOf(result: object): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { text?: string }[];
   return content.map((c) => c.text ?? "").join("\n");
 }
