@@ -19,6 +19,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
   ErrorCode,
+  type JSONRPCMessage,
   McpError,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -245,7 +246,14 @@ export function buildServer(o: ServeOptions): { server: McpServer; stop: () => v
   return { server, stop: () => clearInterval(timer) };
 }
 
-/** Serves on stdin/stdout until the client closes the connection. */
+/** How long a closed stdin waits for the answers still being worked on. */
+const DRAIN_MS = 10_000;
+
+/**
+ * Serves on stdin/stdout until the client closes the connection. A client that writes its last
+ * requests and closes stdin at once (a script, `printf … | session.ts mcp`) still gets every
+ * answer: the server ends once none is outstanding.
+ */
 export async function serve(o: ServeOptions): Promise<void> {
   const { server, stop } = buildServer(o);
   const transport = new StdioServerTransport();
@@ -253,9 +261,24 @@ export async function serve(o: ServeOptions): Promise<void> {
     transport.onclose = () => resolve();
   });
   await server.connect(transport);
+  // Requests answered so far, counted where they pass: in through onmessage, out through send.
+  let open = 0;
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ("id" in message && "method" in message) open++;
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage) => {
+    if ("id" in message && !("method" in message)) open--;
+    return send(message);
+  };
   // The SDK's transport does not see stdin end; the client closing it ends the server.
   const ended = new Promise<void>((resolve) => process.stdin.once("end", () => resolve()));
   await Promise.race([closed, ended]);
+  for (const deadline = Date.now() + DRAIN_MS; open > 0 && Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
   stop();
   await server.close();
 }

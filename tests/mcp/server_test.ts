@@ -337,3 +337,30 @@ Deno.test("mcp server: a store changed meanwhile, and two servers at once", asyn
     for (let i = 0; i < 6; i++) assert.match(parked, new RegExp(`parallel item ${i}`));
   });
 });
+
+Deno.test("mcp server: requests written before stdin closes are all answered", async () => {
+  await using p = await scratchProject();
+  await writeDoc(p.store, "alpha");
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "restore", arguments: {} } },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list", arguments: {} } },
+  ].map((m) => JSON.stringify(m)).join("\n") + "\n";
+  const ran = await runCliProcess(["mcp"], { cwd: p.root, stdin: lines });
+  assert.equal(ran.code, 0, ran.stderr);
+  const answers = ran.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const byId = new Map(answers.filter((a) => "id" in a).map((a) => [a.id, a]));
+  assert.deepEqual([...byId.keys()].sort(), [1, 2, 3]);
+  assert.match(byId.get(2).result.messages[0].content.text, /The handover "alpha" is restored/);
+  assert.match(byId.get(3).result.content[0].text, /alpha/);
+});
