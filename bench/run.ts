@@ -569,6 +569,9 @@ try {
     });
   }
   await cliRows();
+  if (wanted("mcp")) {
+    await (await import("./mcp.ts")).mcpRows(row, { base, empty, runs: RUNS, env: NOW_ENV });
+  }
   await searchRows();
   await gitRows();
   await transcriptRows();

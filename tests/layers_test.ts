@@ -96,3 +96,28 @@ Deno.test("layers: the folders of lib/ import one way", async (t) => {
     assert.equal(findCycle(edges), undefined);
   });
 });
+
+Deno.test("layers: the MCP server and its SDK load only in the mcp mode", () => {
+  const sources = new Map(files(LIB).map((f) => [f, Deno.readTextFileSync(f)]));
+  const mcp = join(LIB, "mcp");
+  const mode = join(LIB, "cli", "mcp.ts");
+  let sdkUsers = 0;
+  for (const [file, text] of sources) {
+    const inMcp = file.startsWith(`${mcp}/`);
+    if (/["'](?:@modelcontextprotocol\/sdk|zod)[/"']/.test(text)) {
+      sdkUsers++;
+      assert.ok(inMcp, `${relative(LIB, file)} imports the MCP SDK or zod outside lib/mcp/`);
+    }
+    if (inMcp || file === mode) continue;
+    for (const m of text.matchAll(/["'](\.\.?\/[^"'\s]+\.ts)["']/g)) {
+      const target = resolve(dirname(file), m[1]);
+      assert.ok(
+        !target.startsWith(`${mcp}/`),
+        `${relative(LIB, file)} imports ${relative(LIB, target)}: only lib/cli/mcp.ts may`,
+      );
+    }
+  }
+  assert.ok(sdkUsers > 0, "the scan found the SDK's importers");
+  // The mode loads the server by a computed specifier, so no other mode's graph holds it.
+  assert.doesNotMatch(sources.get(mode)!, /^import [^;]*["']\.\.\/mcp\/(?!cli_run)/m);
+});

@@ -128,7 +128,7 @@ export function findHooks(text: string, target: HookTarget): FoundHook[] {
 }
 
 /** Indentation and line ending of an existing file, so inserted text looks like its neighbours. */
-function formatting(text: string) {
+export function formatting(text: string) {
   const indent = /^([ \t]+)["/]/m.exec(text)?.[1] ?? "  ";
   return {
     insertSpaces: !indent.startsWith("\t"),
@@ -141,7 +141,12 @@ function formatting(text: string) {
  * Inserts `value` at `path`, formatting only the inserted text: jsonc-parser's own formatting
  * would re-flow the neighbouring line too, and uninstall could then not restore it byte for byte.
  */
-function insert(text: string, path: JSONPath, value: unknown, isArrayInsertion = false): string {
+export function insert(
+  text: string,
+  path: JSONPath,
+  value: unknown,
+  isArrayInsertion = false,
+): string {
   const [raw] = modify(text, path, value, { isArrayInsertion });
   const inserted = applyEdits(text, [raw]);
   const range = { offset: raw.offset, length: raw.content.length };
@@ -149,7 +154,7 @@ function insert(text: string, path: JSONPath, value: unknown, isArrayInsertion =
 }
 
 /** Replaces the value at `path`, formatting only the new text (see {@link insert}). */
-function replace(text: string, path: JSONPath, value: unknown): string {
+export function replace(text: string, path: JSONPath, value: unknown): string {
   const [raw] = modify(text, path, value, {});
   const replaced = applyEdits(text, [raw]);
   const range = { offset: raw.offset, length: raw.content.length };
@@ -157,7 +162,7 @@ function replace(text: string, path: JSONPath, value: unknown): string {
 }
 
 /** Removes the value at `path`; an array element goes with its separator and nothing else. */
-function remove(text: string, path: JSONPath): string {
+export function remove(text: string, path: JSONPath): string {
   const index = path[path.length - 1];
   if (typeof index !== "number") return applyEdits(text, modify(text, path, undefined, {}));
   const items = findNodeAtLocation(parseSettings(text)!, path.slice(0, -1))!.children!;

@@ -17,16 +17,16 @@ import { adoptedLine } from "../sync/adopted_line.ts";
 import { EXIT } from "../errors.ts";
 import { type Context, storeFor } from "./run_context.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
-import { AGENT_FLAG, agentOf } from "./scope_flags.ts";
+import { AGENT_FLAG, agentOf, MCP_FLAG } from "./scope_flags.ts";
 import { count, type Point, point, renderConfidence } from "./confidence.ts";
 
 /** Arguments and help of `doctor`. */
 export const SPEC = modeSpec({
   mode: "doctor",
-  usage: "doctor [--agent NAME] [--dir DIR]",
+  usage: "doctor [--mcp] [--agent NAME] [--dir DIR]",
   summary: "Checks Deno, the hooks (SessionStart for clear and compact, SessionEnd, PreCompact; " +
     "that each script exists), the store and the gitignore; prints what to fix.",
-  flags: AGENT_FLAG,
+  flags: { ...AGENT_FLAG, ...MCP_FLAG },
   notes: [
     `Prints the Deno it runs on and where bin/with-deno finds it (PATH, $DENO_INSTALL/bin, ` +
     `~/.deno/bin); one older than ${MIN_DENO} is a fix (upgrade: npm i -g deno).`,
@@ -45,10 +45,16 @@ export const SPEC = modeSpec({
 /** The exit code of a report with something to fix (docs/CLI.md, "Exit codes"). */
 const NEEDS_FIXING = 1;
 
+/** The `--mcp` half of the mode, loaded only when asked for (lib/cli/mcp_install.ts). */
+function mcpModes(): Promise<typeof import("./mcp_install.ts")> {
+  return import(import.meta.resolve("./mcp_install.ts"));
+}
+
 /** Runs `doctor`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
+  if (a.flags.mcp) return await (await mcpModes()).doctorMcpMode(a, ctx);
   const agent = agentOf(a.flags);
   const store = storeFor(ctx, a.dir);
   const findings = [

@@ -37,17 +37,18 @@ import { count, type Point, point, renderConfidence } from "./confidence.ts";
 import { EXIT, FailureError, UsageError } from "../errors.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
 import type { Context } from "./run_context.ts";
-import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
+import { MCP_FLAG, registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `install`. */
 export const SPEC = modeSpec({
   mode: "install",
-  usage: "install [--agent NAME] [--user | --local] [--startup] [--no-notice] " +
+  usage: "install [--mcp] [--agent NAME] [--user | --local] [--startup] [--no-notice] " +
     "[--nudge A,B | --no-nudge] [--statusline] [--dir DIR]",
   summary: 'Registers session_restore.ts for SessionStart (matcher "clear|compact"), SessionEnd, ' +
     "PreCompact and UserPromptSubmit in <root>/.claude/settings.json.",
   flags: {
     ...SCOPE_FLAGS,
+    ...MCP_FLAG,
     startup: {
       type: "boolean",
       help: "also restore at startup: a fresh unconsumed handover of a session that ended " +
@@ -167,10 +168,16 @@ function afterInstall(agent: AgentSpec): string[] {
   return [];
 }
 
+/** The `--mcp` half of the mode, loaded only when asked for (lib/cli/mcp_install.ts). */
+function mcpModes(): Promise<typeof import("./mcp_install.ts")> {
+  return import(import.meta.resolve("./mcp_install.ts"));
+}
+
 /** Runs `install`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
+  if (a.flags.mcp) return await (await mcpModes()).installMcpMode(a, ctx);
   const { agent, scope, root } = registrationTarget(a, ctx);
   const options: EntryOptions = {
     startup: a.flags.startup === true,

@@ -106,6 +106,11 @@ MODES.statusline = {
   run: async () => (await load("./statusline.ts")).run,
 };
 
+MODES.mcp = {
+  summary: "serve the store over MCP on stdio: prompts, resources, tools (install --mcp)",
+  run: async () => (await load("./mcp.ts")).run,
+};
+
 MODES.install = {
   summary: "register the restore hook for /clear (--user, --local)",
   run: async () => (await load("./install.ts")).run,

@@ -22,6 +22,15 @@ export const AGENT_FLAG = {
   },
 } as const satisfies FlagSpecs;
 
+/** `--mcp`, shared by install, uninstall and doctor: the MCP server instead of the hooks. */
+export const MCP_FLAG = {
+  mcp: {
+    type: "boolean",
+    help: "the MCP server (session.ts mcp) instead of the hooks, for --agent claude (.mcp.json), " +
+      "codex, gemini, qwen, opencode, cursor (.cursor/mcp.json) or vscode (.vscode/mcp.json)",
+  },
+} as const satisfies FlagSpecs;
+
 /** The flags install and uninstall share: which agent, which settings file. */
 export const SCOPE_FLAGS = {
   ...AGENT_FLAG,

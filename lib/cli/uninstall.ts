@@ -18,24 +18,30 @@ import { settingsFile } from "../agents/targets.ts";
 import { EXIT, FailureError, NotFoundError } from "../errors.ts";
 import type { Context } from "./run_context.ts";
 import { modeSpec, parseOrHelp } from "./args.ts";
-import { registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
+import { MCP_FLAG, registrationTarget, SCOPE_FLAGS } from "./scope_flags.ts";
 
 /** Arguments and help of `uninstall`. */
 export const SPEC = modeSpec({
   mode: "uninstall",
-  usage: "uninstall [--agent NAME] [--user | --local] [--dir DIR]",
+  usage: "uninstall [--mcp] [--agent NAME] [--user | --local] [--dir DIR]",
   summary: "Removes the hooks install added (SessionStart, SessionEnd, PreCompact, " +
     "UserPromptSubmit) and its status line, and nothing else, from the same file.",
-  flags: SCOPE_FLAGS,
+  flags: { ...SCOPE_FLAGS, ...MCP_FLAG },
   notes: [
     "A settings file left empty ({}) is deleted. The .gitignore line and the store are kept.",
   ],
 });
 
+/** The `--mcp` half of the mode, loaded only when asked for (lib/cli/mcp_install.ts). */
+function mcpModes(): Promise<typeof import("./mcp_install.ts")> {
+  return import(import.meta.resolve("./mcp_install.ts"));
+}
+
 /** Runs `uninstall`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const a = parseOrHelp(SPEC, args, ctx);
   if (!a) return EXIT.ok;
+  if (a.flags.mcp) return await (await mcpModes()).uninstallMcpMode(a, ctx);
   const { agent, scope, root } = registrationTarget(a, ctx);
   const removed: string[] = [];
   // Every file install wrote: with --local, the repository's worktrees' too.
