@@ -13,6 +13,10 @@ export type Title = typeof SECTIONS[number];
 /** The argument of each section, and what goes in it (the guidance SKILL.md gives for the CLI). */
 export const SECTION_ARGS: Readonly<Record<Title, { arg: string; what: string }>> = {
   "Goal": { arg: "goal", what: "1–3 lines: what we are doing and why" },
+  "Where it stopped": {
+    arg: "where_it_stopped",
+    what: "optional: where the work stands (finished, in progress, waiting, blocked) and why",
+  },
   "Decisions": {
     arg: "decisions",
     what: "one line per decision taken: `- decision — why: reason` (never drop one)",
