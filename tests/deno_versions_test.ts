@@ -175,6 +175,33 @@ async function roundTrip(t: Deno.TestContext, deno: string, version: string) {
     ok(drop, "drop");
     assert.match(drop.stdout, /^Dropped: fix-flaky-login-test \(0 open\)/);
   });
+  await t.step("mcp: initialize, the restore prompt and a tool, then stdin closes", async () => {
+    const requests = [
+      {
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      },
+      { method: "notifications/initialized" },
+      {
+        id: 2,
+        method: "prompts/get",
+        params: { name: "restore", arguments: { name: "login-retry" } },
+      },
+      { id: 3, method: "tools/call", params: { name: "list", arguments: {} } },
+    ].map((m) => JSON.stringify({ jsonrpc: "2.0", ...m })).join("\n") + "\n";
+    const ran = await sh(cliCommand("mcp"), requests);
+    ok(ran, "mcp");
+    const answers = ran.stdout.trim().split("\n").map((l) => JSON.parse(l)).filter((a) =>
+      "id" in a
+    );
+    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3], ran.stdout);
+    assert.match(answers.find((a) => a.id === 2).result.messages[0].content.text, /login retry/);
+  });
   await t.step(
     "PreCompact saves the card's material; SessionStart compact injects it",
     async () => {

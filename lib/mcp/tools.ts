@@ -10,6 +10,7 @@
 
 import { z } from "zod";
 import { EXIT } from "../errors.ts";
+import { EXPIRY_MS, spanWords } from "../store/time.ts";
 import type { CliRun } from "./cli_run.ts";
 import { SECTION_LIST, sectionsMarkdown } from "./sections.ts";
 
@@ -51,8 +52,6 @@ export interface ToolDef {
   shape: z.ZodRawShape;
   /** The mode's words (without `--dir`, which the server adds for a pinned project). */
   invoke: (args: Record<string, unknown>) => Invocation;
-  /** Whether it changes the store (the server then checks for `list_changed` at once). */
-  writes: boolean;
 }
 
 /** The section arguments of `dump`. */
@@ -89,7 +88,6 @@ export const TOOLS: Readonly<Record<string, ToolDef>> = {
       ],
       stdin: sectionsMarkdown(a),
     }),
-    writes: true,
   },
   recall: {
     description: "Print a handover (the pending one, or the named one) and mark it consumed " +
@@ -103,17 +101,15 @@ export const TOOLS: Readonly<Record<string, ToolDef>> = {
     invoke: (a) => ({
       argv: ["recall", ...boolFlag("chain", a.chain), ...words(a.name as string | undefined)],
     }),
-    writes: true,
   },
   list: {
     description: "List the handovers and parked items, stale ones flagged, after removing " +
-      "handovers over 30 days old (the CLI's `list`).",
+      `handovers over ${spanWords(EXPIRY_MS)} old (the CLI's \`list\`).`,
     shape: {
       tree: z.boolean().optional().describe("handovers in their chains"),
       json: z.boolean().optional().describe("also as structured content (list --json)"),
     },
     invoke: (a) => ({ argv: ["list", ...boolFlag("tree", a.tree), ...boolFlag("json", a.json)] }),
-    writes: true,
   },
   park: {
     description: "Park an open loop in PARKED.md, where it survives every dump until dropped " +
@@ -133,7 +129,6 @@ export const TOOLS: Readonly<Record<string, ToolDef>> = {
         ...words(a.summary as string),
       ],
     }),
-    writes: true,
   },
   drop: {
     description: "Drop the one parked item a query names (the CLI's `drop`: an exact slug, or " +
@@ -141,7 +136,6 @@ export const TOOLS: Readonly<Record<string, ToolDef>> = {
       "`choices` lists them; ask the user which, then drop that exact slug.",
     shape: { query: z.string().min(1).max(500).describe("the item's slug or words of it") },
     invoke: (a) => ({ argv: ["drop", ...words(a.query as string)] }),
-    writes: true,
   },
   search: {
     description: "Find handover sections, parked and dropped items holding every word, exact " +
@@ -157,7 +151,6 @@ export const TOOLS: Readonly<Record<string, ToolDef>> = {
         ...words(...String(a.words).split(/\s+/)),
       ],
     }),
-    writes: false,
   },
 };
 

@@ -33,6 +33,8 @@ const PLACEHOLDER_WORDS = new Set([
 const NOT_VALUES = new Set([
   "password",
   "passwd",
+  "pass",
+  "pwd",
   "secret",
   "token",
   "none",

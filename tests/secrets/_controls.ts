@@ -58,6 +58,7 @@ export const CONTROLS: Record<string, string[]> = {
     '"password": "changeme"',
     "SECRET_KEY=replace-me-with-a-real-secret",
     "postgres://user:password@localhost/db",
+    "uri.parse('uri://user:pass@example.com:123/one/two.three?q1=a1&q2=a2#body')",
     "Authorization: Bearer <token>",
   ],
   "short or not a value": [
@@ -71,6 +72,13 @@ export const CONTROLS: Record<string, string[]> = {
     "if (token === expectedToken) return;",
     "AUTH_TOKEN_TTL=3600",
     "SECRET_NAME=prod-db-credentials",
+    // What an OAuth library names about its secrets (the MCP SDK's and hono's code).
+    "token_endpoint_auth_method: 'client_secret_basic',",
+    "type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';",
+    "export type AuthResult = 'AUTHORIZED' | 'REDIRECT';",
+    "authorization_servers: [options.oauthMetadata.issuer],",
+    'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";',
+    '[options.invalidToken.message="Unauthorized"] - The invalid token message.',
     '<input type="password" name="password" placeholder="Password">',
   ],
   "prose and code": [

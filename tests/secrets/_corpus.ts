@@ -40,7 +40,9 @@ async function npmCache(): Promise<string> {
 function lockedPackages(): [string, string][] {
   const lock = JSON.parse(Deno.readTextFileSync(new URL("deno.lock", ROOT)));
   return Object.keys(lock.npm ?? {}).map((key) => {
-    const at = key.lastIndexOf("@");
+    // `name@version`, a scoped name starting with `@`; a peer-resolved key goes on after `_`
+    // (`@hono/node-server@2.1.11_hono@4.13.23`): the version ends there.
+    const at = key.indexOf("@", 1);
     return [key.slice(0, at), key.slice(at + 1).split("_")[0]];
   });
 }
