@@ -4,13 +4,30 @@
  * next major version) lists the tools and prompts, reads a resource and gets `restore`; then the
  * real Claude Code, with only `.mcp.json` registered by `install --mcp` (no hook), brings a
  * handover the CLI dumped into a fresh session through the `/mcp__session__restore` slash command,
- * once.
+ * once. And Codex CLI, Gemini CLI, Qwen Code and opencode list the entry `install --mcp` wrote for
+ * each (`<client> mcp list`); Gemini and opencode start the server and report it connected.
  */
 
 import assert from "node:assert/strict";
 import { projectFile } from "../../lib/agents/command.ts";
 import { isoStamp } from "../../lib/store/time.ts";
-import { handoverBody } from "./support/agents.ts";
+import {
+  CODEX_VERSION,
+  configureCodex,
+  configureGemini,
+  ensureCodex,
+  ensureGemini,
+  GEMINI_VERSION,
+  handoverBody,
+} from "./support/agents.ts";
+import {
+  configureOpencode,
+  configureQwen,
+  ensureOpencode,
+  ensureQwen,
+  OPENCODE_VERSION,
+  QWEN_VERSION,
+} from "./support/chat_agents.ts";
 import { ensureClaude, makeWorld, startClaude, type World } from "./support/claude.ts";
 import { clientEnv, npmInstall, run, runCli } from "./support/process.ts";
 import { lastUserText, startStandIn } from "./support/stand_in.ts";
@@ -216,3 +233,83 @@ Deno.test(`Claude Code ${CLAUDE_VERSION}: /mcp__session__restore brings the hand
     await world.cleanup();
   }
 });
+
+Deno.test(
+  `codex ${CODEX_VERSION}, gemini ${GEMINI_VERSION}, qwen ${QWEN_VERSION}, opencode ${OPENCODE_VERSION}: mcp list reads install --mcp's entry`,
+  async (t) => {
+    const bins = {
+      codex: await ensureCodex(),
+      gemini: await ensureGemini(),
+      qwen: await ensureQwen(),
+      opencode: await ensureOpencode(),
+    };
+    const world = await makeWorld(CLAUDE_VERSION);
+    try {
+      await configureCodex(world, "http://127.0.0.1:9");
+      await configureGemini(world);
+      await configureQwen(world);
+      await configureOpencode(world, "http://127.0.0.1:9/v1");
+      const env = clientEnv(world.home, {
+        CODEX_HOME: `${world.home}/.codex`,
+        GEMINI_API_KEY: "e2e-stand-in-key",
+        OPENAI_API_KEY: "e2e-stand-in-key",
+        OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      });
+      /** `<client> mcp list …` in the project; its stdout. */
+      const list = async (client: keyof typeof bins, ...args: string[]) => {
+        const r = await runCli(world, ["install", "--mcp", "--agent", client]);
+        assert.equal(r.code, 0, r.stderr);
+        const out = await new Deno.Command(bins[client], {
+          args: ["mcp", "list", ...args],
+          cwd: world.project,
+          env,
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        // Gemini CLI prints its list on stdout or stderr, depending on the terminal it finds.
+        const text = (new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr))
+          .replace(/\x1b\[[0-9;]*m/g, "");
+        assert.equal(out.code, 0, `${client}: ${text}`);
+        return text;
+      };
+      const shown = serverCommand().join(" ");
+      await t.step(
+        "Codex: the project's .codex/config.toml, the command word for word",
+        async () => {
+          const text = await list("codex", "--json");
+          const servers = JSON.parse(text.slice(text.indexOf("["), text.lastIndexOf("]") + 1));
+          const session = servers.find((x: { name: string }) => x.name === "session");
+          assert.deepEqual(
+            [session.transport.command, ...session.transport.args],
+            serverCommand(),
+          );
+        },
+      );
+      await t.step("Gemini: .gemini/settings.json, started and connected", async () => {
+        assert.match(
+          await list("gemini"),
+          new RegExp(`✓ session: ${escape(shown)} \\(stdio\\) - Connected`),
+        );
+      });
+      await t.step(
+        "Qwen Code: .qwen/settings.json, listed (a project server waits for approval)",
+        async () => {
+          assert.match(await list("qwen"), new RegExp(`session: ${escape(shown)} \\(stdio\\)`));
+        },
+      );
+      await t.step("opencode: opencode.json, started and connected", async () => {
+        const text = await list("opencode");
+        assert.match(text, /✓ session\s+connected/);
+        assert.ok(text.includes(shown), text);
+      });
+    } finally {
+      await world.cleanup();
+    }
+  },
+);
+
+/** `text` as a literal inside a regular expression. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}

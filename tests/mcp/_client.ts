@@ -35,6 +35,8 @@ export interface ConnectOptions {
   cwd: string;
   /** Roots the client offers (directories); undefined: no roots capability. */
   roots?: string[];
+  /** Offer roots but never answer `roots/list`. */
+  rootsHang?: boolean;
   /** Arguments after `mcp`. */
   args?: string[];
   /** Extra environment variables. */
@@ -64,9 +66,13 @@ export async function connect(o: ConnectOptions): Promise<Connected> {
     { capabilities: o.roots ? { roots: { listChanged: true } } : {} },
   );
   if (o.roots) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: roots.map((d) => ({ uri: new URL(`file://${d}`).href, name: d })),
-    }));
+    client.setRequestHandler(
+      ListRootsRequestSchema,
+      () =>
+        o.rootsHang ? new Promise<never>(() => {}) : {
+          roots: roots.map((d) => ({ uri: new URL(`file://${d}`).href, name: d })),
+        },
+    );
   }
   let changes = 0;
   let waiters: (() => void)[] = [];

@@ -287,6 +287,16 @@ Deno.test("mcp server: the project is the client's root, else the working direct
     await changed;
     assert.match(await list(), /in-a/);
   });
+  await t.step(
+    "roots asked but never answered: the working directory, after the wait",
+    async () => {
+      await using c = await connect({ cwd: a.root, roots: [b.root], rootsHang: true });
+      const started = Date.now();
+      const text = textOf(await c.client.callTool({ name: "list", arguments: {} }));
+      assert.match(text, /in-a/);
+      assert.ok(Date.now() - started >= 3_000, "it waited for the roots first");
+    },
+  );
   await t.step("--dir pins it, whatever the roots", async () => {
     await using c = await connect({ cwd: "/", roots: [b.root], args: ["--dir", a.root] });
     const uris = (await c.client.listResources()).resources.map((r) => r.uri);
