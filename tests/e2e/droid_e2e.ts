@@ -15,6 +15,7 @@ import { chatFlow } from "./support/chat_flow.ts";
 import { compressDroid, droidSide, ensureDroid } from "./support/droid.ts";
 import { banner, claudeSide, inScene, storeDoc } from "./support/cross.ts";
 import { dumpOn, mark, pickUp } from "./support/pick_up.ts";
+import { sleep } from "./support/tmux.ts";
 
 const [bin, claudeBin] = await Promise.all([ensureDroid(), ensureClaude()]);
 
@@ -43,14 +44,6 @@ Deno.test("droid e2e: a handover crosses to and from Claude Code (/new, --user r
     await step("Droid's first session, before any dump, carries nothing", async () => {
       assert.ok(!(await droid.say("hello droid")).includes("[session] The previous session left"));
     });
-    const fromClaude = mark("CLAUDE");
-    await step("Claude Code's model dumps through its Bash tool", async () => {
-      await dumpOn(claude, world, "from-claude", fromClaude);
-    });
-    await step("Droid /new: the new session carries Claude Code's handover, once", async () => {
-      await pickUp(droid, world, "from-claude", fromClaude, "from claude");
-    });
-
     const fromDroid = mark("DROID");
     await step("Droid's model dumps through its Execute tool", async () => {
       await dumpOn(droid, world, "from-droid", fromDroid);
@@ -58,7 +51,19 @@ Deno.test("droid e2e: a handover crosses to and from Claude Code (/new, --user r
     await step("Claude Code /clear: the next request carries Droid's handover, once", async () => {
       await pickUp(claude, world, "from-droid", fromDroid, "from droid");
     });
-    await step("nor does Droid's next session take it again", async () => {
+
+    const fromClaude = mark("CLAUDE");
+    await step("Claude Code's model dumps through its Bash tool, and Claude Code exits", async () => {
+      await dumpOn(claude, world, "from-claude", fromClaude);
+      // Droid's /new names the session it ends: a handover of a Claude Code session still open
+      // waits for that session's own /clear. Once it exited, any session may take it.
+      await claude.tmux.submit("/exit");
+      await sleep(5_000);
+    });
+    await step("Droid /new: the new session carries Claude Code's handover, once", async () => {
+      await pickUp(droid, world, "from-claude", fromClaude, "from claude");
+    });
+    await step("nor does Droid's next session take Droid's own again", async () => {
       await droid.clear();
       const text = await droid.say("later droid");
       assert.ok(!text.includes(banner("from-droid")));
