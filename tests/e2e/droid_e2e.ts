@@ -7,15 +7,29 @@
  * handover once; `/compress` (a new session continuing the old one) brings the card; a second
  * `/clear` carries nothing; uninstall removes what install added. Then a real resume restores
  * nothing, and the round trip with Claude Code both ways (Droid registered `--user`, its `/new`).
+ * Last, without Deno: what the launcher's line brings to the user and to the model after `/clear`.
  */
 
 import assert from "node:assert/strict";
+import { isoStamp } from "../../lib/store/time.ts";
+import { cli, makeWorld } from "./support/agents.ts";
+import * as chat from "./support/chat_stand_in.ts";
 import { ensureClaude } from "./support/claude.ts";
 import { chatFlow } from "./support/chat_flow.ts";
-import { compressDroid, droidSide, ensureDroid } from "./support/droid.ts";
+import {
+  compressDroid,
+  configureDroid,
+  droidSide,
+  ensureDroid,
+  startDroid,
+} from "./support/droid.ts";
 import { banner, claudeSide, inScene, storeDoc } from "./support/cross.ts";
 import { dumpOn, mark, pickUp } from "./support/pick_up.ts";
-import { sleep } from "./support/tmux.ts";
+import { pathWithoutDeno } from "./support/process.ts";
+import { sleep, type Tmux } from "./support/tmux.ts";
+
+const USER_LINE = "Deno 2 was not found";
+const AGENT_LINE = "[session] No handover was restored or saved: Deno 2 was not found";
 
 const [bin, claudeBin] = await Promise.all([ensureDroid(), ensureClaude()]);
 
@@ -70,3 +84,41 @@ Deno.test("droid e2e: a handover crosses to and from Claude Code (/new, --user r
       assert.match(await storeDoc(world, "from-droid"), /^consumed: true$/m);
     });
   }));
+
+Deno.test("droid e2e without Deno: /clear exits 0; what reaches the user and the model", async (t) => {
+  const world = await makeWorld();
+  const env = { SESSION_NOW: isoStamp(new Date()) };
+  const standIn = chat.startStandIn(() => ({ text: "OK." }));
+  const noDeno = `${world.home}/../no-deno-bin`;
+  let tmux: Tmux | undefined;
+  try {
+    const installed = await cli(world, { env }, "install", "--agent", "droid");
+    assert.equal(installed.code, 0, installed.out);
+    await configureDroid(world, standIn.url);
+    tmux = await startDroid(bin, world, { ...env, PATH: await pathWithoutDeno(noDeno) });
+    await tmux.submit("/clear");
+    await sleep(3_000);
+    await t.step("the model: additionalContext in the next request", async () => {
+      const since = standIn.requests.length;
+      await tmux!.submit("carry on");
+      const next = await standIn.waitFor(
+        (r) => chat.isTurn(r) && chat.lastUser(r).includes("carry on"),
+        { since, timeoutMs: 45_000 },
+      );
+      assert.ok(chat.requestText(next, "user").includes(AGENT_LINE));
+    });
+    // Droid 0.215.0 shows no SessionStart output (nor its systemMessage): asserted so that a Droid
+    // that starts showing it is noticed.
+    await t.step("the user: nothing on the screen", async () => {
+      await sleep(2_000);
+      const screen = await tmux!.screen();
+      assert.ok(!screen.includes(USER_LINE), screen);
+      assert.doesNotMatch(screen, /exit code 127/i);
+    });
+  } finally {
+    await tmux?.kill();
+    await standIn.close();
+    await world.cleanup();
+    await Deno.remove(noDeno, { recursive: true }).catch(() => {});
+  }
+});
