@@ -94,7 +94,8 @@ export function userSettingsProblem(
       `(${shown}) — fix: ${fix}, and rerun`;
   }
   // An override the user set names a directory the agent itself creates; HOME must exist.
-  const home = env(vars[0]) ? undefined : env("HOME") ?? env("USERPROFILE");
+  // (Factory Droid has no override: its folder is always under HOME.)
+  const home = vars[0] !== "HOME" && env(vars[0]) ? undefined : env("HOME") ?? env("USERPROFILE");
   if (home !== undefined && !isDir(home)) {
     return `--user would write ${path}, but ${home} is not a directory (${shown}) — fix: ${fix}, ` +
       `and rerun`;

@@ -67,13 +67,16 @@ Deno.test("droid e2e: a handover crosses to and from Claude Code (/new, --user r
     });
 
     const fromClaude = mark("CLAUDE");
-    await step("Claude Code's model dumps through its Bash tool, and Claude Code exits", async () => {
-      await dumpOn(claude, world, "from-claude", fromClaude);
-      // Droid's /new names the session it ends: a handover of a Claude Code session still open
-      // waits for that session's own /clear. Once it exited, any session may take it.
-      await claude.tmux.submit("/exit");
-      await sleep(5_000);
-    });
+    await step(
+      "Claude Code's model dumps through its Bash tool, and Claude Code exits",
+      async () => {
+        await dumpOn(claude, world, "from-claude", fromClaude);
+        // Droid's /new names the session it ends: a handover of a Claude Code session still open
+        // waits for that session's own /clear. Once it exited, any session may take it.
+        await claude.tmux.submit("/exit");
+        await sleep(5_000);
+      },
+    );
     await step("Droid /new: the new session carries Claude Code's handover, once", async () => {
       await pickUp(droid, world, "from-claude", fromClaude, "from claude");
     });
