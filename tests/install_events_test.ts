@@ -23,6 +23,7 @@ const EVENTS: Record<string, string[]> = {
   opencode: ["SessionStart"],
   copilot: ["SessionStart", "PreCompact", "UserPromptSubmit"],
   kilo: ["SessionStart"],
+  droid: ["SessionStart", "SessionEnd", "PreCompact"],
 };
 
 /** Every group of the agent's settings file, by event. */
@@ -61,6 +62,13 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
         // Copilot's `new` stands for /clear and a launch alike: no matcher, the hook decides.
         assert.equal(findHooks(text, spec.targets[0])[0].matcher, "");
         assert.match(start, /with-deno'? --event SessionStart --flat run /);
+      } else if (agent === "droid") {
+        // Droid names its /clear's new session `resume`: the hook tells it from a real resume.
+        assert.equal(hooks.SessionStart[0].matcher, "clear|compact|resume");
+        assert.equal(hooks.SessionEnd[0].matcher, undefined, "every reason");
+        assert.equal(hooks.PreCompact[0].matcher, undefined, "manual and auto");
+        const end = hooks.SessionEnd[0].hooks as { timeout: number }[];
+        assert.equal(end[0].timeout, 30);
       } else if (agent !== "gemini") {
         assert.equal(hooks.SessionStart[0].matcher, "clear|compact");
         assert.equal(hooks.SessionEnd[0].matcher, undefined, "every reason");
@@ -78,7 +86,7 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
           const cmd = await registeredCommand(p.root, { ...o, event });
           assert.deepEqual(
             read(cmd),
-            agent === "gemini" || agent === "copilot"
+            agent === "gemini" || agent === "copilot" || agent === "droid"
               ? [p.root, join(REPO, "lib")]
               : [p.root, join(REPO, "lib"), transcripts],
             event,

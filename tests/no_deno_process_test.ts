@@ -17,7 +17,15 @@ import { installHook, reasonOf, registeredCommand, runRegistered } from "./suppo
 import { REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
 import { barePath, bareTest, placeDeno } from "./support/bare_path.ts";
 
-type AgentName = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "kilo";
+type AgentName =
+  | "claude"
+  | "codex"
+  | "gemini"
+  | "qwen"
+  | "opencode"
+  | "copilot"
+  | "kilo"
+  | "droid";
 
 /** One registered command: who registered it, for which event. */
 interface Registered {

@@ -52,6 +52,11 @@ export function copilotHome(env: (name: string) => string | undefined): string {
   return env("COPILOT_HOME") || join(home(env), ".copilot");
 }
 
+/** Factory Droid's home for user settings: `~/.factory`. */
+export function factoryHome(env: (name: string) => string | undefined): string {
+  return join(home(env), ".factory");
+}
+
 /** The variables that place an agent's user settings, override first (for messages). */
 const HOME_VARS: Record<string, string[]> = {
   claude: ["CLAUDE_CONFIG_DIR", "HOME"],
@@ -61,6 +66,7 @@ const HOME_VARS: Record<string, string[]> = {
   opencode: ["XDG_CONFIG_HOME", "HOME"],
   copilot: ["COPILOT_HOME", "HOME"],
   kilo: ["XDG_CONFIG_HOME", "HOME"],
+  droid: ["HOME"],
 };
 
 /**
@@ -88,7 +94,8 @@ export function userSettingsProblem(
       `(${shown}) — fix: ${fix}, and rerun`;
   }
   // An override the user set names a directory the agent itself creates; HOME must exist.
-  const home = env(vars[0]) ? undefined : env("HOME") ?? env("USERPROFILE");
+  // (Factory Droid has no override: its folder is always under HOME.)
+  const home = vars[0] !== "HOME" && env(vars[0]) ? undefined : env("HOME") ?? env("USERPROFILE");
   if (home !== undefined && !isDir(home)) {
     return `--user would write ${path}, but ${home} is not a directory (${shown}) — fix: ${fix}, ` +
       `and rerun`;

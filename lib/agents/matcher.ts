@@ -12,6 +12,8 @@
  * - opencode: no matcher; its plugin file stands for the sources it sends.
  * - GitHub Copilot CLI: registered with no matcher (every source).
  * - Kilo Code CLI: as opencode (the same plugin module).
+ * - Factory Droid: Claude Code's hooks; a `|` list of exact names (read here as a regular
+ *   expression, the same matches). It names the session its `/clear` starts `resume`.
  * @module
  */
 
@@ -27,7 +29,13 @@ export const SOURCES: Record<string, string[]> = {
   copilot: ["resume", "clear"],
   // Kilo Code CLI runs opencode's plugin module: the same two.
   kilo: ["clear", "compact"],
+  // Droid (0.215) validates these four; it sends `startup`, and `resume` for /clear and /new, for
+  // a compaction's new session and for a resume alike (the hook tells them apart: lib/hook/input.ts).
+  droid: ["startup", "resume", "clear", "compact"],
 };
+
+/** Sources an agent must let through beyond `clear` and `compact`: Droid's /clear is `resume`. */
+const ALSO_REQUIRED: Record<string, string[]> = { droid: ["resume"] };
 
 /** Whether `matcher` (as `agent` reads it) lets `source` through. */
 export function matcherCovers(agent: string, matcher: string, source: string): boolean {
@@ -48,7 +56,13 @@ export function coveredSources(agent: string, matcher: string): string[] {
   return (SOURCES[agent] ?? SOURCES.claude).filter((s) => matcherCovers(agent, matcher, s));
 }
 
-/** The sources SessionStart must cover for the agent: `clear`, and `compact` where it exists. */
+/**
+ * The sources SessionStart must cover for the agent: `clear`, and `compact` where it exists (and
+ * Droid's `resume`).
+ */
 export function requiredSources(agent: string): string[] {
-  return (SOURCES[agent] ?? SOURCES.claude).filter((s) => s === "clear" || s === "compact");
+  const also = ALSO_REQUIRED[agent] ?? [];
+  return (SOURCES[agent] ?? SOURCES.claude).filter((s) =>
+    s === "clear" || s === "compact" || also.includes(s)
+  );
 }

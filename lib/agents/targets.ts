@@ -13,6 +13,7 @@ import {
   claudeHome,
   codexHome,
   copilotHome,
+  factoryHome,
   geminiHome,
   kiloConfig,
   opencodeConfig,
@@ -393,6 +394,48 @@ export const [COPILOT_COMPACT, COPILOT_PROMPT]: HookTarget[] = ["PreCompact", "U
     restores: false,
   }));
 
+/**
+ * Factory Droid (0.215): Claude Code's hooks in `.factory/settings.json` (`--user`:
+ * `~/.factory/settings.json`), timeouts in seconds, its matcher a `|` list of sources. Droid names
+ * the session its `/clear` (and `/new`) starts `resume`, as it names a compaction's new session
+ * and a real resume; the hook reads which one it is (lib/hook/input.ts `ourPayload`,
+ * lib/hook/restore.ts), so the matcher lets `resume` through beside the two sources it stands for.
+ */
+export const DROID: HookTarget = {
+  name: "droid",
+  settingsPath: (scope, { root, env }) =>
+    scope === "user"
+      ? join(factoryHome(env), "settings.json")
+      : join(root, ".factory", "settings.json"),
+  hookPath: ["hooks", "SessionStart"],
+  timeout: 10,
+  entry(command, options) {
+    return {
+      matcher: [...startSources(options), "resume"].join("|"),
+      hooks: [{ type: "command", command, timeout: this.timeout }],
+    };
+  },
+  isOurs: runsRestore,
+  restores: true,
+};
+
+/**
+ * Droid: SessionEnd leaves the clearing mark its `/clear` is read by (no draft: its transcripts
+ * are not read, so no transcript grant); PreCompact saves the card's material from the store.
+ */
+export const [DROID_END, DROID_COMPACT]: HookTarget[] = [
+  ["SessionEnd", SESSION_END_TIMEOUT] as const,
+  ["PreCompact", 30] as const,
+].map(([event, timeout]) => ({
+  ...DROID,
+  hookPath: ["hooks", event],
+  timeout,
+  entry(command: string) {
+    return { hooks: [{ type: "command", command, timeout: this.timeout }] };
+  },
+  restores: false,
+}));
+
 /** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
 export interface AgentSpec {
   /** Its name, a row of the budget table (lib/frame/budget.ts). */
@@ -415,6 +458,8 @@ export interface AgentSpec {
  * the store itself.
  * GitHub Copilot CLI gets no SessionEnd: it says `user_exit` for `/clear` too (no link to the next
  * session) and its events.jsonl is not read; its card comes with the prompt after a compaction.
+ * Factory Droid gets SessionEnd for its clearing mark only (its transcripts are not read: no draft)
+ * and PreCompact; no UserPromptSubmit (no usage figure read).
  */
 export const AGENTS: Record<Agent, AgentSpec> = {
   claude: {
@@ -457,6 +502,12 @@ export const AGENTS: Record<Agent, AgentSpec> = {
     name: "kilo",
     label: "Kilo Code CLI",
     targets: [KILO],
+    scopes: ["project", "user"],
+  },
+  droid: {
+    name: "droid",
+    label: "Factory Droid",
+    targets: [DROID, DROID_END, DROID_COMPACT],
     scopes: ["project", "user"],
   },
 };

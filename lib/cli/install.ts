@@ -96,6 +96,8 @@ export const SPEC = modeSpec({
     "--agent copilot: .github/hooks/session-restore.json (--user: ~/.copilot/hooks/ or " +
     "$COPILOT_HOME/hooks/), SessionStart (every source; its `new` is both /clear and a launch).",
     "--agent kilo: opencode's plugin file in .kilo/plugins/ (--user: ~/.config/kilo/plugins/).",
+    "--agent droid: .factory/settings.json (--user: ~/.factory/settings.json), SessionStart " +
+    "(clear, compact, resume: its /clear is `resume`), SessionEnd and PreCompact.",
   ],
 });
 
@@ -156,6 +158,12 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "Kilo Code CLI loads the plugin at its next start. After a dump, /new (or /clear) restores " +
       "the handover into the new session.",
+    ];
+  }
+  if (agent.name === "droid") {
+    return [
+      "Factory Droid runs project hooks only in a folder you trusted. After a dump, /clear (or " +
+      "/new) restores the handover into the new session.",
     ];
   }
   if (agent.name === "copilot") {

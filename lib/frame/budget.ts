@@ -37,6 +37,8 @@ export const BUDGETS = {
   copilot: CHARACTERS,
   // Kilo Code CLI (7.7), like opencode, puts it in the system prompt whole.
   kilo: CHARACTERS,
+  // Factory Droid (0.215) puts a SessionStart context in the conversation whole, as a user message.
+  droid: CHARACTERS,
 } as const satisfies Record<string, Budget>;
 
 /** The agents the hook knows, by the name `--agent` takes. */

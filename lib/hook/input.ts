@@ -18,6 +18,8 @@ export interface Payload {
   trigger?: string;
   /** SessionEnd: why the session ended (`clear`, `prompt_input_exit`, `logout`, `other`, …). */
   reason?: string;
+  /** Factory Droid's SessionStart of a compaction's new session: the session it continues. */
+  previous_session_id?: string;
 }
 
 /** Hook options: which sources inject, the window, the agent and its budget. */
@@ -64,6 +66,9 @@ export function parsePayload(text: string): Payload | undefined {
   // Only when sent: the SessionStart payload stays the object it always was.
   if (typeof p.trigger === "string") payload.trigger = p.trigger;
   if (typeof p.reason === "string") payload.reason = p.reason;
+  if (typeof p.previous_session_id === "string") {
+    payload.previous_session_id = p.previous_session_id;
+  }
   return payload;
 }
 
@@ -79,7 +84,20 @@ const SOURCE_NAMES: Partial<Record<Agent, Record<string, string>>> = {
  * The agents whose transcripts the hook does not read, though their payload names one (Copilot's
  * events.jsonl is no format lib/transcript/ reads): the path is dropped, so nothing misreads it.
  */
-const UNREAD_TRANSCRIPTS: readonly Agent[] = ["copilot"];
+const UNREAD_TRANSCRIPTS: readonly Agent[] = ["copilot", "droid"];
+
+/**
+ * The agents that name the session their `/clear` starts `resume`, as they name a real resume:
+ * Factory Droid (0.215). Their `resume` is a clear only when the session before left SessionEnd's
+ * clearing mark (lib/hook/restore.ts); a compaction's new session names the session it continues
+ * (`previous_session_id`), and is read as `compact` of that session, whose card it gets.
+ */
+const CLEAR_AS_RESUME: readonly Agent[] = ["droid"];
+
+/** Whether `agent`'s SessionStart `resume` may be its `/clear` ({@link CLEAR_AS_RESUME}). */
+export function clearAsResume(agent: Agent): boolean {
+  return CLEAR_AS_RESUME.includes(agent);
+}
 
 /**
  * The agents whose compaction card comes with the next prompt (UserPromptSubmit), because no
@@ -97,6 +115,11 @@ export function cardOnPrompt(agent: Agent): boolean {
  * transcript it does not read dropped ({@link UNREAD_TRANSCRIPTS}).
  */
 export function ourPayload(payload: Payload, agent: Agent): Payload {
+  const continued = payload.previous_session_id;
+  if (clearAsResume(agent) && payload.source === "resume" && continued) {
+    // The compaction's new session continues the one PreCompact saved the material of.
+    return { ...payload, source: "compact", session_id: continued, transcript_path: undefined };
+  }
   const source = payload.source === undefined ? undefined : SOURCE_NAMES[agent]?.[payload.source];
   const unread = payload.transcript_path !== undefined && UNREAD_TRANSCRIPTS.includes(agent);
   if (source === undefined && !unread) return payload;

@@ -14,7 +14,7 @@ import { ageMs, inWindow } from "../store/time.ts";
 import type * as Consume from "./pending.ts";
 import type * as Adopt from "../sync/adopt.ts";
 import type { Candidate, Outcome, Pending } from "./pending.ts";
-import { gate, type Payload, type RestoreOptions } from "./input.ts";
+import { clearAsResume, gate, type Payload, type RestoreOptions } from "./input.ts";
 
 /** The lazily loaded half of the restore, once a handover is pending. */
 function pendingStep(): Promise<typeof Consume> {
@@ -52,7 +52,10 @@ async function findCandidate(
   env: HookEnv,
   now: Date,
 ): Promise<Candidate | { reason: string }> {
-  const closed = gate(payload, options);
+  // Droid's `resume` is its `/clear` only when the session before left the clearing mark (below).
+  const resumed = clearAsResume(options.agent) && payload.hook_event_name === "SessionStart" &&
+    payload.source === "resume";
+  const closed = gate(resumed ? { ...payload, source: "clear" } : payload, options);
   if (closed) return { reason: closed };
   const store = findStore({ projectDir: env.projectDir, cwd: payload.cwd });
   // Deno's --allow-read/--allow-write check paths as given, so a store symlinked out of the
@@ -74,8 +77,12 @@ async function findCandidate(
   // The session this one succeeds, when the agent's `/clear` said (SessionEnd's clearing mark);
   // Gemini registers no SessionEnd, and a compaction or a startup succeeds no session.
   const clearing = options.agent !== "gemini" &&
-    (payload.source === undefined || payload.source === "clear");
-  return candidateIn(store, clearing ? takeClearing(store, now) : undefined, now, options);
+    (payload.source === undefined || payload.source === "clear" || resumed);
+  const predecessor = clearing ? takeClearing(store, now) : undefined;
+  if (resumed && predecessor === undefined) {
+    return { reason: 'source "resume" with no clearing mark: a resume, not a /clear' };
+  }
+  return candidateIn(store, predecessor, now, options);
 }
 
 /**
