@@ -52,6 +52,11 @@ export function copilotHome(env: (name: string) => string | undefined): string {
   return env("COPILOT_HOME") || join(home(env), ".copilot");
 }
 
+/** Cline CLI's folder: `CLINE_DIR`, else `~/.cline`. */
+export function clineDir(env: (name: string) => string | undefined): string {
+  return env("CLINE_DIR") || join(home(env), ".cline");
+}
+
 /** The variables that place an agent's user settings, override first (for messages). */
 const HOME_VARS: Record<string, string[]> = {
   claude: ["CLAUDE_CONFIG_DIR", "HOME"],
@@ -61,6 +66,7 @@ const HOME_VARS: Record<string, string[]> = {
   opencode: ["XDG_CONFIG_HOME", "HOME"],
   copilot: ["COPILOT_HOME", "HOME"],
   kilo: ["XDG_CONFIG_HOME", "HOME"],
+  cline: ["CLINE_DIR", "HOME"],
 };
 
 /**

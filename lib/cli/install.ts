@@ -95,6 +95,8 @@ export const SPEC = modeSpec({
     "--agent copilot: .github/hooks/session-restore.json (--user: ~/.copilot/hooks/ or " +
     "$COPILOT_HOME/hooks/), SessionStart (every source; its `new` is both /clear and a launch).",
     "--agent kilo: opencode's plugin file in .kilo/plugins/ (--user: ~/.config/kilo/plugins/).",
+    "--agent cline: the plugin file .cline/plugins/session-restore.ts (--user: ~/.cline/plugins/ " +
+    "or $CLINE_DIR/plugins/), which runs the hook at a new session's first message.",
   ],
 });
 
@@ -155,6 +157,12 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "Kilo Code CLI loads the plugin at its next start. After a dump, /new (or /clear) restores " +
       "the handover into the new session.",
+    ];
+  }
+  if (agent.name === "cline") {
+    return [
+      "Cline CLI loads the plugin with each new session. After a dump, a new task (or /clear) " +
+      "restores the handover with your first message.",
     ];
   }
   if (agent.name === "copilot") {

@@ -17,8 +17,8 @@ export const AGENT_FLAG = {
     type: "string",
     value: "NAME",
     help: "claude (default), codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen " +
-      "(.qwen/settings.json), opencode (.opencode/plugins/), copilot (.github/hooks/) or kilo " +
-      "(.kilo/plugins/)",
+      "(.qwen/settings.json), opencode (.opencode/plugins/), copilot (.github/hooks/), kilo " +
+      "(.kilo/plugins/) or cline (.cline/plugins/)",
   },
 } as const satisfies FlagSpecs;
 

@@ -37,6 +37,8 @@ export const BUDGETS = {
   copilot: CHARACTERS,
   // Kilo Code CLI (7.7), like opencode, puts it in the system prompt whole.
   kilo: CHARACTERS,
+  // Cline CLI (3.0) appends a plugin's run context to the conversation whole.
+  cline: CHARACTERS,
 } as const satisfies Record<string, Budget>;
 
 /** The agents the hook knows, by the name `--agent` takes. */
