@@ -92,6 +92,19 @@ function script(): chat.Script {
   };
 }
 
+/**
+ * What the commands printed: `run_commands` answers a JSON list of `{ query, result }`; any other
+ * text is given back as it is.
+ */
+export function commandOutput(text: string): string {
+  try {
+    const results = JSON.parse(text) as { result?: unknown }[];
+    return results.map((r) => String(r.result ?? "")).join("\n");
+  } catch {
+    return text;
+  }
+}
+
 /** A side over a started Cline: what it "carried" is all the text of its next request. */
 function side(world: World, standIn: chat.StandIn, tmux: Tmux): Side {
   const say = async (message: string) => {
@@ -117,7 +130,7 @@ function side(world: World, standIn: chat.StandIn, tmux: Tmux): Side {
         since,
         timeoutMs: WAIT_MS,
       });
-      return chat.requestText(r, "tool");
+      return commandOutput(chat.requestText(r, "tool"));
     },
     clear: async () => {
       await sleep(2_000);
