@@ -11,7 +11,7 @@
  *   deno run --no-config --no-prompt \
  *     --allow-read=<git top>,<this dir>/lib --allow-write=<store> \
  *     --allow-env=CLAUDE_PROJECT_DIR,SESSION_NOW,SESSION_DEBUG session_restore.ts \
- *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini|qwen|opencode|copilot|kilo|droid] \
+ *     [--source compact,startup,resume] [--window-minutes 30] [--agent claude|codex|gemini|qwen|opencode|copilot|kilo|droid|cline] \
  *     [--no-notice] [--nudge 70,85]
  * (`--user` and the plugin: plain `--allow-read --allow-write`, see lib/agents/command.ts `hookFlags`.)
  * @module

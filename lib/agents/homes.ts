@@ -57,6 +57,11 @@ export function factoryHome(env: (name: string) => string | undefined): string {
   return join(home(env), ".factory");
 }
 
+/** Cline CLI's folder: `CLINE_DIR`, else `~/.cline`. */
+export function clineDir(env: (name: string) => string | undefined): string {
+  return env("CLINE_DIR") || join(home(env), ".cline");
+}
+
 /** The variables that place an agent's user settings, override first (for messages). */
 const HOME_VARS: Record<string, string[]> = {
   claude: ["CLAUDE_CONFIG_DIR", "HOME"],
@@ -67,6 +72,7 @@ const HOME_VARS: Record<string, string[]> = {
   copilot: ["COPILOT_HOME", "HOME"],
   kilo: ["XDG_CONFIG_HOME", "HOME"],
   droid: ["HOME"],
+  cline: ["CLINE_DIR", "HOME"],
 };
 
 /**

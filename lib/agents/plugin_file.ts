@@ -1,9 +1,10 @@
 /**
- * The registration of the agents that load plugins instead of running shell hooks (opencode and
- * its fork Kilo Code CLI): not an entry in a settings file but a plugin file of its own in the
- * agent's plugins folder, which the agent loads at start. The file is thin: it imports the
- * checkout's `hooks/opencode.ts` (which maps the plugin events both share to the hook's payloads)
- * and hands it the registered command, so the restore rules stay in `session_restore.ts`. Pure:
+ * The registration of the agents that load plugins instead of running shell hooks (opencode, its
+ * fork Kilo Code CLI, and Cline CLI): not an entry in a settings file but a plugin file of its own
+ * in the agent's plugins folder, which the agent loads at start. The file is thin: it imports the
+ * checkout's plugin module (`hooks/opencode.ts`, which maps the plugin events opencode and Kilo
+ * share to the hook's payloads; `hooks/cline.ts` for Cline) and hands it the registered command,
+ * so the restore rules stay in `session_restore.ts`. Pure:
  * the text `install` writes, and the command read back from it (what `uninstall` and `doctor`
  * recognise).
  * @module
@@ -28,35 +29,59 @@ function head(agent: string): string {
     `${agent}\`;\n// \`session.ts uninstall --agent ${agent}\` removes this file.\n`;
 }
 
-const CALL = /^export const SessionRestore = sessionRestore\((".*")\);$/m;
+const CALL = /^export const (\w+) = sessionRestore\((".*")\);$/m;
 
-/** The plugin file of `agent` for `command`, importing the checkout's plugin module at `module`. */
+/**
+ * The name the plugin is exported under: opencode loads every export; Cline loads the default
+ * export or the one named `plugin`.
+ */
+export type Binding = "SessionRestore" | "plugin";
+
+/**
+ * The plugin file of `agent` for `command`, importing the checkout's plugin module at `module` and
+ * exporting the plugin as `binding`.
+ */
 export function pluginText(
   agent: string,
   command: string,
   module = projectFile("hooks/opencode.ts"),
+  binding: Binding = "SessionRestore",
 ): string {
   return `${head(agent)}import { sessionRestore } from ${JSON.stringify(module)};\n\n` +
-    `export const SessionRestore = sessionRestore(${JSON.stringify(command)});\n`;
+    `export const ${binding} = sessionRestore(${JSON.stringify(command)});\n`;
 }
 
-/** The command of a plugin file {@link pluginText} wrote for `agent`; undefined for any other text. */
-export function pluginCommand(agent: string, text: string): string | undefined {
+/**
+ * The command of a plugin file {@link pluginText} wrote for `agent` (exporting `binding`);
+ * undefined for any other text.
+ */
+export function pluginCommand(
+  agent: string,
+  text: string,
+  binding: Binding = "SessionRestore",
+): string | undefined {
   if (!text.startsWith(head(agent))) return undefined;
   const call = CALL.exec(text);
-  if (!call) return undefined;
+  if (!call || call[1] !== binding) return undefined;
   try {
-    const command = JSON.parse(call[1]);
+    const command = JSON.parse(call[2]);
     return typeof command === "string" ? command : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** `agent`'s plugin file as a registration. */
-export function pluginFormat(agent: string): FileFormat {
+/**
+ * `agent`'s plugin file as a registration: importing the checkout's `module` (a path inside the
+ * checkout, default `hooks/opencode.ts`), exporting `binding`.
+ */
+export function pluginFormat(
+  agent: string,
+  module = "hooks/opencode.ts",
+  binding: Binding = "SessionRestore",
+): FileFormat {
   return {
-    render: (command) => pluginText(agent, command),
-    read: (text) => pluginCommand(agent, text),
+    render: (command) => pluginText(agent, command, projectFile(module), binding),
+    read: (text) => pluginCommand(agent, text, binding),
   };
 }

@@ -11,6 +11,7 @@ import { join } from "../fs/path.ts";
 import { UsageError } from "../errors.ts";
 import {
   claudeHome,
+  clineDir,
   codexHome,
   copilotHome,
   factoryHome,
@@ -436,6 +437,24 @@ export const [DROID_END, DROID_COMPACT]: HookTarget[] = [
   restores: false,
 }));
 
+/**
+ * Cline CLI (3.0.65): its shell hooks' context never reaches the model, but it loads every module
+ * in `.cline/plugins/` (`--user`: `$CLINE_DIR/plugins/`, else `~/.cline/plugins/`) as a plugin:
+ * a thin plugin file running the hook command from a new session's first run (hooks/cline.ts),
+ * which it sends as SessionStart `clear`. Cline loads the default export or `plugin`.
+ */
+export const CLINE: HookTarget = {
+  ...OPENCODE,
+  name: "cline",
+  settingsPath: (scope, { root, env }) =>
+    join(
+      scope === "user" ? join(clineDir(env), "plugins") : join(root, ".cline", "plugins"),
+      PLUGIN_FILE,
+    ),
+  entry: (command) => ({ matcher: "clear", command }),
+  file: pluginFormat("cline", "hooks/cline.ts", "plugin"),
+};
+
 /** An agent `install`, `uninstall` and `doctor` serve: its registrations and scopes. */
 export interface AgentSpec {
   /** Its name, a row of the budget table (lib/frame/budget.ts). */
@@ -508,6 +527,12 @@ export const AGENTS: Record<Agent, AgentSpec> = {
     name: "droid",
     label: "Factory Droid",
     targets: [DROID, DROID_END, DROID_COMPACT],
+    scopes: ["project", "user"],
+  },
+  cline: {
+    name: "cline",
+    label: "Cline CLI",
+    targets: [CLINE],
     scopes: ["project", "user"],
   },
 };

@@ -31,7 +31,7 @@ export const SPEC = modeSpec({
     `Prints the Deno it runs on and where bin/with-deno finds it (PATH, $DENO_INSTALL/bin, ` +
     `~/.deno/bin); one older than ${MIN_DENO} is a fix (upgrade: npm i -g deno).`,
     "Looks in .claude/settings.json, .claude/settings.local.json and ~/.claude/settings.json.",
-    "--agent codex|gemini|qwen|opencode|copilot|kilo|droid: their hook files instead (Codex, " +
+    "--agent codex|gemini|qwen|opencode|copilot|kilo|droid|cline: their hook files instead (Codex, " +
     "Gemini, " +
     "Qwen: and whether the agent will run the hook).",
     "Flags an older registration (SessionStart only, Deno run by name instead of through " +

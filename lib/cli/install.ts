@@ -98,6 +98,8 @@ export const SPEC = modeSpec({
     "--agent kilo: opencode's plugin file in .kilo/plugins/ (--user: ~/.config/kilo/plugins/).",
     "--agent droid: .factory/settings.json (--user: ~/.factory/settings.json), SessionStart " +
     "(clear, compact, resume: its /clear is `resume`), SessionEnd and PreCompact.",
+    "--agent cline: the plugin file .cline/plugins/session-restore.ts (--user: ~/.cline/plugins/ " +
+    "or $CLINE_DIR/plugins/), which runs the hook at a new session's first message.",
   ],
 });
 
@@ -164,6 +166,12 @@ function afterInstall(agent: AgentSpec): string[] {
     return [
       "Factory Droid runs project hooks only in a folder you trusted. After a dump, /clear (or " +
       "/new) restores the handover into the new session.",
+    ];
+  }
+  if (agent.name === "cline") {
+    return [
+      "Cline CLI loads the plugin with each new session. After a dump, a new task (or /clear) " +
+      "restores the handover with your first message.",
     ];
   }
   if (agent.name === "copilot") {

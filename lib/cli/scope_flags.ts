@@ -18,7 +18,7 @@ export const AGENT_FLAG = {
     value: "NAME",
     help: "claude (default), codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen " +
       "(.qwen/settings.json), opencode (.opencode/plugins/), copilot (.github/hooks/), kilo " +
-      "(.kilo/plugins/) or droid (.factory/settings.json)",
+      "(.kilo/plugins/), droid (.factory/settings.json) or cline (.cline/plugins/)",
   },
 } as const satisfies FlagSpecs;
 

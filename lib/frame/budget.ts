@@ -39,6 +39,8 @@ export const BUDGETS = {
   kilo: CHARACTERS,
   // Factory Droid (0.215) puts a SessionStart context in the conversation whole, as a user message.
   droid: CHARACTERS,
+  // Cline CLI (3.0) appends a plugin's run context to the conversation whole.
+  cline: CHARACTERS,
 } as const satisfies Record<string, Budget>;
 
 /** The agents the hook knows, by the name `--agent` takes. */

@@ -269,6 +269,7 @@ Deno.test(
         }).output();
         // Gemini CLI prints its list on stdout or stderr, depending on the terminal it finds.
         const text = (new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr))
+          // deno-lint-ignore no-control-regex -- the terminal's colour codes
           .replace(/\x1b\[[0-9;]*m/g, "");
         assert.equal(out.code, 0, `${client}: ${text}`);
         return text;
