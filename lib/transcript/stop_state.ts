@@ -13,7 +13,7 @@ import {
   type Request,
   type TranscriptFacts,
 } from "./facts.ts";
-import { closingQuestion } from "./prose.ts";
+import { closingQuestion, deferralsIn } from "./prose.ts";
 import { isSubstantive } from "./prompt.ts";
 import { clip } from "../text/cut.ts";
 
@@ -142,7 +142,7 @@ function optionsQuestion(text: string): string | undefined {
 const lineOf = (m: Mention | undefined): number => m?.line ?? -1;
 
 /** How a reply ended: the state its words leave. */
-function judgeReply(reply: Mention): Omit<StopState, "request"> {
+function judgeReply(reply: Mention, asked: Mention | undefined): Omit<StopState, "request"> {
   const text = reply.text;
   const end = lastParagraph(text);
   const question = closingQuestion(text) ?? optionsQuestion(text);
@@ -171,7 +171,10 @@ function judgeReply(reply: Mention): Omit<StopState, "request"> {
       evidence: { text: clip(last, EVIDENCE_MAX), line: reply.line },
     };
   }
-  if (!isSubstantive(text)) {
+  // "OK." to a request for work did nothing yet; "Noted." to "let's leave X for later" did it all.
+  const parks = asked !== undefined && asked.line < reply.line &&
+    deferralsIn(asked.text).length > 0;
+  if (!isSubstantive(text) && !parks) {
     return {
       state: "in progress",
       what: "it acknowledged the request and did nothing yet",
@@ -266,6 +269,6 @@ export function stopState(facts: TranscriptFacts): StopState {
     }
     return at({ state: "in progress", what: "it stopped mid-work", evidence: work });
   }
-  if (reply) return at(judgeReply(reply));
+  if (reply) return at(judgeReply(reply, asked));
   return at({ state: "unclear", what: "the transcript shows no reply and no call" });
 }

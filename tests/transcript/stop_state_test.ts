@@ -63,6 +63,11 @@ Deno.test("stopState: the last reply says where the session stopped", async (t) 
   );
   await t.step("a reply of only 'OK.': in progress — nothing was done yet", () => {
     assert.equal(of([ask, { say: "OK." }]).state, "in progress");
+    // To a request that only parks something, the acknowledgement is the whole answer.
+    assert.equal(
+      of([{ prompt: "Let's leave the tests for later." }, { say: "Noted." }]).state,
+      "finished",
+    );
   });
 });
 
