@@ -12,7 +12,7 @@
  * - opencode: no matcher; its plugin file stands for the sources it sends.
  * - GitHub Copilot CLI: registered with no matcher (every source).
  * - Kilo Code CLI: as opencode (the same plugin module).
- * - Cline CLI: its plugin file stands for the one source it sends, `clear`.
+ * - Cline CLI: its plugin file stands for the two sources it sends, as opencode's.
  * @module
  */
 
@@ -28,8 +28,9 @@ export const SOURCES: Record<string, string[]> = {
   copilot: ["resume", "clear"],
   // Kilo Code CLI runs opencode's plugin module: the same two.
   kilo: ["clear", "compact"],
-  // Cline CLI's plugin (hooks/cline.ts) sends a new session's first run as clear; no compaction.
-  cline: ["clear"],
+  // Cline CLI's plugin (hooks/cline.ts): a new session's first run as clear, the first after a
+  // compaction as compact.
+  cline: ["clear", "compact"],
 };
 
 /** Whether `matcher` (as `agent` reads it) lets `source` through. */

@@ -96,7 +96,8 @@ export const SPEC = modeSpec({
     "$COPILOT_HOME/hooks/), SessionStart (every source; its `new` is both /clear and a launch).",
     "--agent kilo: opencode's plugin file in .kilo/plugins/ (--user: ~/.config/kilo/plugins/).",
     "--agent cline: the plugin file .cline/plugins/session-restore.ts (--user: ~/.cline/plugins/ " +
-    "or $CLINE_DIR/plugins/), which runs the hook at a new session's first message.",
+    "or $CLINE_DIR/plugins/), which runs the hook at a new session's first message and at the " +
+    "first after a compaction.",
   ],
 });
 

@@ -38,7 +38,12 @@ function clineEnv(world: World, env: Record<string, string>): Record<string, str
 }
 
 /** Points Cline's provider at `baseUrl` (`cline auth`, which writes `~/.cline/data/settings/`). */
-async function configureCline(bin: string, world: World, baseUrl: string, env: Record<string, string>) {
+async function configureCline(
+  bin: string,
+  world: World,
+  baseUrl: string,
+  env: Record<string, string>,
+) {
   const args = ["auth", "-p", "openai-compatible", "-k", "e2e-stand-in-key", "-m", "e2e-model"];
   const out = await new Deno.Command(bin, {
     args: [...args, "-b", baseUrl],
