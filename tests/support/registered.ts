@@ -15,8 +15,8 @@ import { NOW, REPO } from "./scratch.ts";
 
 /** Where and how to install. */
 export interface InstallOptions {
-  /** claude (default), codex, gemini, qwen, opencode, copilot or kilo. */
-  agent?: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "kilo";
+  /** claude (default), codex, gemini, qwen, opencode, copilot, kilo or cline. */
+  agent?: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "kilo" | "cline";
   /** project (default), local or user. */
   scope?: Scope;
   /** The checkout whose session.ts installs (default: this one). */
