@@ -24,6 +24,7 @@ const EVENTS: Record<string, string[]> = {
   copilot: ["SessionStart", "PreCompact", "UserPromptSubmit"],
   kilo: ["SessionStart"],
   droid: ["SessionStart", "SessionEnd", "PreCompact"],
+  cline: ["SessionStart"],
 };
 
 /** Every group of the agent's settings file, by event. */
@@ -56,7 +57,7 @@ Deno.test("install registers every event, in every scope, for every agent", asyn
       const transcripts = agent === "claude"
         ? join(home, ".claude", "projects")
         : join(home, ".codex", "sessions");
-      if (agent === "qwen" || agent === "opencode" || agent === "kilo") {
+      if (["qwen", "opencode", "kilo", "cline"].includes(agent)) {
         assert.equal(findHooks(text, spec.targets[0])[0].matcher, "clear|compact");
       } else if (agent === "copilot") {
         // Copilot's `new` stands for /clear and a launch alike: no matcher, the hook decides.

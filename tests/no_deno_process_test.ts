@@ -25,7 +25,8 @@ type AgentName =
   | "opencode"
   | "copilot"
   | "kilo"
-  | "droid";
+  | "droid"
+  | "cline";
 
 /** One registered command: who registered it, for which event. */
 interface Registered {
@@ -45,7 +46,7 @@ async function everyRegistration(root: string): Promise<Registered[]> {
       const command = await registeredCommand(root, { agent, event });
       out.push({ label: `${agent} ${event}`, agent, event, command });
       if (target.file) {
-        // The plugin (opencode's, Kilo's) runs its one command for a compaction's PreCompact too.
+        // The plugin (opencode's, Kilo's, Cline's) runs its one command for a compaction's PreCompact too.
         out.push({
           label: `${agent} PreCompact`,
           agent,
@@ -96,7 +97,7 @@ bareTest(
     // Every agent's events, the plugin files' PreCompact runs, the status line, the plugin's events.
     const events = Object.values(AGENTS).reduce((n, a) => n + a.targets.length, 0);
     const files = Object.values(AGENTS).filter((a) => a.targets[0].file).length;
-    assert.equal(files, 2, "opencode and kilo");
+    assert.equal(files, 3, "opencode, kilo and cline");
     assert.equal(registrations.length, events + files + 1 + AGENTS.claude.targets.length);
     let n = 0;
     for (const r of registrations) {

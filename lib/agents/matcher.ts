@@ -14,7 +14,7 @@
  * - Kilo Code CLI: as opencode (the same plugin module).
  * - Factory Droid: Claude Code's hooks; a `|` list of exact names (read here as a regular
  *   expression, the same matches). It names the session its `/clear` starts `resume`.
- * - Cline CLI: its plugin file stands for the one source it sends, `clear`.
+ * - Cline CLI: its plugin file stands for the two sources it sends, as opencode's.
  * @module
  */
 
@@ -33,8 +33,9 @@ export const SOURCES: Record<string, string[]> = {
   // Droid (0.215) validates these four; it sends `startup`, and `resume` for /clear and /new, for
   // a compaction's new session and for a resume alike (the hook tells them apart: lib/hook/input.ts).
   droid: ["startup", "resume", "clear", "compact"],
-  // Cline CLI's plugin (hooks/cline.ts) sends a new session's first run as clear; no compaction.
-  cline: ["clear"],
+  // Cline CLI's plugin (hooks/cline.ts): a new session's first run as clear, the first after a
+  // compaction as compact.
+  cline: ["clear", "compact"],
 };
 
 /** Sources an agent must let through beyond `clear` and `compact`: Droid's /clear is `resume`. */

@@ -440,8 +440,9 @@ export const [DROID_END, DROID_COMPACT]: HookTarget[] = [
 /**
  * Cline CLI (3.0.65): its shell hooks' context never reaches the model, but it loads every module
  * in `.cline/plugins/` (`--user`: `$CLINE_DIR/plugins/`, else `~/.cline/plugins/`) as a plugin:
- * a thin plugin file running the hook command from a new session's first run (hooks/cline.ts),
- * which it sends as SessionStart `clear`. Cline loads the default export or `plugin`.
+ * a thin plugin file running the hook command before a run (hooks/cline.ts), which sends a new
+ * session's first run as SessionStart `clear` and the first run after a compaction as `compact`.
+ * Cline loads the default export or `plugin`.
  */
 export const CLINE: HookTarget = {
   ...OPENCODE,
@@ -451,7 +452,6 @@ export const CLINE: HookTarget = {
       scope === "user" ? join(clineDir(env), "plugins") : join(root, ".cline", "plugins"),
       PLUGIN_FILE,
     ),
-  entry: (command) => ({ matcher: "clear", command }),
   file: pluginFormat("cline", "hooks/cline.ts", "plugin"),
 };
 

@@ -99,7 +99,8 @@ export const SPEC = modeSpec({
     "--agent droid: .factory/settings.json (--user: ~/.factory/settings.json), SessionStart " +
     "(clear, compact, resume: its /clear is `resume`), SessionEnd and PreCompact.",
     "--agent cline: the plugin file .cline/plugins/session-restore.ts (--user: ~/.cline/plugins/ " +
-    "or $CLINE_DIR/plugins/), which runs the hook at a new session's first message.",
+    "or $CLINE_DIR/plugins/), which runs the hook at a new session's first message and at the " +
+    "first after a compaction.",
   ],
 });
 

@@ -3,8 +3,8 @@
  * stand-in as an OpenAI-compatible provider), interactive in tmux. `install --agent cline` writes
  * the thin plugin file into `.cline/plugins/`; the model dumps through `run_commands`; after
  * `/clear` (Cline's "Start a new session") the new session's first request carries the handover,
- * once; `/compact` brings no card (Cline tells a plugin of no compaction); another `/clear`
- * carries nothing; `uninstall` removes the plugin file. Then a handover crosses from Claude Code
+ * once; after `/compact` the next message carries the card (the plugin sees the compacted
+ * history's summary; Cline sends it no compaction event); another `/clear` carries nothing; `uninstall` removes the plugin file. Then a handover crosses from Claude Code
  * and back (Cline registered `--user`: `~/.cline/plugins/`), and without Deno the launcher's line
  * reaches the model.
  */
@@ -35,7 +35,7 @@ function count(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-Deno.test("cline e2e: dump, /clear restores once, no card at /compact, uninstall", (t) =>
+Deno.test("cline e2e: dump, /clear restores once, the card after /compact, uninstall", (t) =>
   inChatWorld(() => Promise.resolve(), async (world, env, hold) => {
     const slug = "e2e-cline";
     const body = "mark-cline-1";
@@ -71,11 +71,15 @@ Deno.test("cline e2e: dump, /clear restores once, no card at /compact, uninstall
       assert.equal(count(next, banner(slug)), 1, "kept in the history, never added again");
     });
 
-    await step("/compact: Cline tells the plugin nothing, so no card comes", async () => {
+    await step("/compact: the next message carries the card of that handover, once", async () => {
       await s.tmux.submit("/compact");
       await sleep(8_000);
       const text = await s.say("after the compaction");
-      assert.ok(!text.includes(CARD), "no card");
+      assert.ok(text.includes("Context summary:"), "Cline compacted the history");
+      assert.equal(count(text, CARD), 1, "the card");
+      assert.ok(text.includes(body), "the handover's goal in the card");
+      const next = await s.say("later still");
+      assert.equal(count(next, CARD), 1, "kept in the history, never added again");
     });
 
     await step("another /clear carries nothing", async () => {

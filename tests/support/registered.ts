@@ -15,8 +15,17 @@ import { NOW, REPO } from "./scratch.ts";
 
 /** Where and how to install. */
 export interface InstallOptions {
-  /** claude (default), codex, gemini, qwen, opencode, copilot, kilo or droid. */
-  agent?: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "kilo" | "droid";
+  /** claude (default), codex, gemini, qwen, opencode, copilot, kilo, droid or cline. */
+  agent?:
+    | "claude"
+    | "codex"
+    | "gemini"
+    | "qwen"
+    | "opencode"
+    | "copilot"
+    | "kilo"
+    | "droid"
+    | "cline";
   /** project (default), local or user. */
   scope?: Scope;
   /** The checkout whose session.ts installs (default: this one). */
