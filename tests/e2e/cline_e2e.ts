@@ -40,6 +40,7 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
     const slug = "e2e-cline";
     const body = "mark-cline-1";
     const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
+    let skillListed = false;
     const installed = await cli(world, { env }, "install", "--agent", "cline");
     assert.equal(installed.code, 0, installed.out);
     assert.ok(await exists(`${world.project}/${PLUGIN}`));
@@ -55,6 +56,7 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
     await step("the model's run_commands runs dump; its last line is /clear", async () => {
       const hello = await s.say("hello");
       assert.ok(!hello.includes("[session] The previous session left"), "nothing to restore yet");
+      skillListed = /Handover that survives \/clear/.test(hello);
       const output = await s.dump(slug, body);
       assert.match(output, /\/clear\s*$/m, output);
       assert.match(await storeDoc(world, slug), /^consumed: false$/m);
@@ -87,6 +89,11 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
       const text = await s.say("second round");
       assert.ok(!text.includes(banner(slug)));
       assert.ok(!text.includes(body));
+    });
+
+    await step("the skill from ~/.agents/skills/ is listed to the model", () => {
+      assert.ok(skillListed, "SKILL.md's description in the first request");
+      return Promise.resolve();
     });
 
     await step("uninstall removes exactly the plugin file", async () => {
