@@ -56,7 +56,8 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
     await step("the model's run_commands runs dump; its last line is /clear", async () => {
       const hello = await s.say("hello");
       assert.ok(!hello.includes("[session] The previous session left"), "nothing to restore yet");
-      skillListed = /Handover that survives \/clear/.test(hello);
+      // Cline names its skills in its `skills` tool, by name only.
+      skillListed = /Available skills: [^"]*\bsession\b/.test(hello);
       const output = await s.dump(slug, body);
       assert.match(output, /\/clear\s*$/m, output);
       assert.match(await storeDoc(world, slug), /^consumed: false$/m);
@@ -91,8 +92,8 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
       assert.ok(!text.includes(body));
     });
 
-    await step("the skill from ~/.agents/skills/ is listed to the model", () => {
-      assert.ok(skillListed, "SKILL.md's description in the first request");
+    await step("the skill from ~/.agents/skills/ is named in the skills tool", () => {
+      assert.ok(skillListed, "session among the skills tool's available skills");
       return Promise.resolve();
     });
 
