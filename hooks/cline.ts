@@ -39,6 +39,7 @@ export interface SetupContext {
 interface HistoryMessage {
   id?: string;
   content?: unknown;
+  createdAt?: number;
   metadata?: { kind?: string };
 }
 
@@ -66,13 +67,13 @@ export function summaryOf(
   return { at, key: messages[at].id ?? JSON.stringify(messages[at].content ?? null) };
 }
 
-/** `messages` with the card as a user message right after the summary at `at`. */
+/** `messages` with the card as a user message right after the summary at `at` (and of its time). */
 export function withCard(messages: HistoryMessage[], at: number, card: string): HistoryMessage[] {
   const message = {
     id: "session-restore-card",
     role: "user",
     content: [{ type: "text", text: card }],
-    createdAt: Date.now(),
+    createdAt: messages[at].createdAt,
   };
   return [...messages.slice(0, at + 1), message, ...messages.slice(at + 1)];
 }

@@ -1,7 +1,8 @@
 /**
  * The agents session serves (Claude Code, Codex CLI, Gemini CLI, Qwen Code, opencode, GitHub
- * Copilot CLI, Kilo Code CLI): where each registers the hook for each event (SessionStart,
- * SessionEnd, PreCompact; Gemini's BeforeAgent; the plugin file of opencode and Kilo Code CLI),
+ * Copilot CLI, Kilo Code CLI, Cline CLI): where each registers the hook for each event
+ * (SessionStart, SessionEnd, PreCompact; Gemini's BeforeAgent; the plugin file of opencode, Kilo
+ * Code CLI and Cline CLI),
  * the command registered, editing their settings files, and what `doctor` finds.
  * The modes `install`, `uninstall` and `doctor` (lib/cli/) are thin over these.
  *
@@ -9,7 +10,7 @@
  * - homes.ts: where each agent keeps its user files, and whether a `--user` path may be written
  * - command.ts: the exact CLI and hook commands, with their least-privilege Deno flags
  * - settings.ts: pure edits of a JSONC settings file, comments and formatting kept: find, add, remove our hook
- * - plugin_file.ts: opencode's and Kilo's registration, a whole plugin file: its text, the command read back
+ * - plugin_file.ts: the registration of opencode, Kilo and Cline, a whole plugin file: its text, the command read back
  * - gitignore.ts: whether `.gitignore` keeps `.claude/state/` out of git, and the line to add
  * - registration.ts: the IO around those edits: read, edit, write atomically; the gitignore
  * - installed.ts: whether an install names this project (its Claude Code settings register the hook)

@@ -40,6 +40,7 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
     const slug = "e2e-cline";
     const body = "mark-cline-1";
     const step = (name: string, fn: () => Promise<void>) => mustStep(t, name, fn);
+    let skillListed = false;
     const installed = await cli(world, { env }, "install", "--agent", "cline");
     assert.equal(installed.code, 0, installed.out);
     assert.ok(await exists(`${world.project}/${PLUGIN}`));
@@ -55,6 +56,8 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
     await step("the model's run_commands runs dump; its last line is /clear", async () => {
       const hello = await s.say("hello");
       assert.ok(!hello.includes("[session] The previous session left"), "nothing to restore yet");
+      // Cline names its skills in its `skills` tool, by name only.
+      skillListed = /Available skills: [^"]*\bsession\b/.test(hello);
       const output = await s.dump(slug, body);
       assert.match(output, /\/clear\s*$/m, output);
       assert.match(await storeDoc(world, slug), /^consumed: false$/m);
@@ -87,6 +90,11 @@ Deno.test("cline e2e: dump, /clear restores once, the card after /compact, unins
       const text = await s.say("second round");
       assert.ok(!text.includes(banner(slug)));
       assert.ok(!text.includes(body));
+    });
+
+    await step("the skill from ~/.agents/skills/ is named in the skills tool", () => {
+      assert.ok(skillListed, "session among the skills tool's available skills");
+      return Promise.resolve();
     });
 
     await step("uninstall removes exactly the plugin file", async () => {

@@ -56,21 +56,39 @@ async function configureCline(
   if (!out.success) throw new Error(`cline auth: ${new TextDecoder().decode(out.stderr)}`);
 }
 
+/** Sends `signal` to `pid` (gone already: nothing). */
+function signal(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Whether `pid` still runs (a zombie does not). */
+async function alive(pid: number): Promise<boolean> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+  return stat !== "" && !/\) Z /.test(stat);
+}
+
 /**
- * Ends the hub daemons Cline started for `world` (they outlive the TUI): each names the world's
- * project in its arguments, so no other process is touched.
+ * Ends the hub daemons Cline started for `world` (they outlive the TUI) and waits until they are
+ * gone (one still shutting down would write into the world's HOME after its removal): each names
+ * the world's project in its arguments, so no other process is touched.
  */
 export async function stopHub(world: World): Promise<void> {
+  const pids: number[] = [];
   for await (const entry of Deno.readDir("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
     const args = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
     if (args.includes("--cline-hub-daemon") && args.includes(world.project)) {
-      try {
-        Deno.kill(Number(entry.name), "SIGTERM");
-      } catch {
-        // already gone
-      }
+      pids.push(Number(entry.name));
     }
+  }
+  for (const pid of pids) {
+    signal(pid, "SIGTERM");
+    for (let i = 0; i < 50 && await alive(pid); i++) await sleep(100);
+    if (await alive(pid)) signal(pid, "SIGKILL");
   }
 }
 
