@@ -99,8 +99,10 @@ Deno.test("droid e2e without Deno: /clear exits 0; what reaches the user and the
     assert.equal(installed.code, 0, installed.out);
     await configureDroid(world, standIn.url);
     tmux = await startDroid(bin, world, { ...env, PATH: await pathWithoutDeno(noDeno) });
+    await sleep(2_000);
     await tmux.submit("/clear");
-    await sleep(3_000);
+    await tmux.waitForScreen("New session created", 30_000);
+    await sleep(2_000);
     await t.step("the model: additionalContext in the next request", async () => {
       const since = standIn.requests.length;
       await tmux!.submit("carry on");
