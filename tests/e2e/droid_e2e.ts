@@ -15,12 +15,13 @@ import { isoStamp } from "../../lib/store/time.ts";
 import { cli, makeWorld } from "./support/agents.ts";
 import * as chat from "./support/chat_stand_in.ts";
 import { ensureClaude } from "./support/claude.ts";
-import { chatFlow } from "./support/chat_flow.ts";
+import { chatFlow, inChatWorld, mustStep } from "./support/chat_flow.ts";
 import {
   compressDroid,
   configureDroid,
   droidSide,
   ensureDroid,
+  newestSession,
   startDroid,
 } from "./support/droid.ts";
 import { banner, claudeSide, inScene, storeDoc } from "./support/cross.ts";
@@ -45,6 +46,29 @@ Deno.test("droid e2e: dump, /clear restores once, /compress brings the card", (t
       );
       assert.ok(left === undefined || !left.includes("session_restore.ts"), "no hook of ours");
     },
+  }));
+
+Deno.test("droid e2e: a real resume (--resume) restores nothing; its /clear then does", (t) =>
+  inChatWorld(() => Promise.resolve(), async (world, env, hold) => {
+    const installed = await cli(world, { env }, "install", "--agent", "droid");
+    assert.equal(installed.code, 0, installed.out);
+    const first = hold(await droidSide(bin, world, env));
+    await mustStep(t, "the model dumps; Droid exits", async () => {
+      await dumpOn(first, world, "droid-resume", "RESUME-MARK");
+      await sleep(2_000);
+      await first.stop();
+    });
+    const id = await newestSession(world);
+    const resumed = hold(await droidSide(bin, world, env, "/clear", ["--resume", id]));
+    await mustStep(t, "--resume: SessionStart resume with no clearing mark, nothing", async () => {
+      const text = await resumed.say("resumed now");
+      assert.ok(text.includes("please dump"), "the resumed conversation is there");
+      assert.ok(!text.includes(banner("droid-resume")), "no handover in a resumed session");
+      assert.match(await storeDoc(world, "droid-resume"), /^consumed: false$/m);
+    });
+    await mustStep(t, "its /clear restores the handover, once", async () => {
+      await pickUp(resumed, world, "droid-resume", "RESUME-MARK", "after resume");
+    });
   }));
 
 Deno.test("droid e2e: a handover crosses to and from Claude Code (/new, --user registration)", (t) =>
@@ -99,8 +123,10 @@ Deno.test("droid e2e without Deno: /clear exits 0; what reaches the user and the
     assert.equal(installed.code, 0, installed.out);
     await configureDroid(world, standIn.url);
     tmux = await startDroid(bin, world, { ...env, PATH: await pathWithoutDeno(noDeno) });
+    await sleep(2_000);
     await tmux.submit("/clear");
-    await sleep(3_000);
+    await tmux.waitForScreen("New session created", 30_000);
+    await sleep(2_000);
     await t.step("the model: additionalContext in the next request", async () => {
       const since = standIn.requests.length;
       await tmux!.submit("carry on");

@@ -43,14 +43,15 @@ export async function configureDroid(world: World, baseUrl: string): Promise<voi
   await Deno.writeTextFile(path, JSON.stringify(settings, null, 2));
 }
 
-/** Starts interactive Droid in tmux; waits for its prompt. */
+/** Starts interactive Droid in tmux (`args` after its own); waits for its prompt. */
 export async function startDroid(
   bin: string,
   world: World,
   env: Record<string, string>,
+  args: string[] = [],
 ): Promise<Tmux> {
   const tmux = await startTmux({
-    command: [bin, "--auto", "high"],
+    command: [bin, "--auto", "high", ...args],
     cwd: world.project,
     env: clientEnv(world.home, {
       FACTORY_AIRGAP_ENABLED: "1",
@@ -75,6 +76,7 @@ export async function droidSide(
   world: World,
   env: Record<string, string>,
   fresh: "/clear" | "/new" = "/clear",
+  args: string[] = [],
 ): Promise<Side> {
   const standIn = chat.startStandIn(
     script("Execute", (command) => ({
@@ -86,9 +88,31 @@ export async function droidSide(
   );
   const tmux = await started(standIn, async () => {
     await configureDroid(world, standIn.url);
-    return await startDroid(bin, world, env);
+    return await startDroid(bin, world, env, args);
   });
-  return chatSide("Factory Droid", standIn, tmux, fresh, true);
+  const side = chatSide("Factory Droid", standIn, tmux, fresh, true);
+  // A message typed while Droid still sets up the new session is lost: wait until the screen is
+  // the new session's (its line, no reply of the old conversation's `⛬` left).
+  const clear = async () => {
+    await sleep(3_000);
+    await tmux.submit(fresh);
+    await tmux.waitForScreen((s) => s.includes("New session created") && !s.includes("⛬"), 30_000);
+    await sleep(2_000);
+  };
+  return { ...side, clear };
+}
+
+/** The id of the newest session Droid keeps for `world`'s project (`~/.factory/sessions/`). */
+export async function newestSession(world: World): Promise<string> {
+  const dir = `${world.home}/.factory/sessions/${world.project.replaceAll("/", "-")}`;
+  let newest: { id: string; at: number } | undefined;
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.name.endsWith(".jsonl")) continue;
+    const at = (await Deno.stat(`${dir}/${e.name}`)).mtime?.getTime() ?? 0;
+    if (!newest || at > newest.at) newest = { id: e.name.slice(0, -6), at };
+  }
+  if (!newest) throw new Error(`no Droid session in ${dir}`);
+  return newest.id;
 }
 
 /** Droid's compaction: `/compress`, confirmed; done once the new session loaded the summary. */
