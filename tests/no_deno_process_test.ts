@@ -15,23 +15,13 @@ import { join } from "../lib/fs/path.ts";
 import { clearPayload, contextOf } from "./support/run.ts";
 import { installHook, reasonOf, registeredCommand, runRegistered } from "./support/registered.ts";
 import { REPO, scratchDir, scratchProject, writeDoc } from "./support/scratch.ts";
+import type { Agent } from "../lib/frame/budget.ts";
 import { barePath, bareTest, placeDeno } from "./support/bare_path.ts";
-
-type AgentName =
-  | "claude"
-  | "codex"
-  | "gemini"
-  | "qwen"
-  | "opencode"
-  | "copilot"
-  | "kilo"
-  | "droid"
-  | "cline";
 
 /** One registered command: who registered it, for which event. */
 interface Registered {
   label: string;
-  agent: AgentName;
+  agent: Agent;
   event: string;
   command: string;
 }
@@ -39,7 +29,7 @@ interface Registered {
 /** Every registration of every agent (project scope), and the plugin's, for `root`. */
 async function everyRegistration(root: string): Promise<Registered[]> {
   const out: Registered[] = [];
-  for (const agent of Object.keys(AGENTS) as AgentName[]) {
+  for (const agent of Object.keys(AGENTS) as Agent[]) {
     await installHook(root, { agent });
     for (const target of AGENTS[agent].targets) {
       const event = eventOf(target);

@@ -12,20 +12,12 @@ import { join } from "../../lib/fs/path.ts";
 import { isoStamp } from "../../lib/store/time.ts";
 import { type Ran, runProcess, runScript } from "./run.ts";
 import { NOW, REPO } from "./scratch.ts";
+import type { Agent } from "../../lib/frame/budget.ts";
 
 /** Where and how to install. */
 export interface InstallOptions {
-  /** claude (default), codex, gemini, qwen, opencode, copilot, kilo, droid or cline. */
-  agent?:
-    | "claude"
-    | "codex"
-    | "gemini"
-    | "qwen"
-    | "opencode"
-    | "copilot"
-    | "kilo"
-    | "droid"
-    | "cline";
+  /** An agent `--agent` takes (lib/frame/budget.ts); claude by default. */
+  agent?: Agent;
   /** project (default), local or user. */
   scope?: Scope;
   /** The checkout whose session.ts installs (default: this one). */
